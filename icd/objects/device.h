@@ -1,0 +1,69 @@
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include <atomic>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "dispatch/extensions.h"
+#include "objects/device_capabilities.h"
+#include "util/object.h"
+
+namespace duet {
+
+struct Instance;
+struct PhysicalDevice;
+struct Queue;
+
+struct Device : DispatchableObject {
+  DUET_OBJECT_TYPE(VkDevice, VK_OBJECT_TYPE_DEVICE);
+
+  Device() : DispatchableObject(kObjectType) {}
+
+  Instance* instance = nullptr;
+  PhysicalDevice* physical_device = nullptr;
+  uint32_t api_version = VK_API_VERSION_1_0;  // the instance's, capped at the device's
+  dispatch::ExtensionSet enabled_extensions;
+  DeviceFeatures enabled_features{};
+  VkAllocationCallbacks allocator{};
+  bool has_allocator = false;
+  std::vector<Queue*> queues;  // in creation order
+
+  std::atomic<uint32_t> memory_allocation_count{0};
+  std::atomic<uint64_t> memory_allocated_bytes{0};
+
+  // Private data (Vulkan 1.3 core): (slot, object type, handle) -> value.
+  struct PrivateDataKey {
+    uint64_t slot;
+    uint64_t object;
+    VkObjectType type;
+    bool operator==(const PrivateDataKey&) const = default;
+  };
+  struct PrivateDataKeyHash {
+    size_t operator()(const PrivateDataKey& k) const {
+      return std::hash<uint64_t>()(k.slot * 0x9E3779B97F4A7C15ull ^ k.object ^ (uint64_t{k.type} << 48));
+    }
+  };
+  std::mutex private_data_mutex;
+  std::unordered_map<PrivateDataKey, uint64_t, PrivateDataKeyHash> private_data;
+
+  const VkAllocationCallbacks* Allocator() const { return has_allocator ? &allocator : nullptr; }
+  bool IsEnabled(dispatch::Extension e) const { return enabled_extensions[static_cast<size_t>(e)]; }
+};
+
+struct Queue : DispatchableObject {
+  DUET_OBJECT_TYPE(VkQueue, VK_OBJECT_TYPE_QUEUE);
+
+  Queue(Device* owner, uint32_t family, uint32_t index_in_family, VkDeviceQueueCreateFlags create_flags)
+      : DispatchableObject(kObjectType), device(owner), family_index(family), index(index_in_family),
+        flags(create_flags) {}
+
+  Device* device;
+  uint32_t family_index;
+  uint32_t index;
+  VkDeviceQueueCreateFlags flags;
+};
+
+}  // namespace duet

@@ -1,0 +1,237 @@
+// The features and limits Duet advertises. A feature is VK_TRUE only when
+// the spec makes it mandatory for Vulkan 1.3 (the version the device
+// reports) or when the driver implements it; limits are what the driver's
+// data structures actually allow, never less than the spec's minimums.
+#include "objects/device_capabilities.h"
+
+#include <cstring>
+
+#include "objects/device_limits.h"
+
+namespace duet {
+namespace {
+
+// UUIDs derived from readable text, zero-padded.
+void CopyUuid(uint8_t (&uuid)[VK_UUID_SIZE], const char* text) {
+  std::strncpy(reinterpret_cast<char*>(uuid), text, VK_UUID_SIZE);
+}
+
+DeviceFeatures MakeFeatures() {
+  DeviceFeatures f{};
+  f.vulkan11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+  f.vulkan12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+  f.vulkan13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+
+  // Mandatory in every Vulkan version.
+  f.core.robustBufferAccess = VK_TRUE;
+
+  // Mandatory since Vulkan 1.1.
+  f.vulkan11.multiview = VK_TRUE;
+
+  // Mandatory since Vulkan 1.2.
+  f.vulkan12.uniformBufferStandardLayout = VK_TRUE;
+  f.vulkan12.shaderSubgroupExtendedTypes = VK_TRUE;
+  f.vulkan12.separateDepthStencilLayouts = VK_TRUE;
+  f.vulkan12.hostQueryReset = VK_TRUE;
+  f.vulkan12.imagelessFramebuffer = VK_TRUE;
+  f.vulkan12.timelineSemaphore = VK_TRUE;
+  f.vulkan12.subgroupBroadcastDynamicId = VK_TRUE;
+
+  // Mandatory since Vulkan 1.3.
+  f.vulkan12.bufferDeviceAddress = VK_TRUE;
+  f.vulkan12.vulkanMemoryModel = VK_TRUE;
+  f.vulkan12.vulkanMemoryModelDeviceScope = VK_TRUE;
+  f.vulkan13.robustImageAccess = VK_TRUE;
+  f.vulkan13.inlineUniformBlock = VK_TRUE;
+  f.vulkan13.pipelineCreationCacheControl = VK_TRUE;
+  f.vulkan13.privateData = VK_TRUE;
+  f.vulkan13.shaderDemoteToHelperInvocation = VK_TRUE;
+  f.vulkan13.shaderTerminateInvocation = VK_TRUE;
+  f.vulkan13.subgroupSizeControl = VK_TRUE;
+  f.vulkan13.computeFullSubgroups = VK_TRUE;
+  f.vulkan13.synchronization2 = VK_TRUE;
+  f.vulkan13.shaderZeroInitializeWorkgroupMemory = VK_TRUE;
+  f.vulkan13.dynamicRendering = VK_TRUE;
+  f.vulkan13.shaderIntegerDotProduct = VK_TRUE;
+  f.vulkan13.maintenance4 = VK_TRUE;
+  return f;
+}
+
+DeviceProperties MakeProperties() {
+  DeviceProperties p{};
+  p.vulkan11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES;
+  p.vulkan12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES;
+  p.vulkan13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES;
+
+  VkPhysicalDeviceProperties& c = p.core;
+  c.apiVersion = VK_HEADER_VERSION_COMPLETE;
+  c.driverVersion = VK_MAKE_API_VERSION(0, 0, 1, 0);
+  c.vendorID = 0x10005;  // VK_VENDOR_ID_MESA is taken; this is an unregistered id of our own
+  c.deviceID = 0xD0E7;
+  c.deviceType = VK_PHYSICAL_DEVICE_TYPE_CPU;
+  std::strncpy(c.deviceName, "Duet Vulkan (software)", sizeof c.deviceName - 1);
+  // The pipeline cache UUID changes with every driver version.
+  CopyUuid(c.pipelineCacheUUID, "duet-pc-" DUET_VERSION_STRING);
+
+  VkPhysicalDeviceLimits& l = c.limits;
+  l.maxImageDimension1D = limits::kMaxImageDimension1D;
+  l.maxImageDimension2D = limits::kMaxImageDimension2D;
+  l.maxImageDimension3D = limits::kMaxImageDimension3D;
+  l.maxImageDimensionCube = limits::kMaxImageDimensionCube;
+  l.maxImageArrayLayers = limits::kMaxImageArrayLayers;
+  l.maxTexelBufferElements = limits::kMaxTexelBufferElements;
+  l.maxUniformBufferRange = 65536;
+  l.maxStorageBufferRange = 1u << 30;
+  l.maxPushConstantsSize = 256;
+  l.maxMemoryAllocationCount = limits::kMaxMemoryAllocationCount;
+  l.maxSamplerAllocationCount = 32768;
+  l.bufferImageGranularity = 64;
+  l.sparseAddressSpaceSize = 0;
+  l.maxBoundDescriptorSets = 8;
+  l.maxPerStageDescriptorSamplers = 1u << 16;
+  l.maxPerStageDescriptorUniformBuffers = 1u << 16;
+  l.maxPerStageDescriptorStorageBuffers = 1u << 16;
+  l.maxPerStageDescriptorSampledImages = 1u << 16;
+  l.maxPerStageDescriptorStorageImages = 1u << 16;
+  l.maxPerStageDescriptorInputAttachments = 8;
+  l.maxPerStageResources = 1u << 16;
+  l.maxDescriptorSetSamplers = 1u << 16;
+  l.maxDescriptorSetUniformBuffers = 1u << 16;
+  l.maxDescriptorSetUniformBuffersDynamic = 16;
+  l.maxDescriptorSetStorageBuffers = 1u << 16;
+  l.maxDescriptorSetStorageBuffersDynamic = 16;
+  l.maxDescriptorSetSampledImages = 1u << 16;
+  l.maxDescriptorSetStorageImages = 1u << 16;
+  l.maxDescriptorSetInputAttachments = 8;
+  l.maxVertexInputAttributes = 32;
+  l.maxVertexInputBindings = 32;
+  l.maxVertexInputAttributeOffset = 2047;
+  l.maxVertexInputBindingStride = 2048;
+  l.maxVertexOutputComponents = 128;
+  l.maxFragmentInputComponents = 128;
+  l.maxFragmentOutputAttachments = 8;
+  l.maxFragmentDualSrcAttachments = 0;
+  l.maxFragmentCombinedOutputResources = 8 + (1u << 16);
+  l.maxComputeSharedMemorySize = 32768;
+  l.maxComputeWorkGroupCount[0] = l.maxComputeWorkGroupCount[1] = l.maxComputeWorkGroupCount[2] = 65535;
+  l.maxComputeWorkGroupInvocations = 1024;
+  l.maxComputeWorkGroupSize[0] = 1024;
+  l.maxComputeWorkGroupSize[1] = 1024;
+  l.maxComputeWorkGroupSize[2] = 64;
+  l.subPixelPrecisionBits = 8;
+  l.subTexelPrecisionBits = 8;
+  l.mipmapPrecisionBits = 8;
+  l.maxDrawIndexedIndexValue = UINT32_MAX;
+  l.maxDrawIndirectCount = 1;
+  l.maxSamplerLodBias = 15.0f;
+  l.maxSamplerAnisotropy = 1.0f;
+  l.maxViewports = 1;
+  l.maxViewportDimensions[0] = l.maxViewportDimensions[1] = limits::kMaxImageDimension2D;
+  l.viewportBoundsRange[0] = -2.0f * limits::kMaxImageDimension2D;
+  l.viewportBoundsRange[1] = 2.0f * limits::kMaxImageDimension2D - 1;
+  l.viewportSubPixelBits = 8;
+  l.minMemoryMapAlignment = 64;
+  l.minTexelBufferOffsetAlignment = 16;
+  l.minUniformBufferOffsetAlignment = 16;
+  l.minStorageBufferOffsetAlignment = 16;
+  l.minTexelOffset = -8;
+  l.maxTexelOffset = 7;
+  l.minTexelGatherOffset = -8;
+  l.maxTexelGatherOffset = 7;
+  l.minInterpolationOffset = -0.5f;
+  l.maxInterpolationOffset = 0.4375f;
+  l.subPixelInterpolationOffsetBits = 4;
+  l.maxFramebufferWidth = limits::kMaxImageDimension2D;
+  l.maxFramebufferHeight = limits::kMaxImageDimension2D;
+  l.maxFramebufferLayers = limits::kMaxImageArrayLayers;
+  l.framebufferColorSampleCounts = limits::kSampleCounts;
+  l.framebufferDepthSampleCounts = limits::kSampleCounts;
+  l.framebufferStencilSampleCounts = limits::kSampleCounts;
+  l.framebufferNoAttachmentsSampleCounts = limits::kSampleCounts;
+  l.maxColorAttachments = 8;
+  l.sampledImageColorSampleCounts = limits::kSampleCounts;
+  l.sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.sampledImageDepthSampleCounts = limits::kSampleCounts;
+  l.sampledImageStencilSampleCounts = limits::kSampleCounts;
+  l.storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.maxSampleMaskWords = 1;
+  l.timestampComputeAndGraphics = VK_TRUE;
+  l.timestampPeriod = 1.0f;  // timestamps are CLOCK_MONOTONIC nanoseconds
+  l.maxClipDistances = 8;
+  l.maxCullDistances = 8;
+  l.maxCombinedClipAndCullDistances = 8;
+  l.discreteQueuePriorities = 2;
+  l.pointSizeRange[0] = 1.0f;
+  l.pointSizeRange[1] = 64.0f;
+  l.lineWidthRange[0] = 1.0f;
+  l.lineWidthRange[1] = 1.0f;
+  l.pointSizeGranularity = 0.125f;
+  l.lineWidthGranularity = 0.0f;
+  l.strictLines = VK_TRUE;
+  l.standardSampleLocations = VK_TRUE;
+  l.optimalBufferCopyOffsetAlignment = 4;
+  l.optimalBufferCopyRowPitchAlignment = 4;
+  l.nonCoherentAtomSize = 64;
+
+  VkPhysicalDeviceVulkan11Properties& v11 = p.vulkan11;
+  CopyUuid(v11.deviceUUID, "duet-device-0");
+  CopyUuid(v11.driverUUID, "duet-drv-" DUET_VERSION_STRING);
+  v11.subgroupSize = 4;
+  v11.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
+  v11.subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT;
+  v11.subgroupQuadOperationsInAllStages = VK_FALSE;
+  v11.pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
+  v11.maxMultiviewViewCount = 6;
+  v11.maxMultiviewInstanceIndex = (1u << 27) - 1;
+  v11.maxPerSetDescriptors = 1u << 16;
+  v11.maxMemoryAllocationSize = limits::kMaxResourceSize;
+
+  VkPhysicalDeviceVulkan12Properties& v12 = p.vulkan12;
+  v12.driverID = static_cast<VkDriverId>(0);  // no registered id: reported as unknown
+  std::strncpy(v12.driverName, "duet", sizeof v12.driverName - 1);
+  std::strncpy(v12.driverInfo, "Duet Vulkan " DUET_VERSION_STRING " (SPIR-V interpreter, CPU rasterizer)",
+               sizeof v12.driverInfo - 1);
+  v12.conformanceVersion = {0, 0, 0, 0};  // not submitted for conformance
+  v12.denormBehaviorIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+  v12.roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+  v12.shaderSignedZeroInfNanPreserveFloat32 = VK_TRUE;
+  v12.maxUpdateAfterBindDescriptorsInAllPools = 0;
+  v12.supportedDepthResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
+  v12.supportedStencilResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
+  v12.independentResolveNone = VK_TRUE;
+  v12.independentResolve = VK_TRUE;
+  v12.maxTimelineSemaphoreValueDifference = UINT64_MAX;
+  v12.framebufferIntegerColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+
+  VkPhysicalDeviceVulkan13Properties& v13 = p.vulkan13;
+  v13.minSubgroupSize = v11.subgroupSize;
+  v13.maxSubgroupSize = v11.subgroupSize;
+  v13.maxComputeWorkgroupSubgroups = l.maxComputeWorkGroupInvocations / v11.subgroupSize;
+  v13.requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
+  v13.maxInlineUniformBlockSize = 256;
+  v13.maxPerStageDescriptorInlineUniformBlocks = 4;
+  v13.maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks = 4;
+  v13.maxDescriptorSetInlineUniformBlocks = 4;
+  v13.maxDescriptorSetUpdateAfterBindInlineUniformBlocks = 4;
+  v13.maxInlineUniformTotalSize = 4 * 256;
+  v13.storageTexelBufferOffsetAlignmentBytes = 16;
+  v13.storageTexelBufferOffsetSingleTexelAlignment = VK_TRUE;
+  v13.uniformTexelBufferOffsetAlignmentBytes = 16;
+  v13.uniformTexelBufferOffsetSingleTexelAlignment = VK_TRUE;
+  v13.maxBufferSize = limits::kMaxResourceSize;
+  return p;
+}
+
+}  // namespace
+
+const DeviceFeatures& SupportedFeatures() {
+  static const DeviceFeatures features = MakeFeatures();
+  return features;
+}
+
+const DeviceProperties& SupportedProperties() {
+  static const DeviceProperties properties = MakeProperties();
+  return properties;
+}
+
+}  // namespace duet

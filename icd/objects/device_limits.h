@@ -1,0 +1,25 @@
+// Numbers the device advertises in more than one place (physical-device
+// limits, image format properties, creation checks): one definition each.
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include <cstdint>
+
+namespace duet::limits {
+
+inline constexpr uint32_t kMaxImageDimension1D = 16384;
+inline constexpr uint32_t kMaxImageDimension2D = 16384;
+inline constexpr uint32_t kMaxImageDimension3D = 2048;
+inline constexpr uint32_t kMaxImageDimensionCube = 16384;
+inline constexpr uint32_t kMaxImageArrayLayers = 2048;
+inline constexpr uint32_t kMaxTexelBufferElements = 128u * 1024u * 1024u;
+// Largest single image or buffer: bounded so offset arithmetic stays in 64 bits
+// with room to spare and a resource always fits the heap on a small machine.
+inline constexpr VkDeviceSize kMaxResourceSize = VkDeviceSize{1} << 32;
+inline constexpr VkSampleCountFlags kSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+inline constexpr uint32_t kMaxMemoryAllocationCount = 65536;
+inline constexpr VkDeviceSize kBufferAlignment = 64;
+inline constexpr VkDeviceSize kImageAlignment = 64;
+
+}  // namespace duet::limits

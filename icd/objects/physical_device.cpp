@@ -1,0 +1,126 @@
+// Queries on the one physical device: properties, features, queues, memory.
+#include "objects/physical_device.h"
+
+#include <sys/sysinfo.h>
+
+#include "dispatch/entrypoints.h"
+#include "objects/device_capabilities.h"
+#include "objects/device_limits.h"
+#include "util/vk_util.h"
+
+namespace duet {
+
+VkPhysicalDeviceMemoryProperties MakeMemoryProperties() {
+  VkPhysicalDeviceMemoryProperties memory{};
+  struct sysinfo info {};
+  uint64_t total = sysinfo(&info) == 0 ? uint64_t{info.totalram} * info.mem_unit : uint64_t{1} << 32;
+  memory.memoryHeapCount = 1;
+  // Leave a quarter of RAM to the application and the system.
+  memory.memoryHeaps[0] = {total / 4 * 3, VK_MEMORY_HEAP_DEVICE_LOCAL_BIT};
+  memory.memoryTypeCount = 1;
+  memory.memoryTypes[0] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                               VK_MEMORY_PROPERTY_HOST_COHERENT_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
+                           0};
+  return memory;
+}
+
+namespace {
+
+VkQueueFamilyProperties QueueFamily() {
+  return {VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT, kQueuesPerFamily, 64, {1, 1, 1}};
+}
+
+}  // namespace
+}  // namespace duet
+
+namespace duet::api {
+
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties(VkPhysicalDevice, VkPhysicalDeviceProperties* pProperties) {
+  *pProperties = SupportedProperties().core;
+}
+
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties2(VkPhysicalDevice, VkPhysicalDeviceProperties2* pProperties) {
+  pProperties->properties = SupportedProperties().core;
+  for (auto* s = static_cast<VkBaseOutStructure*>(pProperties->pNext); s != nullptr; s = s->pNext)
+    FillPropertiesStruct(SupportedProperties(), s);
+}
+
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures(VkPhysicalDevice, VkPhysicalDeviceFeatures* pFeatures) {
+  *pFeatures = SupportedFeatures().core;
+}
+
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(VkPhysicalDevice, VkPhysicalDeviceFeatures2* pFeatures) {
+  pFeatures->features = SupportedFeatures().core;
+  for (auto* s = static_cast<VkBaseOutStructure*>(pFeatures->pNext); s != nullptr; s = s->pNext)
+    FillFeaturesStruct(SupportedFeatures(), s);
+}
+
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceQueueFamilyProperties(VkPhysicalDevice, uint32_t* pQueueFamilyPropertyCount,
+                                                                  VkQueueFamilyProperties* pQueueFamilyProperties) {
+  VkQueueFamilyProperties families[] = {QueueFamily()};
+  FillArray(families, pQueueFamilyPropertyCount, pQueueFamilyProperties);
+}
+
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceQueueFamilyProperties2(VkPhysicalDevice, uint32_t* pQueueFamilyPropertyCount,
+                                                                   VkQueueFamilyProperties2* pQueueFamilyProperties) {
+  if (pQueueFamilyProperties == nullptr) {
+    *pQueueFamilyPropertyCount = kQueueFamilyCount;
+    return;
+  }
+  if (*pQueueFamilyPropertyCount == 0) return;
+  pQueueFamilyProperties[0].queueFamilyProperties = QueueFamily();
+  *pQueueFamilyPropertyCount = kQueueFamilyCount;
+}
+
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceMemoryProperties(VkPhysicalDevice physicalDevice,
+                                                             VkPhysicalDeviceMemoryProperties* pMemoryProperties) {
+  *pMemoryProperties = FromHandle<PhysicalDevice>(physicalDevice)->memory_properties;
+}
+
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceMemoryProperties2(VkPhysicalDevice physicalDevice,
+                                                              VkPhysicalDeviceMemoryProperties2* pMemoryProperties) {
+  pMemoryProperties->memoryProperties = FromHandle<PhysicalDevice>(physicalDevice)->memory_properties;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevice, const char* pLayerName,
+                                                                  uint32_t* pPropertyCount,
+                                                                  VkExtensionProperties* pProperties) {
+  if (pLayerName != nullptr) return VK_ERROR_LAYER_NOT_PRESENT;
+  return EnumerateExtensions(dispatch::DeviceExtensions(), pPropertyCount, pProperties);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceLayerProperties(VkPhysicalDevice, uint32_t* pPropertyCount,
+                                                              VkLayerProperties*) {
+  *pPropertyCount = 0;
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL GetPhysicalDeviceToolProperties(VkPhysicalDevice, uint32_t* pToolCount,
+                                                               VkPhysicalDeviceToolProperties*) {
+  *pToolCount = 0;  // the driver is no tool; layers add their own entries
+  return VK_SUCCESS;
+}
+
+// No external memory, fence or semaphore handle types are supported.
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceExternalBufferProperties(VkPhysicalDevice,
+                                                                     const VkPhysicalDeviceExternalBufferInfo*,
+                                                                     VkExternalBufferProperties* pProperties) {
+  pProperties->externalMemoryProperties = {};
+}
+
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceExternalFenceProperties(VkPhysicalDevice,
+                                                                    const VkPhysicalDeviceExternalFenceInfo*,
+                                                                    VkExternalFenceProperties* pProperties) {
+  pProperties->exportFromImportedHandleTypes = 0;
+  pProperties->compatibleHandleTypes = 0;
+  pProperties->externalFenceFeatures = 0;
+}
+
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceExternalSemaphoreProperties(
+    VkPhysicalDevice, const VkPhysicalDeviceExternalSemaphoreInfo*, VkExternalSemaphoreProperties* pProperties) {
+  pProperties->exportFromImportedHandleTypes = 0;
+  pProperties->compatibleHandleTypes = 0;
+  pProperties->externalSemaphoreFeatures = 0;
+}
+
+}  // namespace duet::api

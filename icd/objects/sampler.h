@@ -1,0 +1,20 @@
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include "util/object.h"
+
+namespace duet {
+
+struct Sampler : NonDispatchableObject {
+  DUET_OBJECT_TYPE(VkSampler, VK_OBJECT_TYPE_SAMPLER);
+
+  explicit Sampler(const VkSamplerCreateInfo& info) : NonDispatchableObject(kObjectType), state(info) {
+    state.pNext = nullptr;
+  }
+
+  VkSamplerCreateInfo state;  // pNext dropped: the chain is not the driver's to keep
+  VkSamplerReductionMode reduction_mode = VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE;
+};
+
+}  // namespace duet

@@ -2,6 +2,8 @@
 // hidden): interface negotiation and the two proc-address entry points.
 #include <vulkan/vk_icd.h>
 
+#include <cstring>
+
 #include "dispatch/entrypoints.h"
 #include "entry/proc_addr.h"
 #include "util/log.h"
@@ -29,13 +31,19 @@ vk_icdNegotiateLoaderICDInterfaceVersion(uint32_t* pSupportedVersion) {
 }
 
 __attribute__((visibility("default"))) VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL
-vk_icdGetInstanceProcAddr(VkInstance instance, const char* pName) {
-  return duet::api::GetInstanceProcAddr(instance, pName);
+vk_icdGetPhysicalDeviceProcAddr(VkInstance instance, const char* pName) {
+  return duet::GetPhysicalDeviceProcAddr(instance, pName);
 }
 
 __attribute__((visibility("default"))) VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL
-vk_icdGetPhysicalDeviceProcAddr(VkInstance instance, const char* pName) {
-  return duet::GetPhysicalDeviceProcAddr(instance, pName);
+vk_icdGetInstanceProcAddr(VkInstance instance, const char* pName) {
+  // Interface version 7: the other loader-interface functions are also
+  // reachable by name, for loaders that do not look at exports.
+  if (std::strcmp(pName, "vk_icdNegotiateLoaderICDInterfaceVersion") == 0)
+    return reinterpret_cast<PFN_vkVoidFunction>(&vk_icdNegotiateLoaderICDInterfaceVersion);
+  if (std::strcmp(pName, "vk_icdGetPhysicalDeviceProcAddr") == 0)
+    return reinterpret_cast<PFN_vkVoidFunction>(&vk_icdGetPhysicalDeviceProcAddr);
+  return duet::api::GetInstanceProcAddr(instance, pName);
 }
 
 }  // extern "C"

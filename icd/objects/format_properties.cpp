@@ -19,8 +19,7 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFormatProperties(VkPhysicalDevice, V
 VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFormatProperties2(VkPhysicalDevice physicalDevice, VkFormat format,
                                                               VkFormatProperties2* pFormatProperties) {
   GetPhysicalDeviceFormatProperties(physicalDevice, format, &pFormatProperties->formatProperties);
-  auto* properties3 =
-      FindInChain<VkFormatProperties3>(pFormatProperties->pNext, VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_3);
+  auto* properties3 = FindInChain<VkFormatProperties3>(pFormatProperties->pNext, VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_3);
   if (properties3 != nullptr) {
     const texel::FormatFeatures features = texel::GetFormatFeatures(format);
     properties3->linearTilingFeatures = features.linear;
@@ -31,15 +30,14 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFormatProperties2(VkPhysicalDevice p
 
 VKAPI_ATTR VkResult VKAPI_CALL GetPhysicalDeviceImageFormatProperties(VkPhysicalDevice, VkFormat format,
                                                                       VkImageType type, VkImageTiling tiling,
-                                                                      VkImageUsageFlags usage,
-                                                                      VkImageCreateFlags flags,
+                                                                      VkImageUsageFlags usage, VkImageCreateFlags flags,
                                                                       VkImageFormatProperties* pImageFormatProperties) {
   return texel::GetImageFormatLimits(format, type, tiling, usage, flags, pImageFormatProperties);
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL GetPhysicalDeviceImageFormatProperties2(
-    VkPhysicalDevice, const VkPhysicalDeviceImageFormatInfo2* pImageFormatInfo,
-    VkImageFormatProperties2* pImageFormatProperties) {
+VKAPI_ATTR VkResult VKAPI_CALL
+GetPhysicalDeviceImageFormatProperties2(VkPhysicalDevice, const VkPhysicalDeviceImageFormatInfo2* pImageFormatInfo,
+                                        VkImageFormatProperties2* pImageFormatProperties) {
   const VkPhysicalDeviceImageFormatInfo2& info = *pImageFormatInfo;
   VkImageFormatProperties& limits = pImageFormatProperties->imageFormatProperties;
   limits = {};
@@ -51,8 +49,8 @@ VKAPI_ATTR VkResult VKAPI_CALL GetPhysicalDeviceImageFormatProperties2(
 
   // A separate stencil usage must be supported as well as the (depth) usage.
   VkImageUsageFlags usage = info.usage;
-  auto* stencil = FindInChain<VkImageStencilUsageCreateInfo>(info.pNext,
-                                                             VK_STRUCTURE_TYPE_IMAGE_STENCIL_USAGE_CREATE_INFO);
+  auto* stencil =
+      FindInChain<VkImageStencilUsageCreateInfo>(info.pNext, VK_STRUCTURE_TYPE_IMAGE_STENCIL_USAGE_CREATE_INFO);
   const texel::FormatInfo* format = texel::GetFormatInfo(info.format);
   if (stencil != nullptr && format != nullptr && format->has_stencil) usage |= stencil->stencilUsage;
 
@@ -75,15 +73,17 @@ VKAPI_ATTR VkResult VKAPI_CALL GetPhysicalDeviceImageFormatProperties2(
 }
 
 // No sparse residency: no format has sparse image properties.
-VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceSparseImageFormatProperties(
-    VkPhysicalDevice, VkFormat, VkImageType, VkSampleCountFlagBits, VkImageUsageFlags, VkImageTiling,
-    uint32_t* pPropertyCount, VkSparseImageFormatProperties*) {
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceSparseImageFormatProperties(VkPhysicalDevice, VkFormat, VkImageType,
+                                                                        VkSampleCountFlagBits, VkImageUsageFlags,
+                                                                        VkImageTiling, uint32_t* pPropertyCount,
+                                                                        VkSparseImageFormatProperties*) {
   *pPropertyCount = 0;
 }
 
-VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceSparseImageFormatProperties2(
-    VkPhysicalDevice, const VkPhysicalDeviceSparseImageFormatInfo2*, uint32_t* pPropertyCount,
-    VkSparseImageFormatProperties2*) {
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceSparseImageFormatProperties2(VkPhysicalDevice,
+                                                                         const VkPhysicalDeviceSparseImageFormatInfo2*,
+                                                                         uint32_t* pPropertyCount,
+                                                                         VkSparseImageFormatProperties2*) {
   *pPropertyCount = 0;
 }
 

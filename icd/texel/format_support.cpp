@@ -9,11 +9,11 @@
 namespace duet::texel {
 namespace {
 
-constexpr VkFormatFeatureFlags2 kTransfer =
-    VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT;
+constexpr VkFormatFeatureFlags2 kTransfer = VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT;
 // Blits read through the sampling path, so whatever can be sampled can be a blit source.
 constexpr VkFormatFeatureFlags2 kSampled = VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_2_BLIT_SRC_BIT;
-constexpr VkFormatFeatureFlags2 kRenderable = VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT;
+constexpr VkFormatFeatureFlags2 kRenderable =
+    VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT;
 constexpr VkFormatFeatureFlags2 kWithoutFormat =
     VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT | VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
 
@@ -73,16 +73,15 @@ VkFormatFeatureFlags2 ColorImageFeatures(const FormatInfo& f) {
     features |= kRenderable;
     if (filterable) features |= VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BLEND_BIT;
   }
-  return features | StorageFeatures(f, VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT,
-                                    VK_FORMAT_FEATURE_2_STORAGE_IMAGE_ATOMIC_BIT);
+  return features |
+         StorageFeatures(f, VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT, VK_FORMAT_FEATURE_2_STORAGE_IMAGE_ATOMIC_BIT);
 }
 
 VkFormatFeatureFlags2 ColorBufferFeatures(const FormatInfo& f) {
   if (Is64Bit(f)) return VK_FORMAT_FEATURE_2_VERTEX_BUFFER_BIT;
   // No sRGB decoding for buffers; 16-bit packed and shared-exponent
   // formats are image formats in practice.
-  if (ColorType(f) == NumericType::kSrgb || f.packed_bits == 16 ||
-      f.format == VK_FORMAT_E5B9G9R9_UFLOAT_PACK32) {
+  if (ColorType(f) == NumericType::kSrgb || f.packed_bits == 16 || f.format == VK_FORMAT_E5B9G9R9_UFLOAT_PACK32) {
     return 0;
   }
   return VK_FORMAT_FEATURE_2_VERTEX_BUFFER_BIT | VK_FORMAT_FEATURE_2_UNIFORM_TEXEL_BUFFER_BIT |
@@ -91,13 +90,13 @@ VkFormatFeatureFlags2 ColorBufferFeatures(const FormatInfo& f) {
 }
 
 VkFormatFeatureFlags2 DepthStencilFeatures(const FormatInfo& f) {
-  // No blit destination: blits into depth/stencil would need a depth write path in the sampler.
+  // Not a blit destination: blits write through the colour path only.
   VkFormatFeatureFlags2 features = kTransfer | kSampled | VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT;
   // Linear filtering applies to the depth aspect only; Vulkan 1.3 requires
   // depth comparison for every sampleable depth format.
   if (f.has_depth) {
-    features |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
-                VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_DEPTH_COMPARISON_BIT;
+    features |=
+        VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_DEPTH_COMPARISON_BIT;
   }
   return features;
 }
@@ -151,13 +150,15 @@ bool UsageIsBacked(VkImageUsageFlags usage, VkFormatFeatureFlags2 features) {
 
 VkExtent3D MaxExtent(VkImageType type, VkImageCreateFlags flags) {
   switch (type) {
-    case VK_IMAGE_TYPE_1D: return {limits::kMaxImageDimension1D, 1, 1};
+    case VK_IMAGE_TYPE_1D:
+      return {limits::kMaxImageDimension1D, 1, 1};
     case VK_IMAGE_TYPE_2D:
       if (flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) {
         return {limits::kMaxImageDimensionCube, limits::kMaxImageDimensionCube, 1};
       }
       return {limits::kMaxImageDimension2D, limits::kMaxImageDimension2D, 1};
-    default: return {limits::kMaxImageDimension3D, limits::kMaxImageDimension3D, limits::kMaxImageDimension3D};
+    default:
+      return {limits::kMaxImageDimension3D, limits::kMaxImageDimension3D, limits::kMaxImageDimension3D};
   }
 }
 

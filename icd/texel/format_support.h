@@ -22,9 +22,8 @@ FormatFeatures GetFormatFeatures(VkFormat format);
 // be created. view_formats is VkImageFormatListCreateInfo's list; it only
 // matters with VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_EXTENDED_USAGE_BIT,
 // where usage may be backed by any format a view can have.
-VkResult GetImageFormatLimits(VkFormat format, VkImageType type, VkImageTiling tiling,
-                              VkImageUsageFlags usage, VkImageCreateFlags flags,
-                              VkImageFormatProperties* out,
+VkResult GetImageFormatLimits(VkFormat format, VkImageType type, VkImageTiling tiling, VkImageUsageFlags usage,
+                              VkImageCreateFlags flags, VkImageFormatProperties* out,
                               std::span<const VkFormat> view_formats = {});
 
 // VkFormatProperties carries only the bits that exist in VkFormatFeatureFlags

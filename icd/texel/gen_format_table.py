@@ -22,12 +22,15 @@ COMPRESSIONS = {
     'ASTC HDR': 'kASTC_HDR', 'PVRTC': 'kPVRTC',
 }
 # Slips in vk.xml (seen in 1.3.239) that the format names and the spec's
-# format descriptions contradict: the component letters, in order.
-COMPONENT_LETTER_FIXES = {
-    'VK_FORMAT_B5G5R5A1_UNORM_PACK16': 'BGRA',  # vk.xml: B R G A
-    'VK_FORMAT_R64G64_UINT': 'RG',              # vk.xml: R B
-    'VK_FORMAT_R64G64_SINT': 'RG',
-    'VK_FORMAT_R64G64_SFLOAT': 'RG',
+# format descriptions contradict: the right components, letter and bits.
+# Each of these formats has one numeric type, which vk.xml gets right.
+COMPONENT_FIXES = {
+    'VK_FORMAT_B5G5R5A1_UNORM_PACK16': 'B5G5R5A1',    # vk.xml: B R G A
+    'VK_FORMAT_R64G64_UINT': 'R64G64',                # vk.xml: R B
+    'VK_FORMAT_R64G64_SINT': 'R64G64',
+    'VK_FORMAT_R64G64_SFLOAT': 'R64G64',
+    'VK_FORMAT_B10G11R11_UFLOAT_PACK32': 'B10G11R11',  # vk.xml: R has 10 bits
+    'VK_FORMAT_E5B9G9R9_UFLOAT_PACK32': 'E5B9G9R9',    # vk.xml leaves out the shared exponent
 }
 
 
@@ -54,13 +57,9 @@ def read_components(fmt):
     """[(letter, bits, numeric type)] in the registry's order, with known slips fixed."""
     comps = [(c.get('name'), 0 if c.get('bits') == 'compressed' else int(c.get('bits')),
               c.get('numericFormat')) for c in fmt.findall('component')]
-    name = fmt.get('name')
-    letters = COMPONENT_LETTER_FIXES.get(name)
-    if letters and len(letters) == len(comps):
-        comps = [(letter, bits, num) for letter, (_, bits, num) in zip(letters, comps)]
-    # vk.xml leaves out the shared exponent; unpacking needs every field.
-    if name == 'VK_FORMAT_E5B9G9R9_UFLOAT_PACK32' and all(c[0] != 'E' for c in comps):
-        comps.insert(0, ('E', 5, 'UFLOAT'))
+    fix = COMPONENT_FIXES.get(fmt.get('name'))
+    if fix and comps:
+        comps = [(letter, int(bits), comps[0][2]) for letter, bits in re.findall(r'([A-Z])(\d+)', fix)]
     return comps
 
 

@@ -122,8 +122,4 @@ VKAPI_ATTR void VKAPI_CALL GetDeviceQueue(VkDevice device, uint32_t queueFamilyI
   GetDeviceQueue2(device, &info, pQueue);
 }
 
-// Nothing runs asynchronously yet, so every queue is always idle.
-VKAPI_ATTR VkResult VKAPI_CALL DeviceWaitIdle(VkDevice) { return VK_SUCCESS; }
-VKAPI_ATTR VkResult VKAPI_CALL QueueWaitIdle(VkQueue) { return VK_SUCCESS; }
-
 }  // namespace duet::api

@@ -3,10 +3,13 @@
 #include <vulkan/vulkan_core.h>
 
 #include <atomic>
+#include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
 
+#include "cmdtape/queue_worker.h"
 #include "dispatch/extensions.h"
 #include "objects/device_capabilities.h"
 #include "util/object.h"
@@ -30,6 +33,13 @@ struct Device : DispatchableObject {
   VkAllocationCallbacks allocator{};
   bool has_allocator = false;
   std::vector<Queue*> queues;  // in creation order
+
+  // One lock and condition for every fence, semaphore and event of the
+  // device: host waits on "any of several" objects stay simple, and signals
+  // are rare enough that sharing costs nothing measurable.
+  std::mutex sync_mutex;
+  std::condition_variable sync_cv;
+  std::atomic<bool> lost{false};  // set by the queue watchdog; waits then fail
 
   std::atomic<uint32_t> memory_allocation_count{0};
   std::atomic<uint64_t> memory_allocated_bytes{0};
@@ -58,12 +68,13 @@ struct Queue : DispatchableObject {
 
   Queue(Device* owner, uint32_t family, uint32_t index_in_family, VkDeviceQueueCreateFlags create_flags)
       : DispatchableObject(kObjectType), device(owner), family_index(family), index(index_in_family),
-        flags(create_flags) {}
+        flags(create_flags), worker(owner) {}
 
   Device* device;
   uint32_t family_index;
   uint32_t index;
   VkDeviceQueueCreateFlags flags;
+  cmdtape::QueueWorker worker;
 };
 
 }  // namespace duet

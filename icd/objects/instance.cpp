@@ -11,6 +11,33 @@
 #include "util/log.h"
 #include "util/vk_util.h"
 
+namespace duet {
+namespace {
+
+// Makes the messengers chained into VkInstanceCreateInfo live for one scope.
+class CreateInfoMessengers {
+ public:
+  explicit CreateInfoMessengers(Instance* instance) : instance_(instance) {
+    for (const VkDebugUtilsMessengerCreateInfoEXT& info : instance->create_info_messengers) {
+      DebugUtilsMessenger* messenger = nullptr;
+      if (CreateMessenger(instance, info, instance->Allocator(), &messenger) == VK_SUCCESS)
+        live_.push_back(messenger);
+    }
+  }
+  ~CreateInfoMessengers() {
+    for (DebugUtilsMessenger* messenger : live_) DestroyMessenger(messenger, instance_->Allocator());
+  }
+  CreateInfoMessengers(const CreateInfoMessengers&) = delete;
+  CreateInfoMessengers& operator=(const CreateInfoMessengers&) = delete;
+
+ private:
+  Instance* instance_;
+  std::vector<DebugUtilsMessenger*> live_;
+};
+
+}  // namespace
+}  // namespace duet
+
 namespace duet::api {
 
 VKAPI_ATTR VkResult VKAPI_CALL EnumerateInstanceVersion(uint32_t* pApiVersion) {
@@ -63,13 +90,19 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* pCreat
   }
   instance->physical_device->memory_properties = MakeMemoryProperties();
 
-  for (const auto* info : ChainOf<VkDebugUtilsMessengerCreateInfoEXT>(
-           pCreateInfo->pNext, VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT)) {
-    DebugUtilsMessenger* messenger = nullptr;
-    if (CreateMessenger(instance, *info, instance->Allocator(), &messenger) == VK_SUCCESS)
-      instance->create_info_messengers.push_back(messenger);
+  try {
+    for (const auto* info : ChainOf<VkDebugUtilsMessengerCreateInfoEXT>(
+             pCreateInfo->pNext, VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT)) {
+      instance->create_info_messengers.push_back(*info);
+      instance->create_info_messengers.back().pNext = nullptr;
+    }
+  } catch (const std::bad_alloc&) {
+    HostDelete(instance->Allocator(), instance->physical_device);
+    HostDelete(pAllocator, instance);
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
 
+  CreateInfoMessengers messengers(instance);
   DUET_INFO("instance created (api %u.%u)", VK_API_VERSION_MAJOR(instance->api_version),
             VK_API_VERSION_MINOR(instance->api_version));
   *pInstance = ToHandle(instance);
@@ -80,7 +113,10 @@ VKAPI_ATTR void VKAPI_CALL DestroyInstance(VkInstance _instance, const VkAllocat
   Instance* instance = FromHandle<Instance>(_instance);
   if (instance == nullptr) return;
   const VkAllocationCallbacks* allocator = ChooseAllocator(pAllocator, instance->Allocator());
-  for (DebugUtilsMessenger* messenger : instance->create_info_messengers) DestroyMessenger(messenger, allocator);
+  {
+    CreateInfoMessengers messengers(instance);
+    DUET_INFO("destroying instance");
+  }
   HostDelete(allocator, instance->physical_device);
   HostDelete(allocator, instance);
 }

@@ -26,8 +26,9 @@ struct Instance : DispatchableObject {
 
   std::mutex messengers_mutex;
   std::vector<DebugUtilsMessenger*> messengers;
-  // Messengers chained into VkInstanceCreateInfo live as long as the instance.
-  std::vector<DebugUtilsMessenger*> create_info_messengers;
+  // Messengers chained into VkInstanceCreateInfo: the spec limits them to
+  // vkCreateInstance and vkDestroyInstance, so they are live only then.
+  std::vector<VkDebugUtilsMessengerCreateInfoEXT> create_info_messengers;
 
   const VkAllocationCallbacks* Allocator() const { return has_allocator ? &allocator : nullptr; }
   bool IsEnabled(dispatch::Extension e) const { return enabled_extensions[static_cast<size_t>(e)]; }

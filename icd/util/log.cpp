@@ -34,8 +34,9 @@ struct LoggerState {
 };
 
 LoggerState& State() {
-  static LoggerState* state = new LoggerState;  // never destroyed: usable during exit
-  return *state;
+  // Destroyed when the loader unloads the driver, so nothing outlives it.
+  static LoggerState state;
+  return state;
 }
 
 const char* LevelName(LogLevel level) {

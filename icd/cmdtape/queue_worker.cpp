@@ -1,0 +1,67 @@
+#include "cmdtape/queue_worker.h"
+
+#include "cmdtape/command_buffer.h"
+#include "cmdtape/replay.h"
+#include "objects/device.h"
+#include "objects/sync.h"
+
+namespace duet::cmdtape {
+
+QueueWorker::~QueueWorker() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  work_cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void QueueWorker::Submit(std::vector<Submission> batch) {
+  {
+    std::lock_guard lock(mutex_);
+    for (Submission& s : batch) {
+      for (CommandBuffer* buffer : s.command_buffers) ++buffer->pending_submissions;
+      pending_.push_back(std::move(s));
+      ++submitted_;
+    }
+    if (!thread_.joinable()) thread_ = std::thread([this] { Run(); });
+  }
+  work_cv_.notify_one();
+}
+
+void QueueWorker::WaitIdle() {
+  std::unique_lock lock(mutex_);
+  idle_cv_.wait(lock, [&] { return completed_ == submitted_; });
+}
+
+void QueueWorker::Run() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    work_cv_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
+    if (pending_.empty()) return;  // stopping, and everything queued has run
+    Submission submission = std::move(pending_.front());
+    pending_.pop_front();
+    lock.unlock();
+    Execute(submission);
+    lock.lock();
+    ++completed_;
+    idle_cv_.notify_all();
+  }
+}
+
+void QueueWorker::Execute(const Submission& submission) {
+  bool alive = true;
+  for (const SemaphoreOperation& wait : submission.waits)
+    alive = alive && WaitSemaphore(device_, wait.semaphore, wait.value);
+  for (CommandBuffer* buffer : submission.command_buffers) {
+    if (alive && !device_->lost) ReplayTape(device_, buffer->tape);
+    if ((buffer->usage & VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT) != 0)
+      buffer->state = CommandBufferState::kInvalid;
+    --buffer->pending_submissions;
+  }
+  for (const SemaphoreOperation& signal : submission.signals)
+    SignalSemaphore(device_, signal.semaphore, signal.value);
+  if (submission.fence != nullptr) SignalFence(device_, submission.fence);
+}
+
+}  // namespace duet::cmdtape

@@ -1,0 +1,160 @@
+// Replays a tape: one visit per record, dispatched by the generated
+// VisitRecord switch to an overload of TapeExecutor. Records without an
+// overload yet are skipped with one log line per command kind.
+#include "cmdtape/replay.h"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <set>
+
+#include "cmdtape/command_buffer.h"
+#include "cmdtape/tape_records.h"
+#include "objects/buffer.h"
+#include "objects/image.h"
+#include "objects/query_pool.h"
+#include "objects/device.h"
+#include "objects/sync.h"
+#include "raster/transfer_buffer.h"
+#include "raster/transfer_copy.h"
+#include "util/log.h"
+
+namespace duet::cmdtape {
+namespace {
+
+void LogSkippedOnce(Op op) {
+  static std::mutex mutex;
+  static std::set<Op> reported;
+  std::lock_guard lock(mutex);
+  if (reported.insert(op).second) DUET_WARN("%s is recorded but not executed yet; skipped", OpName(op));
+}
+
+class TapeExecutor {
+ public:
+  explicit TapeExecutor(Device* device) : device_(device) {}
+
+  void Run(const Tape& tape) {
+    for (const RecordHeader* h = tape.First(); h != nullptr && !device_->lost; h = h->next)
+      VisitRecord(h, *this);
+  }
+
+  // Execution is in order on one thread, so barriers only need to exist.
+  void operator()(const CmdPipelineBarrierRecord&) {}
+  void operator()(const CmdPipelineBarrier2Record&) {}
+
+  void operator()(const CmdSetEventRecord& r) { SetEvent(device_, FromHandle<Event>(r.event), true); }
+  void operator()(const CmdSetEvent2Record& r) { SetEvent(device_, FromHandle<Event>(r.event), true); }
+  void operator()(const CmdResetEventRecord& r) { SetEvent(device_, FromHandle<Event>(r.event), false); }
+  void operator()(const CmdResetEvent2Record& r) { SetEvent(device_, FromHandle<Event>(r.event), false); }
+  void operator()(const CmdWaitEventsRecord& r) { WaitFor(r.pEvents, r.eventCount); }
+  void operator()(const CmdWaitEvents2Record& r) { WaitFor(r.pEvents, r.eventCount); }
+
+  void operator()(const CmdExecuteCommandsRecord& r) {
+    for (uint32_t i = 0; i < r.commandBufferCount; ++i) Run(FromHandle<CommandBuffer>(r.pCommandBuffers[i])->tape);
+  }
+
+  void operator()(const CmdFillBufferRecord& r) {
+    raster::FillBuffer(FromHandle<Buffer>(r.dstBuffer), r.dstOffset, r.size, r.data);
+  }
+  void operator()(const CmdUpdateBufferRecord& r) {
+    std::memcpy(FromHandle<Buffer>(r.dstBuffer)->Data() + r.dstOffset, r.pData, r.dataSize);
+  }
+  void operator()(const CmdCopyBufferRecord& r) {
+    raster::CopyBuffer(FromHandle<Buffer>(r.srcBuffer), FromHandle<Buffer>(r.dstBuffer), r.pRegions, r.regionCount);
+  }
+  void operator()(const CmdCopyBuffer2Record& r) {
+    const VkCopyBufferInfo2& info = *r.pCopyBufferInfo;
+    for (uint32_t i = 0; i < info.regionCount; ++i) {
+      const VkBufferCopy2& region = info.pRegions[i];
+      VkBufferCopy plain{region.srcOffset, region.dstOffset, region.size};
+      raster::CopyBuffer(FromHandle<Buffer>(info.srcBuffer), FromHandle<Buffer>(info.dstBuffer), &plain, 1);
+    }
+  }
+
+  void operator()(const CmdCopyImageRecord& r) {
+    for (uint32_t i = 0; i < r.regionCount; ++i) {
+      const VkImageCopy& c = r.pRegions[i];
+      raster::CopyImage(*FromHandle<Image>(r.srcImage), *FromHandle<Image>(r.dstImage),
+                        {VK_STRUCTURE_TYPE_IMAGE_COPY_2, nullptr, c.srcSubresource, c.srcOffset, c.dstSubresource,
+                         c.dstOffset, c.extent});
+    }
+  }
+  void operator()(const CmdCopyImage2Record& r) {
+    const VkCopyImageInfo2& info = *r.pCopyImageInfo;
+    for (uint32_t i = 0; i < info.regionCount; ++i)
+      raster::CopyImage(*FromHandle<Image>(info.srcImage), *FromHandle<Image>(info.dstImage), info.pRegions[i]);
+  }
+  void operator()(const CmdCopyBufferToImageRecord& r) {
+    for (uint32_t i = 0; i < r.regionCount; ++i)
+      raster::CopyBufferToImage(*FromHandle<Buffer>(r.srcBuffer), *FromHandle<Image>(r.dstImage),
+                                BufferImageCopy2(r.pRegions[i]));
+  }
+  void operator()(const CmdCopyBufferToImage2Record& r) {
+    const VkCopyBufferToImageInfo2& info = *r.pCopyBufferToImageInfo;
+    for (uint32_t i = 0; i < info.regionCount; ++i)
+      raster::CopyBufferToImage(*FromHandle<Buffer>(info.srcBuffer), *FromHandle<Image>(info.dstImage),
+                                info.pRegions[i]);
+  }
+  void operator()(const CmdCopyImageToBufferRecord& r) {
+    for (uint32_t i = 0; i < r.regionCount; ++i)
+      raster::CopyImageToBuffer(*FromHandle<Image>(r.srcImage), *FromHandle<Buffer>(r.dstBuffer),
+                                BufferImageCopy2(r.pRegions[i]));
+  }
+  void operator()(const CmdCopyImageToBuffer2Record& r) {
+    const VkCopyImageToBufferInfo2& info = *r.pCopyImageToBufferInfo;
+    for (uint32_t i = 0; i < info.regionCount; ++i)
+      raster::CopyImageToBuffer(*FromHandle<Image>(info.srcImage), *FromHandle<Buffer>(info.dstBuffer),
+                                info.pRegions[i]);
+  }
+
+  // Queries. Occlusion queries count samples that pass the depth and
+  // stencil tests of draws between begin and end.
+  void operator()(const CmdResetQueryPoolRecord& r) {
+    ResetQueries(device_, FromHandle<QueryPool>(r.queryPool), r.firstQuery, r.queryCount);
+  }
+  void operator()(const CmdWriteTimestampRecord& r) {
+    CompleteQuery(device_, FromHandle<QueryPool>(r.queryPool), r.query, TimestampNow());
+  }
+  void operator()(const CmdWriteTimestamp2Record& r) {
+    CompleteQuery(device_, FromHandle<QueryPool>(r.queryPool), r.query, TimestampNow());
+  }
+  void operator()(const CmdBeginQueryRecord&) { occlusion_samples_ = 0; }
+  void operator()(const CmdEndQueryRecord& r) {
+    CompleteQuery(device_, FromHandle<QueryPool>(r.queryPool), r.query, occlusion_samples_);
+  }
+  void operator()(const CmdCopyQueryPoolResultsRecord& r) {
+    WriteQueryResults(device_, FromHandle<QueryPool>(r.queryPool), r.firstQuery, r.queryCount,
+                      FromHandle<Buffer>(r.dstBuffer)->Data() + r.dstOffset, r.stride, r.flags);
+  }
+
+  // Labels only annotate; the driver keeps no label stack yet.
+  void operator()(const CmdBeginDebugUtilsLabelEXTRecord&) {}
+  void operator()(const CmdEndDebugUtilsLabelEXTRecord&) {}
+  void operator()(const CmdInsertDebugUtilsLabelEXTRecord&) {}
+
+  template <typename Record>
+  void operator()(const Record&) {
+    LogSkippedOnce(Record::kOp);
+  }
+
+ private:
+  void WaitFor(const VkEvent* handles, uint32_t count) {
+    std::vector<Event*> events(count);
+    for (uint32_t i = 0; i < count; ++i) events[i] = FromHandle<Event>(handles[i]);
+    WaitEvents(device_, events.data(), count);
+  }
+
+  static VkBufferImageCopy2 BufferImageCopy2(const VkBufferImageCopy& c) {
+    return {VK_STRUCTURE_TYPE_BUFFER_IMAGE_COPY_2, nullptr, c.bufferOffset, c.bufferRowLength, c.bufferImageHeight,
+            c.imageSubresource, c.imageOffset, c.imageExtent};
+  }
+
+  Device* device_;
+  uint64_t occlusion_samples_ = 0;  // samples passed since the active query began
+};
+
+}  // namespace
+
+void ReplayTape(Device* device, const Tape& tape) { TapeExecutor(device).Run(tape); }
+
+}  // namespace duet::cmdtape

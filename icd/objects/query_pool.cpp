@@ -1,0 +1,107 @@
+#include "objects/query_pool.h"
+
+#include <time.h>
+
+#include <cstring>
+#include <mutex>
+
+#include "dispatch/entrypoints.h"
+#include "objects/device.h"
+#include "util/host_alloc.h"
+#include "util/log.h"
+
+namespace duet {
+
+uint64_t TimestampNow() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+void ResetQueries(Device* device, QueryPool* pool, uint32_t first, uint32_t count) {
+  std::lock_guard lock(device->sync_mutex);
+  for (uint32_t i = first; i < first + count && i < pool->queries.size(); ++i) pool->queries[i] = {};
+}
+
+void CompleteQuery(Device* device, QueryPool* pool, uint32_t query, uint64_t value) {
+  {
+    std::lock_guard lock(device->sync_mutex);
+    if (query >= pool->queries.size()) return;
+    pool->queries[query] = {value, true};
+  }
+  device->sync_cv.notify_all();
+}
+
+VkResult WriteQueryResults(Device* device, QueryPool* pool, uint32_t first, uint32_t count, void* data,
+                           VkDeviceSize stride, VkQueryResultFlags flags) {
+  const bool wide = (flags & VK_QUERY_RESULT_64_BIT) != 0;
+  const bool wait = (flags & VK_QUERY_RESULT_WAIT_BIT) != 0;
+  const bool partial = (flags & VK_QUERY_RESULT_PARTIAL_BIT) != 0;
+  const bool with_availability = (flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) != 0;
+  auto put = [&](std::byte* at, uint64_t v) {
+    if (wide) {
+      std::memcpy(at, &v, 8);
+    } else {
+      uint32_t narrow = static_cast<uint32_t>(v);
+      std::memcpy(at, &narrow, 4);
+    }
+  };
+
+  VkResult result = VK_SUCCESS;
+  std::unique_lock lock(device->sync_mutex);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (first + i >= pool->queries.size()) break;
+    QueryPool::Query& query = pool->queries[first + i];
+    if (wait) device->sync_cv.wait(lock, [&] { return query.available || device->lost.load(); });
+    if (device->lost) return VK_ERROR_DEVICE_LOST;
+    std::byte* at = static_cast<std::byte*>(data) + i * stride;
+    if (query.available || partial) put(at, query.available ? query.value : 0);
+    if (!query.available) result = VK_NOT_READY;
+    if (with_availability) put(at + (wide ? 8 : 4), query.available ? 1 : 0);
+  }
+  return result;
+}
+
+}  // namespace duet
+
+namespace duet::api {
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateQueryPool(VkDevice _device, const VkQueryPoolCreateInfo* pCreateInfo,
+                                               const VkAllocationCallbacks* pAllocator, VkQueryPool* pQueryPool) {
+  Device* device = FromHandle<Device>(_device);
+  if (pCreateInfo->queryType != VK_QUERY_TYPE_OCCLUSION && pCreateInfo->queryType != VK_QUERY_TYPE_TIMESTAMP) {
+    DUET_WARN("vkCreateQueryPool: query type %d is not supported", pCreateInfo->queryType);
+    return VK_ERROR_FEATURE_NOT_PRESENT;
+  }
+  auto* pool = HostNew<QueryPool>(ChooseAllocator(pAllocator, device->Allocator()), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  if (pool == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  pool->type = pCreateInfo->queryType;
+  try {
+    pool->queries.resize(pCreateInfo->queryCount);
+  } catch (const std::bad_alloc&) {
+    HostDelete(ChooseAllocator(pAllocator, device->Allocator()), pool);
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
+  *pQueryPool = ToHandle(pool);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyQueryPool(VkDevice _device, VkQueryPool queryPool,
+                                            const VkAllocationCallbacks* pAllocator) {
+  Device* device = FromHandle<Device>(_device);
+  HostDelete(ChooseAllocator(pAllocator, device->Allocator()), FromHandle<QueryPool>(queryPool));
+}
+
+VKAPI_ATTR void VKAPI_CALL ResetQueryPool(VkDevice device, VkQueryPool queryPool, uint32_t firstQuery,
+                                          uint32_t queryCount) {
+  ResetQueries(FromHandle<Device>(device), FromHandle<QueryPool>(queryPool), firstQuery, queryCount);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL GetQueryPoolResults(VkDevice device, VkQueryPool queryPool, uint32_t firstQuery,
+                                                   uint32_t queryCount, size_t, void* pData, VkDeviceSize stride,
+                                                   VkQueryResultFlags flags) {
+  return WriteQueryResults(FromHandle<Device>(device), FromHandle<QueryPool>(queryPool), firstQuery, queryCount, pData,
+                           stride, flags);
+}
+
+}  // namespace duet::api

@@ -1,0 +1,211 @@
+// Fences, semaphores and events: host-side commands and the queue-side
+// signal/wait operations the queue workers use.
+#include "objects/sync.h"
+
+#include <mutex>
+
+#include "dispatch/entrypoints.h"
+#include "objects/device.h"
+#include "util/host_alloc.h"
+#include "util/vk_util.h"
+
+namespace duet {
+
+std::chrono::steady_clock::time_point DeadlineAfter(uint64_t timeout_ns) {
+  const auto now = std::chrono::steady_clock::now();
+  // Anything beyond ~100 years is "never"; it also keeps the addition in range.
+  constexpr uint64_t kForever = uint64_t{100} * 365 * 24 * 3600 * 1000000000ull;
+  if (timeout_ns >= kForever) return std::chrono::steady_clock::time_point::max();
+  return now + std::chrono::nanoseconds(timeout_ns);
+}
+
+namespace {
+
+// Waits on the device condition until `done()` holds, the deadline passes or
+// the device is lost. Called with `lock` held on device->sync_mutex.
+template <typename Done>
+VkResult WaitUntil(Device* device, std::unique_lock<std::mutex>& lock, std::chrono::steady_clock::time_point deadline,
+                   Done done) {
+  while (!done()) {
+    if (device->lost) return VK_ERROR_DEVICE_LOST;
+    if (deadline == std::chrono::steady_clock::time_point::max()) {
+      device->sync_cv.wait(lock);
+    } else if (device->sync_cv.wait_until(lock, deadline) == std::cv_status::timeout) {
+      return done() ? VK_SUCCESS : VK_TIMEOUT;
+    }
+  }
+  return VK_SUCCESS;
+}
+
+}  // namespace
+
+void SignalFence(Device* device, Fence* fence) {
+  {
+    std::lock_guard lock(device->sync_mutex);
+    fence->signaled = true;
+  }
+  device->sync_cv.notify_all();
+}
+
+void SignalSemaphore(Device* device, Semaphore* semaphore, uint64_t value) {
+  {
+    std::lock_guard lock(device->sync_mutex);
+    semaphore->value = semaphore->type == VK_SEMAPHORE_TYPE_TIMELINE ? value : 1;
+  }
+  device->sync_cv.notify_all();
+}
+
+void SetEvent(Device* device, Event* event, bool signaled) {
+  {
+    std::lock_guard lock(device->sync_mutex);
+    event->signaled = signaled;
+  }
+  device->sync_cv.notify_all();
+}
+
+bool WaitSemaphore(Device* device, Semaphore* semaphore, uint64_t value) {
+  std::unique_lock lock(device->sync_mutex);
+  const bool binary = semaphore->type == VK_SEMAPHORE_TYPE_BINARY;
+  const uint64_t target = binary ? 1 : value;
+  if (WaitUntil(device, lock, std::chrono::steady_clock::time_point::max(),
+                [&] { return semaphore->value >= target; }) != VK_SUCCESS)
+    return false;
+  if (binary) semaphore->value = 0;
+  return true;
+}
+
+bool WaitEvents(Device* device, Event* const* events, uint32_t count) {
+  std::unique_lock lock(device->sync_mutex);
+  return WaitUntil(device, lock, std::chrono::steady_clock::time_point::max(), [&] {
+           for (uint32_t i = 0; i < count; ++i)
+             if (!events[i]->signaled) return false;
+           return true;
+         }) == VK_SUCCESS;
+}
+
+}  // namespace duet
+
+namespace duet::api {
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateFence(VkDevice _device, const VkFenceCreateInfo* pCreateInfo,
+                                           const VkAllocationCallbacks* pAllocator, VkFence* pFence) {
+  Device* device = FromHandle<Device>(_device);
+  Fence* fence = HostNew<Fence>(ChooseAllocator(pAllocator, device->Allocator()), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  if (fence == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  fence->signaled = (pCreateInfo->flags & VK_FENCE_CREATE_SIGNALED_BIT) != 0;
+  *pFence = ToHandle(fence);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyFence(VkDevice _device, VkFence fence, const VkAllocationCallbacks* pAllocator) {
+  Device* device = FromHandle<Device>(_device);
+  HostDelete(ChooseAllocator(pAllocator, device->Allocator()), FromHandle<Fence>(fence));
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL ResetFences(VkDevice _device, uint32_t fenceCount, const VkFence* pFences) {
+  Device* device = FromHandle<Device>(_device);
+  std::lock_guard lock(device->sync_mutex);
+  for (uint32_t i = 0; i < fenceCount; ++i) FromHandle<Fence>(pFences[i])->signaled = false;
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL GetFenceStatus(VkDevice _device, VkFence fence) {
+  Device* device = FromHandle<Device>(_device);
+  std::lock_guard lock(device->sync_mutex);
+  if (device->lost) return VK_ERROR_DEVICE_LOST;
+  return FromHandle<Fence>(fence)->signaled ? VK_SUCCESS : VK_NOT_READY;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL WaitForFences(VkDevice _device, uint32_t fenceCount, const VkFence* pFences,
+                                             VkBool32 waitAll, uint64_t timeout) {
+  Device* device = FromHandle<Device>(_device);
+  const auto deadline = DeadlineAfter(timeout);
+  std::unique_lock lock(device->sync_mutex);
+  return WaitUntil(device, lock, deadline, [&] {
+    uint32_t signaled = 0;
+    for (uint32_t i = 0; i < fenceCount; ++i) signaled += FromHandle<Fence>(pFences[i])->signaled ? 1 : 0;
+    return waitAll ? signaled == fenceCount : signaled > 0;
+  });
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateSemaphore(VkDevice _device, const VkSemaphoreCreateInfo* pCreateInfo,
+                                               const VkAllocationCallbacks* pAllocator, VkSemaphore* pSemaphore) {
+  Device* device = FromHandle<Device>(_device);
+  Semaphore* semaphore =
+      HostNew<Semaphore>(ChooseAllocator(pAllocator, device->Allocator()), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  if (semaphore == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  if (auto* type = FindInChain<VkSemaphoreTypeCreateInfo>(pCreateInfo->pNext,
+                                                          VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO)) {
+    semaphore->type = type->semaphoreType;
+    if (type->semaphoreType == VK_SEMAPHORE_TYPE_TIMELINE) semaphore->value = type->initialValue;
+  }
+  *pSemaphore = ToHandle(semaphore);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroySemaphore(VkDevice _device, VkSemaphore semaphore,
+                                            const VkAllocationCallbacks* pAllocator) {
+  Device* device = FromHandle<Device>(_device);
+  HostDelete(ChooseAllocator(pAllocator, device->Allocator()), FromHandle<Semaphore>(semaphore));
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL GetSemaphoreCounterValue(VkDevice _device, VkSemaphore semaphore, uint64_t* pValue) {
+  Device* device = FromHandle<Device>(_device);
+  std::lock_guard lock(device->sync_mutex);
+  if (device->lost) return VK_ERROR_DEVICE_LOST;
+  *pValue = FromHandle<Semaphore>(semaphore)->value;
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL WaitSemaphores(VkDevice _device, const VkSemaphoreWaitInfo* pWaitInfo,
+                                              uint64_t timeout) {
+  Device* device = FromHandle<Device>(_device);
+  const auto deadline = DeadlineAfter(timeout);
+  const bool any = (pWaitInfo->flags & VK_SEMAPHORE_WAIT_ANY_BIT) != 0;
+  std::unique_lock lock(device->sync_mutex);
+  return WaitUntil(device, lock, deadline, [&] {
+    uint32_t reached = 0;
+    for (uint32_t i = 0; i < pWaitInfo->semaphoreCount; ++i)
+      reached += FromHandle<Semaphore>(pWaitInfo->pSemaphores[i])->value >= pWaitInfo->pValues[i] ? 1 : 0;
+    return any ? reached > 0 : reached == pWaitInfo->semaphoreCount;
+  });
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL SignalSemaphore(VkDevice _device, const VkSemaphoreSignalInfo* pSignalInfo) {
+  Device* device = FromHandle<Device>(_device);
+  duet::SignalSemaphore(device, FromHandle<Semaphore>(pSignalInfo->semaphore), pSignalInfo->value);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateEvent(VkDevice _device, const VkEventCreateInfo*,
+                                           const VkAllocationCallbacks* pAllocator, VkEvent* pEvent) {
+  Device* device = FromHandle<Device>(_device);
+  Event* event = HostNew<Event>(ChooseAllocator(pAllocator, device->Allocator()), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  if (event == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  *pEvent = ToHandle(event);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyEvent(VkDevice _device, VkEvent event, const VkAllocationCallbacks* pAllocator) {
+  Device* device = FromHandle<Device>(_device);
+  HostDelete(ChooseAllocator(pAllocator, device->Allocator()), FromHandle<Event>(event));
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL GetEventStatus(VkDevice _device, VkEvent event) {
+  Device* device = FromHandle<Device>(_device);
+  std::lock_guard lock(device->sync_mutex);
+  if (device->lost) return VK_ERROR_DEVICE_LOST;
+  return FromHandle<Event>(event)->signaled ? VK_EVENT_SET : VK_EVENT_RESET;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL SetEvent(VkDevice _device, VkEvent event) {
+  duet::SetEvent(FromHandle<Device>(_device), FromHandle<Event>(event), true);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL ResetEvent(VkDevice _device, VkEvent event) {
+  duet::SetEvent(FromHandle<Device>(_device), FromHandle<Event>(event), false);
+  return VK_SUCCESS;
+}
+
+}  // namespace duet::api

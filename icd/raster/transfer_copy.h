@@ -1,0 +1,20 @@
+// Copies between images and between images and buffers: plain bytes,
+// addressed block by block through the image layout. Regions use the
+// Vulkan 1.3 "2" structs; the 1.0 commands convert theirs.
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+namespace duet {
+
+struct Buffer;
+struct Image;
+
+namespace raster {
+
+void CopyImage(const Image& src, Image& dst, const VkImageCopy2& region);
+void CopyBufferToImage(const Buffer& src, Image& dst, const VkBufferImageCopy2& region);
+void CopyImageToBuffer(const Image& src, Buffer& dst, const VkBufferImageCopy2& region);
+
+}  // namespace raster
+}  // namespace duet

@@ -1,0 +1,422 @@
+// Object lifetimes: every object type created and destroyed (the test the
+// leak check leans on), destroy of VK_NULL_HANDLE, application allocation
+// callbacks, concurrent creation, and commands of areas that are not
+// implemented yet (they may fail, but must not crash).
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "vk_fixture.h"
+
+namespace duet_test {
+namespace {
+
+// --- every object type ------------------------------------------------------------
+
+class Lifetime : public DeviceTest {};
+
+TEST_F(Lifetime, EveryObjectType) {
+  // memory + buffer + buffer view
+  VkBuffer buffer =
+      MakeBuffer(4096, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  ASSERT_NE(buffer, VK_NULL_HANDLE);
+  ASSERT_NE(BindNewMemory(buffer), VK_NULL_HANDLE);
+  VkBufferViewCreateInfo bvci{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
+  bvci.buffer = buffer;
+  bvci.format = VK_FORMAT_R32_SFLOAT;
+  bvci.range = VK_WHOLE_SIZE;
+  VkBufferView buffer_view = VK_NULL_HANDLE;
+  VK_EXPECT_OK(vkCreateBufferView(device_, &bvci, nullptr, &buffer_view));
+
+  // image + image view (cube-compatible, mipped)
+  VkImageCreateInfo ici = ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {32, 32, 1}, 6, 6);
+  ici.flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
+  VkImage image = MakeImage(ici);
+  ASSERT_NE(image, VK_NULL_HANDLE);
+  ASSERT_NE(BindNewMemory(image), VK_NULL_HANDLE);
+  VkImageViewCreateInfo ivci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  ivci.image = image;
+  ivci.viewType = VK_IMAGE_VIEW_TYPE_CUBE;
+  ivci.format = VK_FORMAT_R8G8B8A8_UNORM;
+  ivci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0, 6};
+  VkImageView image_view = VK_NULL_HANDLE;
+  VK_EXPECT_OK(vkCreateImageView(device_, &ivci, nullptr, &image_view));
+
+  // 4-sample image, 3D image
+  VkImageCreateInfo ms = ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {16, 16, 1}, 1, 1,
+                                   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+  ms.samples = VK_SAMPLE_COUNT_4_BIT;
+  VkImage ms_image = MakeImage(ms);
+  if (ms_image != VK_NULL_HANDLE) BindNewMemory(ms_image);
+  VkImage image3d = MakeImage(ImageInfo(VK_IMAGE_TYPE_3D, VK_FORMAT_R8G8B8A8_UNORM, {8, 8, 8}, 4, 1));
+  if (image3d != VK_NULL_HANDLE) BindNewMemory(image3d);
+
+  // sampler
+  VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+  sci.magFilter = sci.minFilter = VK_FILTER_LINEAR;
+  sci.maxLod = VK_LOD_CLAMP_NONE;
+  VkSampler sampler = VK_NULL_HANDLE;
+  VK_EXPECT_OK(vkCreateSampler(device_, &sci, nullptr, &sampler));
+
+  // private data slot with a value set
+  VkPrivateDataSlot slot = VK_NULL_HANDLE;
+  if (private_data_enabled_) {
+    VkPrivateDataSlotCreateInfo pci{VK_STRUCTURE_TYPE_PRIVATE_DATA_SLOT_CREATE_INFO};
+    VK_EXPECT_OK(vkCreatePrivateDataSlot(device_, &pci, nullptr, &slot));
+    if (slot != VK_NULL_HANDLE) VK_EXPECT_OK(vkSetPrivateData(device_, VK_OBJECT_TYPE_BUFFER, uint64_t(buffer), slot, 42));
+  }
+
+  // a mapped allocation left mapped: vkFreeMemory unmaps implicitly
+  VkDeviceMemory mapped = MakeMemory(65536, FindMemoryType(~0u, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT));
+  if (mapped != VK_NULL_HANDLE) {
+    void* p = nullptr;
+    VK_EXPECT_OK(vkMapMemory(device_, mapped, 0, VK_WHOLE_SIZE, 0, &p));
+  }
+
+  // a second debug messenger
+  if (debug_utils_) {
+    auto create = InstanceProc<PFN_vkCreateDebugUtilsMessengerEXT>("vkCreateDebugUtilsMessengerEXT");
+    auto destroy = InstanceProc<PFN_vkDestroyDebugUtilsMessengerEXT>("vkDestroyDebugUtilsMessengerEXT");
+    VkDebugUtilsMessengerCreateInfoEXT mci = log_.CreateInfo();
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    VK_EXPECT_OK(create(instance_, &mci, nullptr, &messenger));
+    DeferInstance([this, destroy, messenger] { destroy(instance_, messenger, nullptr); });
+  }
+
+  if (slot != VK_NULL_HANDLE) vkDestroyPrivateDataSlot(device_, slot, nullptr);
+  vkDestroySampler(device_, sampler, nullptr);
+  vkDestroyImageView(device_, image_view, nullptr);
+  vkDestroyBufferView(device_, buffer_view, nullptr);
+  // Buffers, images and memory are destroyed by the fixture.
+}
+
+TEST_F(Lifetime, DestroyNullHandlesIsNoOp) {
+  // Every vkDestroy*/vkFree* accepts VK_NULL_HANDLE and does nothing.
+  vkFreeMemory(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroyBuffer(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroyBufferView(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroyImage(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroyImageView(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroySampler(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroyPrivateDataSlot(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroyFence(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroySemaphore(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroyEvent(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroyQueryPool(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroyShaderModule(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroyPipelineCache(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroyPipeline(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroyPipelineLayout(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroyDescriptorSetLayout(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroyDescriptorPool(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroyFramebuffer(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroyRenderPass(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroyCommandPool(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroySamplerYcbcrConversion(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroyDescriptorUpdateTemplate(device_, VK_NULL_HANDLE, nullptr);
+  vkDestroyDevice(VK_NULL_HANDLE, nullptr);
+  vkDestroyInstance(VK_NULL_HANDLE, nullptr);
+  SUCCEED();
+}
+
+// --- areas not implemented yet: no crash ----------------------------------------------
+
+// A create call either succeeds with a handle (then destroyed) or returns an
+// error code; nothing else is checked here.
+template <typename H>
+void ExpectCreatedOrError(VkResult r, H handle, const char* what) {
+  EXPECT_TRUE(r == VK_SUCCESS || r < 0) << what << " -> " << R{r};
+  if (r == VK_SUCCESS) {
+    EXPECT_NE(handle, VK_NULL_HANDLE) << what;
+  }
+}
+
+TEST_F(Lifetime, LaterAreasDoNotCrash) {
+  VkCommandPoolCreateInfo cpci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  cpci.queueFamilyIndex = queue_family_;
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VkResult r = vkCreateCommandPool(device_, &cpci, nullptr, &pool);
+  ExpectCreatedOrError(r, pool, "vkCreateCommandPool");
+  if (r == VK_SUCCESS) vkDestroyCommandPool(device_, pool, nullptr);
+
+  VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  VkFence fence = VK_NULL_HANDLE;
+  r = vkCreateFence(device_, &fci, nullptr, &fence);
+  ExpectCreatedOrError(r, fence, "vkCreateFence");
+  if (r == VK_SUCCESS) vkDestroyFence(device_, fence, nullptr);
+
+  VkSemaphoreCreateInfo semci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+  VkSemaphore sem = VK_NULL_HANDLE;
+  r = vkCreateSemaphore(device_, &semci, nullptr, &sem);
+  ExpectCreatedOrError(r, sem, "vkCreateSemaphore");
+  if (r == VK_SUCCESS) vkDestroySemaphore(device_, sem, nullptr);
+
+  VkEventCreateInfo eci{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+  VkEvent event = VK_NULL_HANDLE;
+  r = vkCreateEvent(device_, &eci, nullptr, &event);
+  ExpectCreatedOrError(r, event, "vkCreateEvent");
+  if (r == VK_SUCCESS) vkDestroyEvent(device_, event, nullptr);
+
+  VkQueryPoolCreateInfo qpci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+  qpci.queryType = VK_QUERY_TYPE_OCCLUSION;
+  qpci.queryCount = 4;
+  VkQueryPool qp = VK_NULL_HANDLE;
+  r = vkCreateQueryPool(device_, &qpci, nullptr, &qp);
+  ExpectCreatedOrError(r, qp, "vkCreateQueryPool");
+  if (r == VK_SUCCESS) vkDestroyQueryPool(device_, qp, nullptr);
+
+  VkPipelineCacheCreateInfo pcci{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  VkPipelineCache cache = VK_NULL_HANDLE;
+  r = vkCreatePipelineCache(device_, &pcci, nullptr, &cache);
+  ExpectCreatedOrError(r, cache, "vkCreatePipelineCache");
+  if (r == VK_SUCCESS) vkDestroyPipelineCache(device_, cache, nullptr);
+
+  VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_ALL, nullptr};
+  VkDescriptorSetLayoutCreateInfo dslci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  dslci.bindingCount = 1;
+  dslci.pBindings = &binding;
+  VkDescriptorSetLayout dsl = VK_NULL_HANDLE;
+  r = vkCreateDescriptorSetLayout(device_, &dslci, nullptr, &dsl);
+  ExpectCreatedOrError(r, dsl, "vkCreateDescriptorSetLayout");
+
+  VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  plci.setLayoutCount = dsl != VK_NULL_HANDLE ? 1 : 0;
+  plci.pSetLayouts = &dsl;
+  VkPipelineLayout pl = VK_NULL_HANDLE;
+  VkResult rpl = vkCreatePipelineLayout(device_, &plci, nullptr, &pl);
+  ExpectCreatedOrError(rpl, pl, "vkCreatePipelineLayout");
+  if (rpl == VK_SUCCESS) vkDestroyPipelineLayout(device_, pl, nullptr);
+  if (r == VK_SUCCESS) vkDestroyDescriptorSetLayout(device_, dsl, nullptr);
+
+  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 4};
+  VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  dpci.maxSets = 4;
+  dpci.poolSizeCount = 1;
+  dpci.pPoolSizes = &size;
+  VkDescriptorPool dp = VK_NULL_HANDLE;
+  r = vkCreateDescriptorPool(device_, &dpci, nullptr, &dp);
+  ExpectCreatedOrError(r, dp, "vkCreateDescriptorPool");
+  if (r == VK_SUCCESS) vkDestroyDescriptorPool(device_, dp, nullptr);
+
+  VkAttachmentDescription att{};
+  att.format = VK_FORMAT_R8G8B8A8_UNORM;
+  att.samples = VK_SAMPLE_COUNT_1_BIT;
+  att.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+  att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  att.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+  att.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+  att.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  att.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+  VkAttachmentReference ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  VkSubpassDescription sub{};
+  sub.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  sub.colorAttachmentCount = 1;
+  sub.pColorAttachments = &ref;
+  VkRenderPassCreateInfo rpci{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+  rpci.attachmentCount = 1;
+  rpci.pAttachments = &att;
+  rpci.subpassCount = 1;
+  rpci.pSubpasses = &sub;
+  VkRenderPass rp = VK_NULL_HANDLE;
+  r = vkCreateRenderPass(device_, &rpci, nullptr, &rp);
+  ExpectCreatedOrError(r, rp, "vkCreateRenderPass");
+  if (r == VK_SUCCESS) vkDestroyRenderPass(device_, rp, nullptr);
+
+  // Waiting with nothing submitted.
+  r = vkDeviceWaitIdle(device_);
+  EXPECT_TRUE(r == VK_SUCCESS || r < 0) << "vkDeviceWaitIdle -> " << R{r};
+  r = vkQueueWaitIdle(queue_);
+  EXPECT_TRUE(r == VK_SUCCESS || r < 0) << "vkQueueWaitIdle -> " << R{r};
+}
+
+// --- application allocation callbacks --------------------------------------------------
+
+struct HostAllocTracker {
+  std::mutex mu;
+  std::map<void*, size_t> live;
+  size_t allocations = 0;
+  size_t bad_frees = 0;
+  size_t bad_alignments = 0;
+
+  static void* Alloc(void* user, size_t size, size_t alignment, VkSystemAllocationScope) {
+    auto* t = static_cast<HostAllocTracker*>(user);
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
+      std::lock_guard<std::mutex> lock(t->mu);
+      ++t->bad_alignments;
+      return nullptr;
+    }
+    const size_t align = alignment < sizeof(void*) ? sizeof(void*) : alignment;
+    void* p = std::aligned_alloc(align, (size + align - 1) / align * align);
+    if (p == nullptr) return nullptr;
+    std::lock_guard<std::mutex> lock(t->mu);
+    t->live[p] = size;
+    ++t->allocations;
+    return p;
+  }
+  static void Free(void* user, void* mem) {
+    if (mem == nullptr) return;
+    auto* t = static_cast<HostAllocTracker*>(user);
+    {
+      std::lock_guard<std::mutex> lock(t->mu);
+      auto it = t->live.find(mem);
+      if (it == t->live.end()) {
+        ++t->bad_frees;
+        return;  // not ours: leak it rather than corrupt the heap
+      }
+      t->live.erase(it);
+    }
+    std::free(mem);
+  }
+  static void* Realloc(void* user, void* original, size_t size, size_t alignment, VkSystemAllocationScope scope) {
+    auto* t = static_cast<HostAllocTracker*>(user);
+    if (original == nullptr) return Alloc(user, size, alignment, scope);
+    if (size == 0) {
+      Free(user, original);
+      return nullptr;
+    }
+    size_t old_size = 0;
+    {
+      std::lock_guard<std::mutex> lock(t->mu);
+      auto it = t->live.find(original);
+      if (it == t->live.end()) {
+        ++t->bad_frees;
+        return nullptr;
+      }
+      old_size = it->second;
+    }
+    void* p = Alloc(user, size, alignment, scope);
+    if (p == nullptr) return nullptr;
+    std::memcpy(p, original, old_size < size ? old_size : size);
+    Free(user, original);
+    return p;
+  }
+  VkAllocationCallbacks Callbacks() {
+    VkAllocationCallbacks cb{};
+    cb.pUserData = this;
+    cb.pfnAllocation = &Alloc;
+    cb.pfnReallocation = &Realloc;
+    cb.pfnFree = &Free;
+    return cb;
+  }
+};
+
+TEST(AllocationCallbacks, EverythingAllocatedIsFreed) {
+  HostAllocTracker tracker;
+  const VkAllocationCallbacks cb = tracker.Callbacks();
+  {
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.apiVersion = VK_API_VERSION_1_3;
+    VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    ici.pApplicationInfo = &app;
+    VkInstance instance = VK_NULL_HANDLE;
+    VK_ASSERT_OK(vkCreateInstance(&ici, &cb, &instance));
+    uint32_t count = 1;
+    VkPhysicalDevice pd = VK_NULL_HANDLE;
+    VkResult er = vkEnumeratePhysicalDevices(instance, &count, &pd);
+    EXPECT_TRUE(er == VK_SUCCESS || er == VK_INCOMPLETE) << R{er};
+    if (pd != VK_NULL_HANDLE) {
+      const float priority = 1.0f;
+      VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+      qci.queueFamilyIndex = 0;
+      qci.queueCount = 1;
+      qci.pQueuePriorities = &priority;
+      VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+      dci.queueCreateInfoCount = 1;
+      dci.pQueueCreateInfos = &qci;
+      VkDevice device = VK_NULL_HANDLE;
+      VkResult dr = vkCreateDevice(pd, &dci, &cb, &device);
+      EXPECT_EQ(dr, VK_SUCCESS) << R{dr};
+      if (dr == VK_SUCCESS) {
+        VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+        bci.size = 1024;
+        bci.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+        VkBuffer buffer = VK_NULL_HANDLE;
+        VK_EXPECT_OK(vkCreateBuffer(device, &bci, &cb, &buffer));
+        VkMemoryRequirements req{};
+        if (buffer != VK_NULL_HANDLE) vkGetBufferMemoryRequirements(device, buffer, &req);
+        VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        mai.allocationSize = req.size ? req.size : 1024;
+        mai.memoryTypeIndex = 0;
+        VkDeviceMemory mem = VK_NULL_HANDLE;
+        VK_EXPECT_OK(vkAllocateMemory(device, &mai, &cb, &mem));
+        if (buffer != VK_NULL_HANDLE && mem != VK_NULL_HANDLE) VK_EXPECT_OK(vkBindBufferMemory(device, buffer, mem, 0));
+        VkImageCreateInfo imci = ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {16, 16, 1});
+        VkImage image = VK_NULL_HANDLE;
+        VK_EXPECT_OK(vkCreateImage(device, &imci, &cb, &image));
+        VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+        VkSampler sampler = VK_NULL_HANDLE;
+        VK_EXPECT_OK(vkCreateSampler(device, &sci, &cb, &sampler));
+        vkDestroySampler(device, sampler, &cb);
+        vkDestroyImage(device, image, &cb);
+        vkDestroyBuffer(device, buffer, &cb);
+        vkFreeMemory(device, mem, &cb);
+        vkDestroyDevice(device, &cb);
+      }
+    }
+    vkDestroyInstance(instance, &cb);
+  }
+  std::lock_guard<std::mutex> lock(tracker.mu);
+  EXPECT_GT(tracker.allocations, 0u) << "the callbacks were never used (the loader uses them, at least)";
+  EXPECT_TRUE(tracker.live.empty()) << tracker.live.size() << " allocations made through the callbacks were never freed";
+  EXPECT_EQ(tracker.bad_frees, 0u) << "pfnFree/pfnReallocation called with a pointer the callbacks did not return";
+  EXPECT_EQ(tracker.bad_alignments, 0u) << "alignment not a power of two";
+}
+
+// --- threads ------------------------------------------------------------------------------
+
+TEST_F(Lifetime, ConcurrentCreateDestroy) {
+  // Object creation on one device from several threads needs no external
+  // synchronization.
+  const uint32_t type = FindMemoryType(~0u, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+  ASSERT_NE(type, UINT32_MAX);
+  std::atomic<int> failures{0};
+  auto work = [&](int seed) {
+    for (int i = 0; i < 100; ++i) {
+      VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+      bci.size = VkDeviceSize(256 + 64 * ((i + seed) % 17));
+      bci.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+      VkBuffer buffer = VK_NULL_HANDLE;
+      if (vkCreateBuffer(device_, &bci, nullptr, &buffer) != VK_SUCCESS) {
+        ++failures;
+        continue;
+      }
+      VkMemoryRequirements req{};
+      vkGetBufferMemoryRequirements(device_, buffer, &req);
+      VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+      mai.allocationSize = req.size;
+      mai.memoryTypeIndex = type;
+      VkDeviceMemory mem = VK_NULL_HANDLE;
+      if (vkAllocateMemory(device_, &mai, nullptr, &mem) == VK_SUCCESS) {
+        if (vkBindBufferMemory(device_, buffer, mem, 0) != VK_SUCCESS) ++failures;
+        void* p = nullptr;
+        if (vkMapMemory(device_, mem, 0, VK_WHOLE_SIZE, 0, &p) == VK_SUCCESS && p != nullptr) {
+          std::memset(p, seed, size_t(req.size));
+          if (static_cast<unsigned char*>(p)[req.size - 1] != (unsigned char)seed) ++failures;
+          vkUnmapMemory(device_, mem);
+        } else {
+          ++failures;
+        }
+        vkFreeMemory(device_, mem, nullptr);
+      } else {
+        ++failures;
+      }
+      vkDestroyBuffer(device_, buffer, nullptr);
+
+      VkImageCreateInfo ici = ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {8, 8, 1});
+      VkImage image = VK_NULL_HANDLE;
+      if (vkCreateImage(device_, &ici, nullptr, &image) != VK_SUCCESS) ++failures;
+      vkDestroyImage(device_, image, nullptr);
+    }
+  };
+  std::thread a(work, 1), b(work, 2);
+  a.join();
+  b.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
+}  // namespace
+}  // namespace duet_test

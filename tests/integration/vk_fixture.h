@@ -1,0 +1,196 @@
+// Small fixture library for the integration tests. The tests talk to the
+// driver only through the real Vulkan loader (libvulkan.so.1); the loader is
+// pointed at the build tree's manifest by SetUpLoaderEnvironment(), which
+// main() calls before the first loader call.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace duet_test {
+
+// The ICD manifest the tests load: DUET_TEST_ICD_FILENAMES from the
+// environment when set (to run the suite against another driver), else the
+// build tree's duet_icd.json (compile definition DUET_ICD_MANIFEST).
+std::string IcdManifestPath();
+
+// Points the loader at IcdManifestPath() only: sets VK_ICD_FILENAMES and
+// clears VK_DRIVER_FILES / VK_ADD_DRIVER_FILES (which would take priority or
+// add other drivers). With DUET_TEST_PIN_ICD=1 it also dlopen()s the
+// driver library so it stays mapped after the loader dlclose()s it, which
+// lets LeakSanitizer name driver functions in its stacks (but hides memory
+// the driver loses at unload).
+void SetUpLoaderEnvironment();
+
+// Human-readable VkResult ("VK_ERROR_OUT_OF_DEVICE_MEMORY").
+const char* ResultName(VkResult r);
+
+// Test-friendly formatting for gtest messages.
+struct R {
+  VkResult r;
+};
+inline std::ostream& operator<<(std::ostream& os, R r) { return os << ResultName(r.r) << " (" << int(r.r) << ")"; }
+
+#define VK_ASSERT_OK(expr)                                                              \
+  do {                                                                                  \
+    VkResult duet_r_ = (expr);                                                          \
+    ASSERT_EQ(duet_r_, VK_SUCCESS) << #expr << " -> " << ::duet_test::R{duet_r_};       \
+  } while (0)
+#define VK_EXPECT_OK(expr)                                                              \
+  do {                                                                                  \
+    VkResult duet_r_ = (expr);                                                          \
+    EXPECT_EQ(duet_r_, VK_SUCCESS) << #expr << " -> " << ::duet_test::R{duet_r_};       \
+  } while (0)
+#define VK_EXPECT_RESULT(expected, expr)                                                \
+  do {                                                                                  \
+    VkResult duet_r_ = (expr);                                                          \
+    EXPECT_EQ(duet_r_, (expected)) << #expr << " -> " << ::duet_test::R{duet_r_}        \
+                                   << ", expected " << ::duet_test::R{(expected)};      \
+  } while (0)
+
+// Every message the debug-utils messenger installed by the fixtures saw.
+struct DebugMessage {
+  VkDebugUtilsMessageSeverityFlagBitsEXT severity;
+  VkDebugUtilsMessageTypeFlagsEXT types;
+  std::string id_name;
+  int32_t id_number;
+  std::string text;
+};
+
+class MessageLog {
+ public:
+  static VKAPI_ATTR VkBool32 VKAPI_CALL Callback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                 VkDebugUtilsMessageTypeFlagsEXT types,
+                                                 const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                 void* user);
+  std::vector<DebugMessage> Snapshot() const;
+  size_t Count(const std::string& needle) const;  // messages whose text contains needle
+  void Clear();
+  // A messenger create-info that logs every severity and type into this log.
+  VkDebugUtilsMessengerCreateInfoEXT CreateInfo(const void* next = nullptr);
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<DebugMessage> messages_;
+};
+
+// True when the list of extension properties names `name`.
+bool HasExtension(const std::vector<VkExtensionProperties>& exts, const char* name);
+std::vector<VkExtensionProperties> InstanceExtensions(const char* layer = nullptr);
+std::vector<VkExtensionProperties> DeviceExtensions(VkPhysicalDevice pd);
+
+// Feature structures are a header (sType, pNext) followed by VkBool32
+// members only. The members, up to and including `last` (sizeof would count
+// the tail padding of a structure with an odd number of members).
+template <typename T>
+std::span<VkBool32> FeatureBools(T& s, VkBool32 T::*last) {
+  char* base = reinterpret_cast<char*>(&s);
+  char* first = base + offsetof(T, pNext) + sizeof(void*);
+  char* end = reinterpret_cast<char*>(&(s.*last)) + sizeof(VkBool32);
+  return {reinterpret_cast<VkBool32*>(first), size_t(end - first) / sizeof(VkBool32)};
+}
+
+// Physical RAM of this machine in bytes.
+uint64_t PhysicalRamBytes();
+
+// A 1.3 instance (with VK_EXT_debug_utils and a messenger feeding log_ when
+// the loader offers it) and its single physical device.
+class InstanceTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  // Runs at TearDown, last registered first, before the instance is
+  // destroyed. Instance-level objects (messengers) go here.
+  void DeferInstance(std::function<void()> fn) { instance_cleanups_.push_back(std::move(fn)); }
+  void RunInstanceCleanups();
+
+  template <typename T>
+  T InstanceProc(const char* name) {
+    return reinterpret_cast<T>(vkGetInstanceProcAddr(instance_, name));
+  }
+
+  // Features / properties helpers.
+  struct Features13 {
+    VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+    VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    // Links f2 -> v11 -> v12 -> v13 (-> tail); call again after copying.
+    void Link(void* tail = nullptr) {
+      f2.pNext = &v11;
+      v11.pNext = &v12;
+      v12.pNext = &v13;
+      v13.pNext = tail;
+    }
+  };
+  Features13 QueryFeatures13();
+
+  bool debug_utils_ = false;
+  MessageLog log_;
+  VkInstance instance_ = VK_NULL_HANDLE;
+  VkPhysicalDevice phys_ = VK_NULL_HANDLE;
+  VkPhysicalDeviceProperties props_{};
+  VkPhysicalDeviceFeatures features_{};
+  VkPhysicalDeviceMemoryProperties mem_props_{};
+  uint32_t queue_family_ = UINT32_MAX;  // first family with GRAPHICS|COMPUTE|TRANSFER
+
+ private:
+  std::vector<std::function<void()>> instance_cleanups_;
+  VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+};
+
+// InstanceTest plus a device with one queue of queue_family_. Enables the
+// Vulkan 1.3 privateData feature when supported (needed by private-data
+// tests; it is mandatory in 1.3) and nothing else.
+class DeviceTest : public InstanceTest {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  // Runs at TearDown, last registered first, before the device is destroyed.
+  void Defer(std::function<void()> fn) { device_cleanups_.push_back(std::move(fn)); }
+
+  template <typename T>
+  T DeviceProc(const char* name) {
+    return reinterpret_cast<T>(vkGetDeviceProcAddr(device_, name));
+  }
+
+  // Index of a memory type in type_bits with all of `flags`, or UINT32_MAX.
+  uint32_t FindMemoryType(uint32_t type_bits, VkMemoryPropertyFlags flags = 0) const;
+
+  // Create helpers: the object is destroyed at TearDown. They ASSERT on
+  // failure, so call them through ASSERT_NO_FATAL_FAILURE where it matters;
+  // on failure they return VK_NULL_HANDLE.
+  VkBuffer MakeBuffer(VkDeviceSize size, VkBufferUsageFlags usage);
+  VkDeviceMemory MakeMemory(VkDeviceSize size, uint32_t type_index, const void* next = nullptr);
+  VkImage MakeImage(const VkImageCreateInfo& ci);
+  // Allocates memory matching the object's requirements and binds it.
+  VkDeviceMemory BindNewMemory(VkBuffer buffer);
+  VkDeviceMemory BindNewMemory(VkImage image);
+
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  bool private_data_enabled_ = false;
+
+ private:
+  std::vector<std::function<void()>> device_cleanups_;
+};
+
+// A plain 2D/1D/3D image create-info with sensible defaults.
+VkImageCreateInfo ImageInfo(VkImageType type, VkFormat format, VkExtent3D extent, uint32_t mips = 1,
+                            uint32_t layers = 1,
+                            VkImageUsageFlags usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                                      VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                            VkImageTiling tiling = VK_IMAGE_TILING_OPTIMAL);
+
+}  // namespace duet_test

@@ -4,6 +4,7 @@
 
 #include "cmdtape/command_buffer.h"
 #include "cmdtape/queue_worker.h"
+#include "cmdtape/tape_dump_files.h"
 #include "dispatch/entrypoints.h"
 #include "objects/device.h"
 #include "objects/sync.h"
@@ -14,6 +15,7 @@ namespace {
 
 VkResult Enqueue(Queue* queue, std::vector<cmdtape::Submission> batch, VkFence fence) {
   if (queue->device->lost) return VK_ERROR_DEVICE_LOST;
+  for (const cmdtape::Submission& s : batch) cmdtape::DumpSubmittedTapes(s.command_buffers);
   if (fence != VK_NULL_HANDLE) {
     // The fence signals when every submission of the call has completed:
     // attach it to the last one (an empty one when there is none).

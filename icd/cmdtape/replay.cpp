@@ -16,7 +16,10 @@
 #include "objects/device.h"
 #include "objects/sync.h"
 #include "raster/transfer_buffer.h"
+#include "raster/transfer_blit.h"
+#include "raster/transfer_clear.h"
 #include "raster/transfer_copy.h"
+#include "raster/transfer_resolve.h"
 #include "util/log.h"
 
 namespace duet::cmdtape {
@@ -105,6 +108,42 @@ class TapeExecutor {
     for (uint32_t i = 0; i < info.regionCount; ++i)
       raster::CopyImageToBuffer(*FromHandle<Image>(info.srcImage), *FromHandle<Buffer>(info.dstBuffer),
                                 info.pRegions[i]);
+  }
+
+  void operator()(const CmdClearColorImageRecord& r) {
+    for (uint32_t i = 0; i < r.rangeCount; ++i)
+      raster::ClearColorImage(*FromHandle<Image>(r.image), *r.pColor, r.pRanges[i]);
+  }
+  void operator()(const CmdClearDepthStencilImageRecord& r) {
+    for (uint32_t i = 0; i < r.rangeCount; ++i)
+      raster::ClearDepthStencilImage(*FromHandle<Image>(r.image), *r.pDepthStencil, r.pRanges[i]);
+  }
+  void operator()(const CmdBlitImageRecord& r) {
+    for (uint32_t i = 0; i < r.regionCount; ++i) {
+      const VkImageBlit& b = r.pRegions[i];
+      const VkImageBlit2 blit{VK_STRUCTURE_TYPE_IMAGE_BLIT_2, nullptr, b.srcSubresource,
+                              {b.srcOffsets[0], b.srcOffsets[1]}, b.dstSubresource, {b.dstOffsets[0], b.dstOffsets[1]}};
+      raster::BlitImage(*FromHandle<Image>(r.srcImage), *FromHandle<Image>(r.dstImage), blit, r.filter);
+    }
+  }
+  void operator()(const CmdBlitImage2Record& r) {
+    const VkBlitImageInfo2& info = *r.pBlitImageInfo;
+    for (uint32_t i = 0; i < info.regionCount; ++i)
+      raster::BlitImage(*FromHandle<Image>(info.srcImage), *FromHandle<Image>(info.dstImage), info.pRegions[i],
+                        info.filter);
+  }
+  void operator()(const CmdResolveImageRecord& r) {
+    for (uint32_t i = 0; i < r.regionCount; ++i) {
+      const VkImageResolve& c = r.pRegions[i];
+      raster::ResolveImage(*FromHandle<Image>(r.srcImage), *FromHandle<Image>(r.dstImage),
+                           {VK_STRUCTURE_TYPE_IMAGE_RESOLVE_2, nullptr, c.srcSubresource, c.srcOffset,
+                            c.dstSubresource, c.dstOffset, c.extent});
+    }
+  }
+  void operator()(const CmdResolveImage2Record& r) {
+    const VkResolveImageInfo2& info = *r.pResolveImageInfo;
+    for (uint32_t i = 0; i < info.regionCount; ++i)
+      raster::ResolveImage(*FromHandle<Image>(info.srcImage), *FromHandle<Image>(info.dstImage), info.pRegions[i]);
   }
 
   // Queries. Occlusion queries count samples that pass the depth and

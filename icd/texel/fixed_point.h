@@ -78,12 +78,15 @@ constexpr uint32_t RoundHalfEven(double x) {
 // For b <= 29 the double product f * (2^b - 1) is exact (24 + 29 bits) and
 // lies at least one unit of f away from any other half-integer, so adding
 // 0.5 cannot round across an integer; wider codes take the integer path.
+// Ties need no fix-up from b = 2 on: (2^b - 1) * m * 2^e is a half-integer
+// only for f = 0.5, whose tie 2^(b-1) - 1/2 rounds up to the even 2^(b-1).
 constexpr uint32_t FloatToUnorm(float f, unsigned bits) {
   const uint32_t max = BitMask(bits);
   if (!(f > 0.0f)) return 0;
   if (f >= 1.0f) return max;
-  if (bits <= 29) return RoundHalfEven(static_cast<double>(f) * max);
-  return static_cast<uint32_t>(MultiplyRoundEven(f, max));
+  if (bits > 29) return static_cast<uint32_t>(MultiplyRoundEven(f, max));
+  const double x = static_cast<double>(f) * max;
+  return bits >= 2 ? static_cast<uint32_t>(x + 0.5) : RoundHalfEven(x);
 }
 
 // float to SNORM (b in 2..32): clamp to [-1,1] (NaN -> 0), scale, round
@@ -93,9 +96,13 @@ constexpr int32_t FloatToSnorm(float f, unsigned bits) {
   if (f != f) return 0;
   if (f >= 1.0f) return static_cast<int32_t>(max);
   if (f <= -1.0f) return -static_cast<int32_t>(max);
+  // As for UNORM, the only tie is |f| = 0.5, which rounds up to an even code
+  // from b = 3 on.
   const float magnitude_f = f < 0.0f ? -f : f;
-  const auto magnitude = static_cast<int32_t>(bits <= 30 ? RoundHalfEven(static_cast<double>(magnitude_f) * max)
-                                                         : MultiplyRoundEven(magnitude_f, max));
+  const double x = static_cast<double>(magnitude_f) * max;
+  const auto magnitude = static_cast<int32_t>(bits > 30   ? MultiplyRoundEven(magnitude_f, max)
+                                              : bits >= 3 ? static_cast<uint32_t>(x + 0.5)
+                                                          : RoundHalfEven(x));
   return f < 0.0f ? -magnitude : magnitude;
 }
 

@@ -4,6 +4,7 @@
 // Internal to texel/texel_codec.cpp.
 #pragma once
 
+#include <array>
 #include <cstring>
 #include <type_traits>
 #include <utility>
@@ -50,6 +51,13 @@ inline auto LoadField(const std::byte* texel) {
   }
 }
 
+// UNORM8 is the most common component: its 256 values, computed at compile time.
+inline constexpr auto kUnorm8ToFloat = [] {
+  std::array<float, 256> table{};
+  for (uint32_t c = 0; c < 256; ++c) table[c] = UnormToFloat(c, 8);
+  return table;
+}();
+
 // Spec "Format Conversion" of one component into its channel of v.
 template <Field f>
 inline void DecodeField(uint64_t raw, TexelValue& v, const SrgbTables* srgb) {
@@ -57,7 +65,7 @@ inline void DecodeField(uint64_t raw, TexelValue& v, const SrgbTables* srgb) {
   constexpr unsigned ch = f.channel;
   const auto raw32 = static_cast<uint32_t>(raw);
   if constexpr (f.type == NumericType::kUnorm) {
-    v.f[ch] = UnormToFloat(raw32, b);
+    v.f[ch] = b == 8 ? kUnorm8ToFloat[raw32] : UnormToFloat(raw32, b);
   } else if constexpr (f.type == NumericType::kSnorm) {
     v.f[ch] = SnormToFloat(SignExtend(raw32, b), b);
   } else if constexpr (f.type == NumericType::kUscaled) {

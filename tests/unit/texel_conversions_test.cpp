@@ -118,6 +118,10 @@ TEST(TexelFixedPoint, FloatToSnormIsSymmetric) {
   EXPECT_EQ(FloatToSnorm(0.5f, 8), 64);    // 63.5 -> 64
   EXPECT_EQ(FloatToSnorm(-0.5f, 8), -64);  // -63.5 -> -64
   EXPECT_EQ(FloatToSnorm(-1.0f, 2), -1);
+  EXPECT_EQ(FloatToSnorm(0.5f, 2), 0);    // 0.5 -> 0, ties to even
+  EXPECT_EQ(FloatToSnorm(-0.5f, 2), 0);
+  EXPECT_EQ(FloatToSnorm(0.5f, 3), 2);    // 1.5 -> 2
+  EXPECT_EQ(FloatToSnorm(-0.5f, 32), -(1 << 30));
   EXPECT_EQ(FloatToSnorm(-1.0f, 32), -2147483647);
   for (unsigned bits : {2u, 8u, 10u, 16u}) {
     const int32_t max = static_cast<int32_t>(BitMask(bits - 1));
@@ -429,6 +433,22 @@ TEST(TexelSrgb, EncodeRoundsToNearest) {
   for (int i = 0; i < 200000; ++i) {
     const float l = unit(rng);
     ASSERT_EQ(LinearToSrgb8(l), ReferenceEncode8(l)) << l;
+  }
+  // A sweep over the bit patterns of [0, 1], every bucket of the table many times.
+  for (uint32_t bits = 0; bits <= 0x3F800000u; bits += 251) {
+    const float l = FloatFromBits(bits);
+    ASSERT_EQ(LinearToSrgb8(l), ReferenceEncode8(l)) << std::hexfloat << l;
+  }
+}
+
+TEST(TexelSrgb, EncodeBucketsHoldAtMostTwoSteps) {
+  const SrgbTables& tables = GetSrgbTables();
+  EXPECT_GT(tables.step[0], FloatFromBits(SrgbTables::kFirstBucketBits));  // below the buckets is code 0
+  for (uint32_t bucket = 0; bucket < SrgbTables::kBucketCount; ++bucket) {
+    const float first = FloatFromBits(SrgbTables::kFirstBucketBits + (bucket << 16));
+    const float last = FloatFromBits(SrgbTables::kFirstBucketBits + (bucket << 16) + 0xFFFF);
+    ASSERT_EQ(tables.bucket_code[bucket], EncodeSrgb8(tables, first));
+    ASSERT_LE(EncodeSrgb8(tables, last) - tables.bucket_code[bucket], 2) << bucket;
   }
 }
 

@@ -11,6 +11,8 @@
 #include "cmdtape/command_buffer.h"
 #include "cmdtape/tape_records.h"
 #include "objects/buffer.h"
+#include "objects/descriptor_set.h"
+#include "objects/pipeline.h"
 #include "objects/image.h"
 #include "objects/query_pool.h"
 #include "objects/device.h"
@@ -20,6 +22,7 @@
 #include "raster/transfer_clear.h"
 #include "raster/transfer_copy.h"
 #include "raster/transfer_resolve.h"
+#include "spirv_exec/compute_dispatch.h"
 #include "util/log.h"
 
 namespace duet::cmdtape {
@@ -166,6 +169,50 @@ class TapeExecutor {
                       FromHandle<Buffer>(r.dstBuffer)->Data() + r.dstOffset, r.stride, r.flags);
   }
 
+  // Compute: bindings are state of the command buffer's replay.
+  void operator()(const CmdBindPipelineRecord& r) {
+    if (r.pipelineBindPoint == VK_PIPELINE_BIND_POINT_COMPUTE) compute_.pipeline = FromHandle<Pipeline>(r.pipeline);
+  }
+  void operator()(const CmdBindDescriptorSetsRecord& r) {
+    if (r.pipelineBindPoint != VK_PIPELINE_BIND_POINT_COMPUTE) return;
+    uint32_t next_offset = 0;
+    for (uint32_t i = 0; i < r.descriptorSetCount && r.firstSet + i < kMaxBoundDescriptorSets; ++i) {
+      const DescriptorSet* set = FromHandle<DescriptorSet>(r.pDescriptorSets[i]);
+      compute_.sets[r.firstSet + i] = set;
+      // Dynamic offsets are consumed in set order, binding order within a set.
+      std::vector<uint32_t>& offsets = compute_.dynamic_offsets[r.firstSet + i];
+      offsets.clear();
+      if (set == nullptr) continue;
+      for (const DescriptorSetLayoutBinding& b : set->bindings) {
+        if (b.type != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC && b.type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
+          continue;
+        for (uint32_t e = 0; e < b.count && next_offset < r.dynamicOffsetCount; ++e)
+          offsets.push_back(r.pDynamicOffsets[next_offset++]);
+      }
+    }
+  }
+  void operator()(const CmdPushConstantsRecord& r) {
+    if (r.offset + r.size <= kMaxPushConstantBytes)
+      std::memcpy(compute_.push_constants.data() + r.offset, r.pValues, r.size);
+  }
+  void operator()(const CmdDispatchRecord& r) {
+    const uint32_t base[3] = {0, 0, 0};
+    const uint32_t count[3] = {r.groupCountX, r.groupCountY, r.groupCountZ};
+    spirv_exec::RunComputeDispatch(compute_, base, count);
+  }
+  void operator()(const CmdDispatchBaseRecord& r) {
+    const uint32_t base[3] = {r.baseGroupX, r.baseGroupY, r.baseGroupZ};
+    const uint32_t count[3] = {r.groupCountX, r.groupCountY, r.groupCountZ};
+    spirv_exec::RunComputeDispatch(compute_, base, count);
+  }
+  void operator()(const CmdDispatchIndirectRecord& r) {
+    VkDispatchIndirectCommand command;
+    std::memcpy(&command, FromHandle<Buffer>(r.buffer)->Data() + r.offset, sizeof command);
+    const uint32_t base[3] = {0, 0, 0};
+    const uint32_t count[3] = {command.x, command.y, command.z};
+    spirv_exec::RunComputeDispatch(compute_, base, count);
+  }
+
   // Labels only annotate; the driver keeps no label stack yet.
   void operator()(const CmdBeginDebugUtilsLabelEXTRecord&) {}
   void operator()(const CmdEndDebugUtilsLabelEXTRecord&) {}
@@ -190,6 +237,7 @@ class TapeExecutor {
 
   Device* device_;
   uint64_t occlusion_samples_ = 0;  // samples passed since the active query began
+  ShaderBindings compute_;
 };
 
 }  // namespace

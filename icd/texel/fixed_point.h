@@ -63,11 +63,11 @@ constexpr float SnormToFloat(int32_t c, unsigned bits) {
   return static_cast<float>(static_cast<long double>(c) / static_cast<long double>(max));
 }
 
-// round(x) with ties to even for 0 <= x < 2^32 where x + 0.5 is exact in
-// double, which holds for every x = f * (2^b - 1) with b <= 29 and for any
-// float f (see FloatToUnorm). Truncating x + 0.5 rounds half up; an exact tie
-// that landed on an odd integer steps back to the even one. Branch-light and
-// independent of the FPU rounding mode.
+// round(x) with ties to even for 0 <= x < 2^32 when x + 0.5 is exact in
+// double or x is far enough below 0.5 that its rounding cannot reach 1 (see
+// FloatToUnorm). Truncating x + 0.5 rounds half up; an exact tie that landed
+// on an odd integer steps back to the even one (the subtraction is exact, the
+// two being within a factor of two). Independent of the FPU rounding mode.
 constexpr uint32_t RoundHalfEven(double x) {
   auto rounded = static_cast<uint32_t>(x + 0.5);
   if (static_cast<double>(rounded) - x == 0.5 && (rounded & 1)) --rounded;
@@ -75,11 +75,11 @@ constexpr uint32_t RoundHalfEven(double x) {
 }
 
 // float to UNORM (b in 1..32): clamp to [0,1] (NaN -> 0), scale, round.
-// For b <= 29 the double product f * (2^b - 1) is exact (24 + 29 bits) and
-// lies at least one unit of f away from any other half-integer, so adding
-// 0.5 cannot round across an integer; wider codes take the integer path.
-// Ties need no fix-up from b = 2 on: (2^b - 1) * m * 2^e is a half-integer
-// only for f = 0.5, whose tie 2^(b-1) - 1/2 rounds up to the even 2^(b-1).
+// For b <= 29 the double product x = f * (2^b - 1) is exact (24 + b bits),
+// and so is x + 0.5 unless x is tiny (then it rounds to something below 1,
+// giving 0 as it should); wider codes take the integer path. Ties need no
+// fix-up from b = 2 on: f * (2^b - 1) is a half-integer only for f = 0.5
+// (2^b - 1 is odd), and that tie, 2^(b-1) - 1/2, rounds up to the even 2^(b-1).
 constexpr uint32_t FloatToUnorm(float f, unsigned bits) {
   const uint32_t max = BitMask(bits);
   if (!(f > 0.0f)) return 0;

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <array>
+#include <bit>
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include <utility>
@@ -64,8 +66,10 @@ inline void DecodeField(uint64_t raw, TexelValue& v, const SrgbTables* srgb) {
   constexpr unsigned b = f.bits;
   constexpr unsigned ch = f.channel;
   const auto raw32 = static_cast<uint32_t>(raw);
-  if constexpr (f.type == NumericType::kUnorm) {
-    v.f[ch] = b == 8 ? kUnorm8ToFloat[raw32] : UnormToFloat(raw32, b);
+  if constexpr (f.type == NumericType::kUnorm && b == 8) {
+    v.f[ch] = kUnorm8ToFloat[raw32];
+  } else if constexpr (f.type == NumericType::kUnorm) {
+    v.f[ch] = UnormToFloat(raw32, b);
   } else if constexpr (f.type == NumericType::kSnorm) {
     v.f[ch] = SnormToFloat(SignExtend(raw32, b), b);
   } else if constexpr (f.type == NumericType::kUscaled) {
@@ -158,6 +162,7 @@ inline void UnpackTexel(const std::byte* texel, TexelValue& v, const SrgbTables*
 template <Layout L, size_t I>
 inline void PackArrayField(const TexelValue& v, std::byte* texel, const SrgbTables* srgb) {
   constexpr Field f = L.fields[I];
+  static_assert(f.channel != layout::kNoChannel, "padding only occurs in packed words");
   Store(texel + f.offset, static_cast<Storage<f.bits>>(EncodeField<f, L.depth>(v, srgb)));
 }
 

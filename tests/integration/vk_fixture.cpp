@@ -1,14 +1,18 @@
 #include "vk_fixture.h"
 
 #include <dlfcn.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #ifndef DUET_ICD_MANIFEST
 #error "DUET_ICD_MANIFEST must name the build tree's duet_icd.json"
@@ -229,6 +233,15 @@ void InstanceTest::SetUp() {
     ci.enabledExtensionCount = 1;
     ci.ppEnabledExtensionNames = exts;
   }
+  // DUET_TEST_VALIDATION=1 runs the tests under the Khronos validation layer
+  // (checks the tests' own API usage; QueueTest fails on any error it reports).
+  const char* layers[] = {"VK_LAYER_KHRONOS_validation"};
+  const char* validation = std::getenv("DUET_TEST_VALIDATION");
+  if (validation != nullptr && std::strcmp(validation, "1") == 0) {
+    ci.enabledLayerCount = 1;
+    ci.ppEnabledLayerNames = layers;
+    validation_layer_ = true;
+  }
   VK_ASSERT_OK(vkCreateInstance(&ci, nullptr, &instance_));
 
   if (debug_utils_) {
@@ -302,21 +315,46 @@ void DeviceTest::SetUp() {
 
   Features13 supported = QueryFeatures13();
   VkPhysicalDeviceVulkan13Features enable13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  VkPhysicalDeviceVulkan12Features enable12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   enable13.privateData = supported.v13.privateData;
   private_data_enabled_ = supported.v13.privateData == VK_TRUE;
+  const void* chain = private_data_enabled_ ? &enable13 : nullptr;
+  if (device_options_.sync_features) {
+    // All three are required by Vulkan 1.3; a device without them fails here.
+    ASSERT_EQ(supported.v12.timelineSemaphore, VK_TRUE);
+    ASSERT_EQ(supported.v12.hostQueryReset, VK_TRUE);
+    ASSERT_EQ(supported.v13.synchronization2, VK_TRUE);
+    enable12.timelineSemaphore = VK_TRUE;
+    enable12.hostQueryReset = VK_TRUE;
+    enable13.synchronization2 = VK_TRUE;
+    enable12.pNext = &enable13;
+    chain = &enable12;
+    sync_features_enabled_ = true;
+  }
 
-  const float priority = 1.0f;
+  uint32_t qcount = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(phys_, &qcount, nullptr);
+  std::vector<VkQueueFamilyProperties> qprops(qcount);
+  vkGetPhysicalDeviceQueueFamilyProperties(phys_, &qcount, qprops.data());
+  const uint32_t queue_count = std::max(1u, std::min(device_options_.queue_count, qprops[queue_family_].queueCount));
+
+  const std::vector<float> priorities(queue_count, 1.0f);
   VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   qci.queueFamilyIndex = queue_family_;
-  qci.queueCount = 1;
-  qci.pQueuePriorities = &priority;
+  qci.queueCount = queue_count;
+  qci.pQueuePriorities = priorities.data();
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-  dci.pNext = private_data_enabled_ ? &enable13 : nullptr;
+  dci.pNext = chain;
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
   VK_ASSERT_OK(vkCreateDevice(phys_, &dci, nullptr, &device_));
-  vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
-  ASSERT_NE(queue_, VK_NULL_HANDLE);
+  for (uint32_t i = 0; i < queue_count; ++i) {
+    VkQueue q = VK_NULL_HANDLE;
+    vkGetDeviceQueue(device_, queue_family_, i, &q);
+    ASSERT_NE(q, VK_NULL_HANDLE) << "queue " << i;
+    queues_.push_back(q);
+  }
+  queue_ = queues_[0];
 }
 
 void DeviceTest::TearDown() {
@@ -402,6 +440,303 @@ VkDeviceMemory DeviceTest::BindNewMemory(VkImage image) {
   if (mem == VK_NULL_HANDLE) return VK_NULL_HANDLE;
   VK_EXPECT_OK(vkBindImageMemory(device_, image, mem, 0));
   return mem;
+}
+
+// ---------------------------------------------------------------------------
+// QueueTest
+
+uint64_t MonotonicNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+void SleepMs(uint32_t ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+
+uint64_t Mix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+void FillPattern(std::span<uint8_t> bytes, uint64_t seed) {
+  const uint64_t base = Mix64(seed);
+  size_t i = 0;
+  for (; i + 8 <= bytes.size(); i += 8) {
+    const uint64_t v = Mix64(base + i);
+    std::memcpy(bytes.data() + i, &v, 8);
+  }
+  const uint64_t tail = Mix64(base + i);
+  for (size_t k = 0; i < bytes.size(); ++i, ++k) bytes[i] = uint8_t(tail >> (8 * k));
+}
+
+size_t FirstDifference(std::span<const uint8_t> a, std::span<const uint8_t> b) {
+  const size_t n = std::min(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return i;
+  return a.size() == b.size() ? SIZE_MAX : n;
+}
+
+void QueueTest::SetUp() {
+  DeviceTest::SetUp();
+  if (HasFatalFailure()) return;
+  queue2_ = queues_.size() > 1 ? queues_[1] : VK_NULL_HANDLE;
+  ASSERT_NO_FATAL_FAILURE(pool_ = MakeCommandPool(VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT));
+}
+
+void QueueTest::TearDown() {
+  // Nothing may still run when the objects go away.
+  if (device_ != VK_NULL_HANDLE) EXPECT_EQ(vkDeviceWaitIdle(device_), VK_SUCCESS);
+  if (validation_layer_) {
+    for (const DebugMessage& m : log_.Snapshot()) {
+      if ((m.types & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) &&
+          m.severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
+        ADD_FAILURE() << "validation error: " << m.text;
+    }
+  }
+  DeviceTest::TearDown();
+}
+
+VkCommandPool QueueTest::MakeCommandPool(VkCommandPoolCreateFlags flags, uint32_t family) {
+  VkCommandPoolCreateInfo ci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  ci.flags = flags;
+  ci.queueFamilyIndex = family == UINT32_MAX ? queue_family_ : family;
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VkResult r = vkCreateCommandPool(device_, &ci, nullptr, &pool);
+  EXPECT_EQ(r, VK_SUCCESS) << "vkCreateCommandPool -> " << R{r};
+  if (r != VK_SUCCESS) return VK_NULL_HANDLE;
+  Defer([this, pool] { vkDestroyCommandPool(device_, pool, nullptr); });
+  return pool;
+}
+
+VkCommandBuffer QueueTest::AllocateCommandBuffer(VkCommandPool pool, VkCommandBufferLevel level) {
+  VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  ai.commandPool = pool != VK_NULL_HANDLE ? pool : pool_;
+  ai.level = level;
+  ai.commandBufferCount = 1;
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  VkResult r = vkAllocateCommandBuffers(device_, &ai, &cb);
+  EXPECT_EQ(r, VK_SUCCESS) << "vkAllocateCommandBuffers -> " << R{r};
+  return r == VK_SUCCESS ? cb : VK_NULL_HANDLE;
+}
+
+VkCommandBuffer QueueTest::BeginCommands(VkCommandBufferUsageFlags flags) {
+  VkCommandBuffer cb = AllocateCommandBuffer();
+  if (cb == VK_NULL_HANDLE) return VK_NULL_HANDLE;
+  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  bi.flags = flags;
+  VkResult r = vkBeginCommandBuffer(cb, &bi);
+  EXPECT_EQ(r, VK_SUCCESS) << "vkBeginCommandBuffer -> " << R{r};
+  return r == VK_SUCCESS ? cb : VK_NULL_HANDLE;
+}
+
+void QueueTest::Submit(VkCommandBuffer cb, VkFence fence, VkQueue queue) {
+  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  si.commandBufferCount = 1;
+  si.pCommandBuffers = &cb;
+  VK_ASSERT_OK(vkQueueSubmit(queue != VK_NULL_HANDLE ? queue : queue_, 1, &si, fence));
+}
+
+void QueueTest::WaitFence(VkFence fence) { VK_ASSERT_OK(vkWaitForFences(device_, 1, &fence, VK_TRUE, kWaitNs)); }
+
+void QueueTest::EndSubmitWait(VkCommandBuffer cb, VkQueue queue) {
+  ASSERT_NE(cb, VK_NULL_HANDLE);
+  HostReadBarrier(cb);
+  VK_ASSERT_OK(vkEndCommandBuffer(cb));
+  VkFence fence = MakeFence();
+  ASSERT_NE(fence, VK_NULL_HANDLE);
+  ASSERT_NO_FATAL_FAILURE(Submit(cb, fence, queue));
+  ASSERT_NO_FATAL_FAILURE(WaitFence(fence));
+}
+
+namespace {
+void GlobalBarrier(VkCommandBuffer cb, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+                   VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
+  VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  mb.srcAccessMask = src_access;
+  mb.dstAccessMask = dst_access;
+  vkCmdPipelineBarrier(cb, src_stage, dst_stage, 0, 1, &mb, 0, nullptr, 0, nullptr);
+}
+}  // namespace
+
+void QueueTest::TransferBarrier(VkCommandBuffer cb) {
+  GlobalBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+}
+
+void QueueTest::FullBarrier(VkCommandBuffer cb) {
+  GlobalBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
+}
+
+void QueueTest::HostReadBarrier(VkCommandBuffer cb) {
+  GlobalBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                VK_ACCESS_HOST_READ_BIT);
+}
+
+void QueueTest::ToGeneral(VkCommandBuffer cb, VkImage image, VkImageAspectFlags aspects) {
+  VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+  b.srcAccessMask = 0;
+  b.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  b.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+  b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  b.image = image;
+  b.subresourceRange = {aspects, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS};
+  vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                       nullptr, 1, &b);
+}
+
+VkFence QueueTest::MakeFence(bool signaled) {
+  VkFenceCreateInfo ci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  ci.flags = signaled ? VK_FENCE_CREATE_SIGNALED_BIT : 0;
+  VkFence fence = VK_NULL_HANDLE;
+  VkResult r = vkCreateFence(device_, &ci, nullptr, &fence);
+  EXPECT_EQ(r, VK_SUCCESS) << "vkCreateFence -> " << R{r};
+  if (r != VK_SUCCESS) return VK_NULL_HANDLE;
+  Defer([this, fence] { vkDestroyFence(device_, fence, nullptr); });
+  return fence;
+}
+
+VkSemaphore QueueTest::MakeBinarySemaphore() {
+  VkSemaphoreCreateInfo ci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+  VkSemaphore s = VK_NULL_HANDLE;
+  VkResult r = vkCreateSemaphore(device_, &ci, nullptr, &s);
+  EXPECT_EQ(r, VK_SUCCESS) << "vkCreateSemaphore -> " << R{r};
+  if (r != VK_SUCCESS) return VK_NULL_HANDLE;
+  Defer([this, s] { vkDestroySemaphore(device_, s, nullptr); });
+  return s;
+}
+
+VkSemaphore QueueTest::MakeTimelineSemaphore(uint64_t initial) {
+  VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+  type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+  type.initialValue = initial;
+  VkSemaphoreCreateInfo ci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+  ci.pNext = &type;
+  VkSemaphore s = VK_NULL_HANDLE;
+  VkResult r = vkCreateSemaphore(device_, &ci, nullptr, &s);
+  EXPECT_EQ(r, VK_SUCCESS) << "vkCreateSemaphore(timeline) -> " << R{r};
+  if (r != VK_SUCCESS) return VK_NULL_HANDLE;
+  Defer([this, s] { vkDestroySemaphore(device_, s, nullptr); });
+  return s;
+}
+
+VkEvent QueueTest::MakeEvent() {
+  VkEventCreateInfo ci{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+  VkEvent e = VK_NULL_HANDLE;
+  VkResult r = vkCreateEvent(device_, &ci, nullptr, &e);
+  EXPECT_EQ(r, VK_SUCCESS) << "vkCreateEvent -> " << R{r};
+  if (r != VK_SUCCESS) return VK_NULL_HANDLE;
+  Defer([this, e] { vkDestroyEvent(device_, e, nullptr); });
+  return e;
+}
+
+VkQueryPool QueueTest::MakeQueryPool(VkQueryType type, uint32_t count) {
+  VkQueryPoolCreateInfo ci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+  ci.queryType = type;
+  ci.queryCount = count;
+  VkQueryPool pool = VK_NULL_HANDLE;
+  VkResult r = vkCreateQueryPool(device_, &ci, nullptr, &pool);
+  EXPECT_EQ(r, VK_SUCCESS) << "vkCreateQueryPool -> " << R{r};
+  if (r != VK_SUCCESS) return VK_NULL_HANDLE;
+  Defer([this, pool] { vkDestroyQueryPool(device_, pool, nullptr); });
+  return pool;
+}
+
+QueueTest::HostBuffer QueueTest::MakeHostBuffer(VkDeviceSize size, VkBufferUsageFlags usage) {
+  HostBuffer hb;
+  hb.size = size;
+  hb.buffer = MakeBuffer(size, usage);
+  if (hb.buffer == VK_NULL_HANDLE) return hb;
+  VkMemoryRequirements req{};
+  vkGetBufferMemoryRequirements(device_, hb.buffer, &req);
+  const uint32_t type = FindMemoryType(
+      req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  EXPECT_NE(type, UINT32_MAX) << "no host-visible coherent memory type for a buffer";
+  if (type == UINT32_MAX) return hb;
+  hb.memory = MakeMemory(req.size, type);
+  if (hb.memory == VK_NULL_HANDLE) return hb;
+  VkResult r = vkBindBufferMemory(device_, hb.buffer, hb.memory, 0);
+  EXPECT_EQ(r, VK_SUCCESS) << "vkBindBufferMemory -> " << R{r};
+  void* map = nullptr;
+  r = vkMapMemory(device_, hb.memory, 0, VK_WHOLE_SIZE, 0, &map);
+  EXPECT_EQ(r, VK_SUCCESS) << "vkMapMemory -> " << R{r};
+  hb.data = static_cast<uint8_t*>(map);
+  return hb;
+}
+
+VkImage QueueTest::MakeGeneralImage(const VkImageCreateInfo& ci, VkImageAspectFlags aspects) {
+  VkImage image = MakeImage(ci);
+  if (image == VK_NULL_HANDLE) return VK_NULL_HANDLE;
+  VkMemoryRequirements req{};
+  vkGetImageMemoryRequirements(device_, image, &req);
+  const uint32_t type = FindMemoryType(req.memoryTypeBits);
+  EXPECT_NE(type, UINT32_MAX);
+  if (type == UINT32_MAX) return VK_NULL_HANDLE;
+  VkDeviceMemory mem = MakeMemory(req.size, type);
+  if (mem == VK_NULL_HANDLE) return VK_NULL_HANDLE;
+  VkResult r = vkBindImageMemory(device_, image, mem, 0);
+  EXPECT_EQ(r, VK_SUCCESS) << "vkBindImageMemory -> " << R{r};
+  if (r != VK_SUCCESS) return VK_NULL_HANDLE;
+  image_memory_.emplace_back(image, mem);
+  VkCommandBuffer cb = BeginCommands();
+  if (cb == VK_NULL_HANDLE) return VK_NULL_HANDLE;
+  ToGeneral(cb, image, aspects);
+  EndSubmitWait(cb);
+  return image;
+}
+
+VkDeviceMemory QueueTest::ImageMemory(VkImage image) const {
+  for (const auto& [i, m] : image_memory_)
+    if (i == image) return m;
+  return VK_NULL_HANDLE;
+}
+
+std::vector<uint8_t> QueueTest::ReadImage(VkImage image, VkImageSubresourceLayers sub, VkOffset3D offset,
+                                          VkExtent3D extent, uint32_t texel_size) {
+  const VkDeviceSize size = VkDeviceSize(extent.width) * extent.height * extent.depth * sub.layerCount * texel_size;
+  HostBuffer hb = MakeHostBuffer(size);
+  if (hb.data == nullptr) return {};
+  std::memset(hb.data, 0xCD, size_t(size));
+  VkCommandBuffer cb = BeginCommands();
+  if (cb == VK_NULL_HANDLE) return {};
+  FullBarrier(cb);
+  VkBufferImageCopy region{};
+  region.imageSubresource = sub;
+  region.imageOffset = offset;
+  region.imageExtent = extent;
+  vkCmdCopyImageToBuffer(cb, image, VK_IMAGE_LAYOUT_GENERAL, hb.buffer, 1, &region);
+  EndSubmitWait(cb);
+  return {hb.data, hb.data + size};
+}
+
+void QueueTest::WriteImage(VkImage image, VkImageSubresourceLayers sub, VkOffset3D offset, VkExtent3D extent,
+                           uint32_t texel_size, std::span<const uint8_t> bytes) {
+  const VkDeviceSize size = VkDeviceSize(extent.width) * extent.height * extent.depth * sub.layerCount * texel_size;
+  ASSERT_EQ(bytes.size(), size);
+  HostBuffer hb = MakeHostBuffer(size);
+  ASSERT_NE(hb.data, nullptr);
+  std::memcpy(hb.data, bytes.data(), bytes.size());
+  VkCommandBuffer cb = BeginCommands();
+  ASSERT_NE(cb, VK_NULL_HANDLE);
+  FullBarrier(cb);
+  VkBufferImageCopy region{};
+  region.imageSubresource = sub;
+  region.imageOffset = offset;
+  region.imageExtent = extent;
+  vkCmdCopyBufferToImage(cb, hb.buffer, image, VK_IMAGE_LAYOUT_GENERAL, 1, &region);
+  EndSubmitWait(cb);
+}
+
+bool QueueTest::FormatHas(VkFormat format, VkImageTiling tiling, VkFormatFeatureFlags features) const {
+  VkFormatProperties fp{};
+  vkGetPhysicalDeviceFormatProperties(phys_, format, &fp);
+  const VkFormatFeatureFlags have =
+      tiling == VK_IMAGE_TILING_LINEAR ? fp.linearTilingFeatures : fp.optimalTilingFeatures;
+  return (have & features) == features;
 }
 
 }  // namespace duet_test

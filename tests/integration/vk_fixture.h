@@ -136,6 +136,7 @@ class InstanceTest : public ::testing::Test {
   Features13 QueryFeatures13();
 
   bool debug_utils_ = false;
+  bool validation_layer_ = false;  // DUET_TEST_VALIDATION=1 enabled VK_LAYER_KHRONOS_validation
   MessageLog log_;
   VkInstance instance_ = VK_NULL_HANDLE;
   VkPhysicalDevice phys_ = VK_NULL_HANDLE;
@@ -149,9 +150,18 @@ class InstanceTest : public ::testing::Test {
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
 };
 
+// What DeviceTest::SetUp creates. The defaults (one queue, privateData only)
+// are what the device tests expect; subclasses change them in their
+// constructor.
+struct DeviceOptions {
+  uint32_t queue_count = 1;    // queues of queue_family_, capped at the family's queueCount
+  bool sync_features = false;  // also enable timelineSemaphore, hostQueryReset (1.2), synchronization2 (1.3)
+};
+
 // InstanceTest plus a device with one queue of queue_family_. Enables the
 // Vulkan 1.3 privateData feature when supported (needed by private-data
-// tests; it is mandatory in 1.3) and nothing else.
+// tests; it is mandatory in 1.3) and nothing else, unless device_options_
+// asks for more.
 class DeviceTest : public InstanceTest {
  protected:
   void SetUp() override;
@@ -178,13 +188,137 @@ class DeviceTest : public InstanceTest {
   VkDeviceMemory BindNewMemory(VkBuffer buffer);
   VkDeviceMemory BindNewMemory(VkImage image);
 
+  DeviceOptions device_options_;
   VkDevice device_ = VK_NULL_HANDLE;
-  VkQueue queue_ = VK_NULL_HANDLE;
+  VkQueue queue_ = VK_NULL_HANDLE;  // queues_[0]
+  std::vector<VkQueue> queues_;     // device_options_.queue_count queues (fewer if the family has fewer)
   bool private_data_enabled_ = false;
+  bool sync_features_enabled_ = false;  // timelineSemaphore, hostQueryReset and synchronization2 are on
 
  private:
   std::vector<std::function<void()>> device_cleanups_;
 };
+
+// A DeviceTest for work on the queues: two queues (when the family has two),
+// the 1.2/1.3 synchronization features, a command pool whose buffers can be
+// reset one by one, and helpers to record, submit and wait, to make sync
+// objects, host-visible buffers and images, and to read results back.
+// Every helper ASSERTs on failure (wrap calls in ASSERT_NO_FATAL_FAILURE
+// where the test cannot go on without them); objects are destroyed at
+// TearDown, after vkDeviceWaitIdle.
+class QueueTest : public DeviceTest {
+ protected:
+  QueueTest() {
+    device_options_.queue_count = 2;
+    device_options_.sync_features = true;
+  }
+  void SetUp() override;
+  void TearDown() override;
+
+  // A buffer bound to host-visible, coherent memory that stays mapped.
+  struct HostBuffer {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    uint8_t* data = nullptr;
+    VkDeviceSize size = 0;
+    std::span<uint8_t> bytes() const { return {data, size_t(size)}; }
+    template <typename T>
+    T* as() const {
+      return reinterpret_cast<T*>(data);
+    }
+  };
+
+  // Generous upper bound for any single wait in the tests (nanoseconds).
+  static constexpr uint64_t kWaitNs = 30ull * 1000 * 1000 * 1000;
+
+  // --- command buffers ---
+  VkCommandPool MakeCommandPool(VkCommandPoolCreateFlags flags, uint32_t family = UINT32_MAX);
+  VkCommandBuffer AllocateCommandBuffer(VkCommandPool pool = VK_NULL_HANDLE,
+                                        VkCommandBufferLevel level = VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+  // Allocates a primary buffer from pool_ and begins it.
+  VkCommandBuffer BeginCommands(VkCommandBufferUsageFlags flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+  // Records a device-to-host barrier (so the host may read what the commands
+  // wrote), ends the buffer, submits it to `queue` (queue_ by default) with a
+  // new fence and waits for the fence.
+  void EndSubmitWait(VkCommandBuffer cb, VkQueue queue = VK_NULL_HANDLE);
+  // vkQueueSubmit of one command buffer with optional fence.
+  void Submit(VkCommandBuffer cb, VkFence fence = VK_NULL_HANDLE, VkQueue queue = VK_NULL_HANDLE);
+  void WaitFence(VkFence fence);
+
+  // --- barriers (synchronization1, so they work without synchronization2) ---
+  // Transfer writes before -> transfer reads/writes after.
+  static void TransferBarrier(VkCommandBuffer cb);
+  // Everything before -> everything after (all commands, memory read/write).
+  static void FullBarrier(VkCommandBuffer cb);
+  // Device writes before -> host reads after the submission completes.
+  static void HostReadBarrier(VkCommandBuffer cb);
+  // UNDEFINED -> GENERAL for every subresource of `image`.
+  static void ToGeneral(VkCommandBuffer cb, VkImage image, VkImageAspectFlags aspects);
+
+  // --- sync objects ---
+  VkFence MakeFence(bool signaled = false);
+  VkSemaphore MakeBinarySemaphore();
+  VkSemaphore MakeTimelineSemaphore(uint64_t initial);
+  VkEvent MakeEvent();
+  VkQueryPool MakeQueryPool(VkQueryType type, uint32_t count);
+
+  // --- resources ---
+  HostBuffer MakeHostBuffer(VkDeviceSize size, VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                                                            VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  // Creates the image, binds new memory and moves every subresource to
+  // VK_IMAGE_LAYOUT_GENERAL (one submission), which the tests then use.
+  VkImage MakeGeneralImage(const VkImageCreateInfo& ci, VkImageAspectFlags aspects = VK_IMAGE_ASPECT_COLOR_BIT);
+  // The image's memory (from MakeGeneralImage), for tests that map it.
+  VkDeviceMemory ImageMemory(VkImage image) const;
+
+  // Copies `extent` texels at `offset` of one subresource (layerCount layers,
+  // or extent.depth slices of a 3D image) into a tightly packed vector of
+  // texel_size-byte texels: x fastest, then y, then slice/layer.
+  std::vector<uint8_t> ReadImage(VkImage image, VkImageSubresourceLayers sub, VkOffset3D offset, VkExtent3D extent,
+                                 uint32_t texel_size);
+  // The reverse: tightly packed bytes into the image region.
+  void WriteImage(VkImage image, VkImageSubresourceLayers sub, VkOffset3D offset, VkExtent3D extent,
+                  uint32_t texel_size, std::span<const uint8_t> bytes);
+
+  // Format features of `format` for `tiling` contain all of `features`.
+  bool FormatHas(VkFormat format, VkImageTiling tiling, VkFormatFeatureFlags features) const;
+
+  // queue2_ when there is one, else queue_ (tests across two queues then run on one).
+  VkQueue SecondQueue() const { return queue2_ != VK_NULL_HANDLE ? queue2_ : queue_; }
+
+  VkCommandPool pool_ = VK_NULL_HANDLE;  // RESET_COMMAND_BUFFER_BIT, queue_family_
+  VkQueue queue2_ = VK_NULL_HANDLE;      // queues_[1], or VK_NULL_HANDLE with a single queue
+
+ private:
+  std::vector<std::pair<VkImage, VkDeviceMemory>> image_memory_;
+};
+
+// Runs a function when the scope ends: tests use it to unblock queues
+// (set an event, signal a semaphore) even when an assertion returns early.
+class ScopeExit {
+ public:
+  explicit ScopeExit(std::function<void()> fn) : fn_(std::move(fn)) {}
+  ~ScopeExit() {
+    if (fn_) fn_();
+  }
+  void Dismiss() { fn_ = nullptr; }
+  ScopeExit(const ScopeExit&) = delete;
+  ScopeExit& operator=(const ScopeExit&) = delete;
+
+ private:
+  std::function<void()> fn_;
+};
+
+// Monotonic clock in nanoseconds (CLOCK_MONOTONIC).
+uint64_t MonotonicNs();
+void SleepMs(uint32_t ms);
+
+// Deterministic pseudo-random bytes / words (splitmix64 of seed and index).
+uint64_t Mix64(uint64_t x);
+void FillPattern(std::span<uint8_t> bytes, uint64_t seed);
+
+// The first index at which two byte ranges differ, or SIZE_MAX.
+size_t FirstDifference(std::span<const uint8_t> a, std::span<const uint8_t> b);
 
 // A plain 2D/1D/3D image create-info with sensible defaults.
 VkImageCreateInfo ImageInfo(VkImageType type, VkFormat format, VkExtent3D extent, uint32_t mips = 1,

@@ -1,0 +1,64 @@
+#include "icd_run.h"
+
+#include <unistd.h>
+
+#include <exception>
+#include <sstream>
+#include <vector>
+
+#include "child_process.h"
+#include "result_line.h"
+
+namespace duet_bench {
+namespace {
+
+// The last few lines the child printed on stderr (driver messages), for a
+// failure's note.
+std::string StderrTail(const std::string& err, size_t max_lines = 3) {
+  std::vector<std::string> lines;
+  std::istringstream in(err);
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty()) lines.push_back(line);
+  std::string tail;
+  for (size_t i = lines.size() > max_lines ? lines.size() - max_lines : 0; i < lines.size(); ++i)
+    tail += "\n      stderr: " + lines[i];
+  return tail;
+}
+
+}  // namespace
+
+Cell RunOnIcd(const IcdTarget& target, const WorkloadInfo& workload, const Options& options) {
+  Cell cell;
+  if (access(target.manifest.c_str(), R_OK) != 0) {
+    cell.note = "manifest " + target.manifest + " not found";
+    return cell;
+  }
+  std::vector<std::string> argv = {SelfExecutable(), "--icd", target.manifest, "--workload",
+                                   std::string(workload.name)};
+  if (options.quick) argv.emplace_back("--quick");
+  const uint32_t timeout_s = options.child_timeout_seconds != 0 ? options.child_timeout_seconds
+                             : options.quick                    ? 30
+                                                                : 120;
+  ChildOutcome outcome;
+  try {
+    outcome = RunChildProcess(argv, LoaderEnvironment(target.manifest), std::chrono::seconds(timeout_s));
+  } catch (const std::exception& e) {
+    cell.note = std::string("could not run the child: ") + e.what();
+    return cell;
+  }
+
+  const ChildReport report = ParseChildOutput(outcome.out);
+  cell.device_name = report.device_name;
+  cell.gbps = report.gbps;
+  if (!report.complete) {
+    cell.note = "the child reported nothing (" + outcome.Describe() + ")" + StderrTail(outcome.err);
+  } else if (!report.gbps) {
+    cell.note = report.failure + StderrTail(outcome.err);
+  } else if (!outcome.Succeeded()) {
+    cell.note = "measured, but the child then ended with " + outcome.Describe() + StderrTail(outcome.err);
+  }
+  return cell;
+}
+
+}  // namespace duet_bench

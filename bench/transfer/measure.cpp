@@ -1,0 +1,37 @@
+#include "measure.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace duet_bench {
+
+Timing MeasureBest(const TimedRun& run, const TimingPlan& plan) {
+  Timing t;
+  run(1);  // warm-up: first touch of pages, caches, lazily built driver state
+  if (plan.quick) {
+    t.reps = 1;
+    t.best_seconds = run(1);
+    return t;
+  }
+  // Calibrate on a single repetition; grow once more if the first guess
+  // still lands far below the target (a single repetition that is mostly
+  // submission overhead underestimates the per-repetition rate).
+  const double one = std::max(run(1), 1e-7);
+  t.reps = uint32_t(std::clamp(std::ceil(plan.target_seconds / one), 1.0, double(plan.max_reps)));
+  double seconds = run(t.reps);  // also warms the N-repetition command buffer
+  if (seconds < plan.target_seconds / 2 && t.reps < plan.max_reps) {
+    const double per_rep = std::max(seconds / t.reps, 1e-9);
+    t.reps = uint32_t(std::clamp(std::ceil(plan.target_seconds / per_rep), 1.0, double(plan.max_reps)));
+    run(t.reps);
+  }
+  t.best_seconds = run(t.reps);
+  for (uint32_t i = 1; i < plan.timed_runs; ++i) t.best_seconds = std::min(t.best_seconds, run(t.reps));
+  return t;
+}
+
+double GigabytesPerSecond(uint64_t bytes_per_rep, const Timing& t) {
+  if (t.best_seconds <= 0) return 0;
+  return double(bytes_per_rep) * t.reps / t.best_seconds / 1e9;
+}
+
+}  // namespace duet_bench

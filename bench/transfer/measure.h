@@ -1,0 +1,32 @@
+// The timing rule every number in the table follows: warm up once, pick a
+// repetition count N so one timed run takes about 100 ms (50-200 ms), then
+// take the best of 5 timed runs of N repetitions.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+namespace duet_bench {
+
+struct TimingPlan {
+  double target_seconds = 0.1;
+  uint32_t timed_runs = 5;
+  uint32_t max_reps = 100000;
+  bool quick = false;  // N = 1, warm-up plus one timed run
+};
+
+struct Timing {
+  uint32_t reps = 0;
+  double best_seconds = 0;  // of one run of `reps` repetitions
+};
+
+// run(reps) performs `reps` repetitions and returns the wall time it took,
+// in seconds. It may throw; the exception passes through.
+using TimedRun = std::function<double(uint32_t reps)>;
+
+Timing MeasureBest(const TimedRun& run, const TimingPlan& plan);
+
+// Decimal gigabytes (1e9 bytes) per second.
+double GigabytesPerSecond(uint64_t bytes_per_rep, const Timing& t);
+
+}  // namespace duet_bench

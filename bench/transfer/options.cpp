@@ -1,0 +1,79 @@
+#include "options.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+#include "workloads.h"
+
+#ifndef DUET_ICD_MANIFEST
+#error "DUET_ICD_MANIFEST must name the build tree's duet_icd.json"
+#endif
+#ifndef DUET_LAVAPIPE_MANIFEST
+#error "DUET_LAVAPIPE_MANIFEST must name lavapipe's ICD manifest"
+#endif
+
+namespace duet_bench {
+namespace {
+
+void PrintUsage(std::FILE* out) {
+  std::fprintf(out,
+               "usage: duet_bench_transfer [--quick] [--duet MANIFEST] [--lavapipe MANIFEST]\n"
+               "                           [--workload NAME]... [--timeout SECONDS]\n"
+               "       duet_bench_transfer --icd MANIFEST --workload NAME [--quick]   (one child run)\n"
+               "\n"
+               "  --quick      one repetition, one timed run (smoke test; the numbers mean little)\n"
+               "  --duet       Duet's manifest (default %s)\n"
+               "  --lavapipe   lavapipe's manifest (default %s)\n"
+               "  --workload   run only this workload (repeatable)\n"
+               "  --timeout    seconds a child may take before it is killed (default 120, quick 30)\n"
+               "\nworkloads:\n",
+               DUET_ICD_MANIFEST, DUET_LAVAPIPE_MANIFEST);
+  for (const WorkloadInfo& w : AllWorkloads())
+    std::fprintf(out, "  %-22.*s %.*s\n", int(w.name.size()), w.name.data(), int(w.label.size()), w.label.data());
+}
+
+}  // namespace
+
+std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
+  Options o;
+  o.duet_manifest = DUET_ICD_MANIFEST;
+  o.lavapipe_manifest = DUET_LAVAPIPE_MANIFEST;
+  auto bad = [&](const char* why, std::string_view arg) -> std::optional<Options> {
+    std::fprintf(stderr, "duet_bench_transfer: %s: %.*s\n\n", why, int(arg.size()), arg.data());
+    PrintUsage(stderr);
+    *exit_code = 2;
+    return std::nullopt;
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (arg == "--help" || arg == "-h") {
+      PrintUsage(stdout);
+      *exit_code = 0;
+      return std::nullopt;
+    } else if (arg == "--quick") {
+      o.quick = true;
+    } else if (arg == "--duet" && has_value) {
+      o.duet_manifest = argv[++i];
+    } else if (arg == "--lavapipe" && has_value) {
+      o.lavapipe_manifest = argv[++i];
+    } else if (arg == "--icd" && has_value) {
+      o.icd = argv[++i];
+    } else if (arg == "--workload" && has_value) {
+      const std::string_view name = argv[++i];
+      if (FindWorkload(name) == nullptr) return bad("unknown workload", name);
+      o.workloads.emplace_back(name);
+    } else if (arg == "--timeout" && has_value) {
+      const int seconds = std::atoi(argv[++i]);
+      if (seconds <= 0) return bad("bad timeout", argv[i]);
+      o.child_timeout_seconds = uint32_t(seconds);
+    } else {
+      return bad("bad argument", arg);
+    }
+  }
+  if (o.icd && o.workloads.size() != 1) return bad("--icd needs exactly one --workload", *o.icd);
+  return o;
+}
+
+}  // namespace duet_bench

@@ -1,0 +1,198 @@
+#include "vk_bench_device.h"
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace duet_bench {
+namespace {
+
+// A hung driver must not hang the benchmark: the child gives up on a fence
+// after this long (and the parent kills a child that takes longer still).
+constexpr uint64_t kFenceTimeoutNs = 60ull * 1000 * 1000 * 1000;
+
+const char* ResultName(VkResult r) {
+  switch (r) {
+#define DUET_BENCH_CASE(x) \
+  case x:                  \
+    return #x;
+    DUET_BENCH_CASE(VK_SUCCESS)
+    DUET_BENCH_CASE(VK_NOT_READY)
+    DUET_BENCH_CASE(VK_TIMEOUT)
+    DUET_BENCH_CASE(VK_INCOMPLETE)
+    DUET_BENCH_CASE(VK_ERROR_OUT_OF_HOST_MEMORY)
+    DUET_BENCH_CASE(VK_ERROR_OUT_OF_DEVICE_MEMORY)
+    DUET_BENCH_CASE(VK_ERROR_INITIALIZATION_FAILED)
+    DUET_BENCH_CASE(VK_ERROR_DEVICE_LOST)
+    DUET_BENCH_CASE(VK_ERROR_MEMORY_MAP_FAILED)
+    DUET_BENCH_CASE(VK_ERROR_LAYER_NOT_PRESENT)
+    DUET_BENCH_CASE(VK_ERROR_EXTENSION_NOT_PRESENT)
+    DUET_BENCH_CASE(VK_ERROR_FEATURE_NOT_PRESENT)
+    DUET_BENCH_CASE(VK_ERROR_INCOMPATIBLE_DRIVER)
+    DUET_BENCH_CASE(VK_ERROR_TOO_MANY_OBJECTS)
+    DUET_BENCH_CASE(VK_ERROR_FORMAT_NOT_SUPPORTED)
+    DUET_BENCH_CASE(VK_ERROR_UNKNOWN)
+#undef DUET_BENCH_CASE
+    default:
+      return "VkResult(?)";
+  }
+}
+
+}  // namespace
+
+void Check(VkResult r, const char* what) {
+  if (r != VK_SUCCESS)
+    throw BenchFailure(std::string(what) + " -> " + ResultName(r) + " (" + std::to_string(int(r)) + ")");
+}
+
+BenchDevice::BenchDevice() {
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "duet_bench_transfer";
+  app.apiVersion = VK_API_VERSION_1_3;
+  VkInstanceCreateInfo instance_info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  instance_info.pApplicationInfo = &app;
+  Check(vkCreateInstance(&instance_info, nullptr, &instance_), "vkCreateInstance");
+
+  uint32_t count = 1;
+  const VkResult enumerated = vkEnumeratePhysicalDevices(instance_, &count, &physical_);
+  if (enumerated != VK_INCOMPLETE) Check(enumerated, "vkEnumeratePhysicalDevices");
+  if (count == 0 || physical_ == VK_NULL_HANDLE) throw BenchFailure("the ICD reports no physical device");
+  vkGetPhysicalDeviceProperties(physical_, &properties_);
+  vkGetPhysicalDeviceMemoryProperties(physical_, &memory_properties_);
+
+  uint32_t family_count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_, &family_count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(family_count);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_, &family_count, families.data());
+  constexpr VkQueueFlags kTransferCapable = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT;
+  uint32_t family = UINT32_MAX;
+  for (uint32_t i = 0; i < family_count && family == UINT32_MAX; ++i)
+    if ((families[i].queueFlags & kTransferCapable) != 0 && families[i].queueCount > 0) family = i;
+  if (family == UINT32_MAX) throw BenchFailure("no queue family supports transfers");
+
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue_info.queueFamilyIndex = family;
+  queue_info.queueCount = 1;
+  queue_info.pQueuePriorities = &priority;
+  VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  device_info.queueCreateInfoCount = 1;
+  device_info.pQueueCreateInfos = &queue_info;
+  Check(vkCreateDevice(physical_, &device_info, nullptr, &device_), "vkCreateDevice");
+  vkGetDeviceQueue(device_, family, 0, &queue_);
+
+  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool_info.queueFamilyIndex = family;
+  Check(vkCreateCommandPool(device_, &pool_info, nullptr, &pool_), "vkCreateCommandPool");
+  VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  Check(vkCreateFence(device_, &fence_info, nullptr, &fence_), "vkCreateFence");
+}
+
+BenchDevice::~BenchDevice() {
+  if (device_ != VK_NULL_HANDLE) {
+    vkDeviceWaitIdle(device_);
+    for (VkImage image : images_) vkDestroyImage(device_, image, nullptr);
+    for (VkBuffer buffer : buffers_) vkDestroyBuffer(device_, buffer, nullptr);
+    for (VkDeviceMemory memory : memories_) vkFreeMemory(device_, memory, nullptr);
+    vkDestroyFence(device_, fence_, nullptr);
+    vkDestroyCommandPool(device_, pool_, nullptr);
+    vkDestroyDevice(device_, nullptr);
+  }
+  if (instance_ != VK_NULL_HANDLE) vkDestroyInstance(instance_, nullptr);
+}
+
+uint32_t BenchDevice::MemoryTypeFor(uint32_t type_bits, VkMemoryPropertyFlags required) const {
+  // Device-local first (what an application would pick), then any match.
+  for (VkMemoryPropertyFlags preferred : {required | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, required}) {
+    for (uint32_t i = 0; i < memory_properties_.memoryTypeCount; ++i) {
+      const VkMemoryPropertyFlags flags = memory_properties_.memoryTypes[i].propertyFlags;
+      if ((type_bits & (1u << i)) != 0 && (flags & preferred) == preferred) return i;
+    }
+  }
+  throw BenchFailure("no memory type with the properties the benchmark needs");
+}
+
+VkDeviceMemory BenchDevice::Allocate(const VkMemoryRequirements& req, VkMemoryPropertyFlags required) {
+  VkMemoryAllocateInfo info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  info.allocationSize = req.size;
+  info.memoryTypeIndex = MemoryTypeFor(req.memoryTypeBits, required);
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  Check(vkAllocateMemory(device_, &info, nullptr, &memory), "vkAllocateMemory");
+  memories_.push_back(memory);
+  return memory;
+}
+
+MappedBuffer BenchDevice::CreateBuffer(VkDeviceSize size, VkBufferUsageFlags usage) {
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = size;
+  info.usage = usage;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  MappedBuffer b;
+  b.size = size;
+  Check(vkCreateBuffer(device_, &info, nullptr, &b.buffer), "vkCreateBuffer");
+  buffers_.push_back(b.buffer);
+  VkMemoryRequirements req{};
+  vkGetBufferMemoryRequirements(device_, b.buffer, &req);
+  VkDeviceMemory memory =
+      Allocate(req, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  Check(vkBindBufferMemory(device_, b.buffer, memory, 0), "vkBindBufferMemory");
+  void* mapped = nullptr;
+  Check(vkMapMemory(device_, memory, 0, VK_WHOLE_SIZE, 0, &mapped), "vkMapMemory");
+  b.data = static_cast<std::byte*>(mapped);
+  return b;
+}
+
+VkImage BenchDevice::CreateImage(VkFormat format, VkExtent2D extent, VkImageUsageFlags usage) {
+  VkImageFormatProperties format_properties{};
+  const VkResult supported = vkGetPhysicalDeviceImageFormatProperties(
+      physical_, format, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL, usage, 0, &format_properties);
+  Check(supported, "vkGetPhysicalDeviceImageFormatProperties");
+  if (format_properties.maxExtent.width < extent.width || format_properties.maxExtent.height < extent.height)
+    throw BenchFailure("image extent not supported");
+
+  VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  info.imageType = VK_IMAGE_TYPE_2D;
+  info.format = format;
+  info.extent = {extent.width, extent.height, 1};
+  info.mipLevels = 1;
+  info.arrayLayers = 1;
+  info.samples = VK_SAMPLE_COUNT_1_BIT;
+  info.tiling = VK_IMAGE_TILING_OPTIMAL;
+  info.usage = usage;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  VkImage image = VK_NULL_HANDLE;
+  Check(vkCreateImage(device_, &info, nullptr, &image), "vkCreateImage");
+  images_.push_back(image);
+  VkMemoryRequirements req{};
+  vkGetImageMemoryRequirements(device_, image, &req);
+  Check(vkBindImageMemory(device_, image, Allocate(req, 0), 0), "vkBindImageMemory");
+  return image;
+}
+
+VkCommandBuffer BenchDevice::Record(const std::function<void(VkCommandBuffer)>& record) {
+  VkCommandBufferAllocateInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  info.commandPool = pool_;
+  info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  info.commandBufferCount = 1;
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  Check(vkAllocateCommandBuffers(device_, &info, &cb), "vkAllocateCommandBuffers");
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  Check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
+  record(cb);
+  Check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+  return cb;
+}
+
+double BenchDevice::SubmitAndWait(VkCommandBuffer cb) {
+  Check(vkResetFences(device_, 1, &fence_), "vkResetFences");
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &cb;
+  const auto start = std::chrono::steady_clock::now();
+  Check(vkQueueSubmit(queue_, 1, &submit, fence_), "vkQueueSubmit");
+  Check(vkWaitForFences(device_, 1, &fence_, VK_TRUE, kFenceTimeoutNs), "vkWaitForFences");
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace duet_bench

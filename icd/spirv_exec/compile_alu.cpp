@@ -1,0 +1,398 @@
+// Arithmetic, comparisons, conversions, composites and GLSL.std.450: every
+// vector or matrix operation becomes one scalar IR instruction per component.
+#include <spirv/unified1/GLSL.std.450.h>
+
+#include "spirv_exec/compiler.h"
+
+namespace duet::spirv_exec {
+
+using SpvOp = spv::Op;
+
+namespace {
+
+// SPIR-V opcodes that map one-to-one onto a scalar IR op, component-wise.
+struct LaneOp {
+  SpvOp spirv;
+  Op ir;
+  uint8_t operands;  // 1 or 2
+};
+
+constexpr LaneOp kLaneOps[] = {
+    {SpvOp::OpIAdd, Op::kIAdd, 2}, {SpvOp::OpISub, Op::kISub, 2}, {SpvOp::OpIMul, Op::kIMul, 2},
+    {SpvOp::OpSDiv, Op::kSDiv, 2}, {SpvOp::OpUDiv, Op::kUDiv, 2}, {SpvOp::OpSRem, Op::kSRem, 2},
+    {SpvOp::OpSMod, Op::kSMod, 2}, {SpvOp::OpUMod, Op::kUMod, 2}, {SpvOp::OpSNegate, Op::kSNegate, 1},
+    {SpvOp::OpShiftLeftLogical, Op::kShiftLeft, 2}, {SpvOp::OpShiftRightLogical, Op::kShiftRightLogical, 2},
+    {SpvOp::OpShiftRightArithmetic, Op::kShiftRightArithmetic, 2},
+    {SpvOp::OpBitwiseAnd, Op::kBitAnd, 2}, {SpvOp::OpBitwiseOr, Op::kBitOr, 2}, {SpvOp::OpBitwiseXor, Op::kBitXor, 2},
+    {SpvOp::OpNot, Op::kBitNot, 1}, {SpvOp::OpBitReverse, Op::kBitReverse, 1}, {SpvOp::OpBitCount, Op::kBitCount, 1},
+    {SpvOp::OpFAdd, Op::kFAdd, 2}, {SpvOp::OpFSub, Op::kFSub, 2}, {SpvOp::OpFMul, Op::kFMul, 2},
+    {SpvOp::OpFDiv, Op::kFDiv, 2}, {SpvOp::OpFRem, Op::kFRem, 2}, {SpvOp::OpFMod, Op::kFMod, 2},
+    {SpvOp::OpFNegate, Op::kFNegate, 1},
+    {SpvOp::OpIEqual, Op::kIEqual, 2}, {SpvOp::OpINotEqual, Op::kINotEqual, 2},
+    {SpvOp::OpSLessThan, Op::kSLess, 2}, {SpvOp::OpSLessThanEqual, Op::kSLessEqual, 2},
+    {SpvOp::OpSGreaterThan, Op::kSGreater, 2}, {SpvOp::OpSGreaterThanEqual, Op::kSGreaterEqual, 2},
+    {SpvOp::OpULessThan, Op::kULess, 2}, {SpvOp::OpULessThanEqual, Op::kULessEqual, 2},
+    {SpvOp::OpUGreaterThan, Op::kUGreater, 2}, {SpvOp::OpUGreaterThanEqual, Op::kUGreaterEqual, 2},
+    {SpvOp::OpFOrdEqual, Op::kFOrdEqual, 2}, {SpvOp::OpFOrdNotEqual, Op::kFOrdNotEqual, 2},
+    {SpvOp::OpFOrdLessThan, Op::kFOrdLess, 2}, {SpvOp::OpFOrdLessThanEqual, Op::kFOrdLessEqual, 2},
+    {SpvOp::OpFOrdGreaterThan, Op::kFOrdGreater, 2}, {SpvOp::OpFOrdGreaterThanEqual, Op::kFOrdGreaterEqual, 2},
+    {SpvOp::OpFUnordEqual, Op::kFUnordEqual, 2}, {SpvOp::OpFUnordNotEqual, Op::kFUnordNotEqual, 2},
+    {SpvOp::OpFUnordLessThan, Op::kFUnordLess, 2}, {SpvOp::OpFUnordLessThanEqual, Op::kFUnordLessEqual, 2},
+    {SpvOp::OpFUnordGreaterThan, Op::kFUnordGreater, 2},
+    {SpvOp::OpFUnordGreaterThanEqual, Op::kFUnordGreaterEqual, 2},
+    {SpvOp::OpIsNan, Op::kIsNan, 1}, {SpvOp::OpIsInf, Op::kIsInf, 1},
+    // Booleans are 0 or 1, so logical ops are bit ops and comparisons.
+    {SpvOp::OpLogicalAnd, Op::kBitAnd, 2}, {SpvOp::OpLogicalOr, Op::kBitOr, 2},
+    {SpvOp::OpLogicalEqual, Op::kIEqual, 2}, {SpvOp::OpLogicalNotEqual, Op::kINotEqual, 2},
+    {SpvOp::OpLogicalNot, Op::kLogicalNot, 1},
+    {SpvOp::OpConvertFToS, Op::kConvertFToS, 1}, {SpvOp::OpConvertFToU, Op::kConvertFToU, 1},
+    {SpvOp::OpConvertSToF, Op::kConvertSToF, 1}, {SpvOp::OpConvertUToF, Op::kConvertUToF, 1},
+    {SpvOp::OpBitcast, Op::kMove, 1},
+};
+
+// GLSL.std.450 instructions that work component by component.
+bool IsComponentwiseGlsl(uint32_t op, uint32_t* operands) {
+  switch (op) {
+    case GLSLstd450Round: case GLSLstd450RoundEven: case GLSLstd450Trunc: case GLSLstd450FAbs:
+    case GLSLstd450SAbs: case GLSLstd450FSign: case GLSLstd450SSign: case GLSLstd450Floor:
+    case GLSLstd450Ceil: case GLSLstd450Fract: case GLSLstd450Radians: case GLSLstd450Degrees:
+    case GLSLstd450Sin: case GLSLstd450Cos: case GLSLstd450Tan: case GLSLstd450Asin:
+    case GLSLstd450Acos: case GLSLstd450Atan: case GLSLstd450Sinh: case GLSLstd450Cosh:
+    case GLSLstd450Tanh: case GLSLstd450Asinh: case GLSLstd450Acosh: case GLSLstd450Atanh:
+    case GLSLstd450Exp: case GLSLstd450Log: case GLSLstd450Exp2: case GLSLstd450Log2:
+    case GLSLstd450Sqrt: case GLSLstd450InverseSqrt: case GLSLstd450FindILsb:
+    case GLSLstd450FindSMsb: case GLSLstd450FindUMsb:
+      *operands = 1;
+      return true;
+    case GLSLstd450Atan2: case GLSLstd450Pow: case GLSLstd450FMin: case GLSLstd450UMin:
+    case GLSLstd450SMin: case GLSLstd450FMax: case GLSLstd450UMax: case GLSLstd450SMax:
+    case GLSLstd450Step: case GLSLstd450Ldexp: case GLSLstd450NMin: case GLSLstd450NMax:
+      *operands = 2;
+      return true;
+    case GLSLstd450FClamp: case GLSLstd450UClamp: case GLSLstd450SClamp: case GLSLstd450FMix:
+    case GLSLstd450SmoothStep: case GLSLstd450Fma: case GLSLstd450NClamp:
+      *operands = 3;
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled) {
+  *handled = true;
+  const SpirvModule& m = module_;
+
+  for (const LaneOp& lane : kLaneOps) {
+    if (lane.spirv != inst.op) continue;
+    const uint32_t count = ScalarCount(inst[0]);
+    const CompiledValue& a = Value(inst[2]);
+    const CompiledValue& b = lane.operands == 2 ? Value(inst[3]) : a;
+    const CompiledValue& v = Define(inst[1], inst[0], count);
+    if (a.count < count || b.count < count) return Fail("64-bit or mismatched operands are not supported yet");
+    for (uint32_t i = 0; i < count; ++i) Emit(lane.ir, v.reg + i, a.reg + i, b.reg + i);
+    return true;
+  }
+
+  switch (inst.op) {
+    case SpvOp::OpCopyObject:
+    case SpvOp::OpUConvert:
+    case SpvOp::OpSConvert:
+    case SpvOp::OpFConvert: {
+      // 32-bit to 32-bit only (no 8/16/64-bit types are advertised yet).
+      const CompiledValue& a = Value(inst[2]);
+      if (a.count != ScalarCount(inst[0])) return Fail("width-changing conversions are not supported yet");
+      const CompiledValue& v = Define(inst[1], inst[0], a.count);
+      for (uint32_t i = 0; i < a.count; ++i) Emit(Op::kMove, v.reg + i, a.reg + i);
+      return true;
+    }
+    case SpvOp::OpUndef:
+      Define(inst[1], inst[0], ScalarCount(inst[0]));
+      return true;
+    case SpvOp::OpSelect: {
+      const uint32_t count = ScalarCount(inst[0]);
+      const CompiledValue& cond = Value(inst[2]);
+      const CompiledValue& t = Value(inst[3]);
+      const CompiledValue& f = Value(inst[4]);
+      const CompiledValue& v = Define(inst[1], inst[0], count);
+      // A scalar condition selects whole composites.
+      for (uint32_t i = 0; i < count; ++i) Emit(Op::kSelect, v.reg + i, cond.reg + (cond.count == 1 ? 0 : i), t.reg + i, f.reg + i);
+      return true;
+    }
+    case SpvOp::OpCompositeConstruct: {
+      const uint32_t count = ScalarCount(inst[0]);
+      const CompiledValue& v = Define(inst[1], inst[0], count);
+      uint32_t at = 0;
+      for (uint32_t i = 2; i < inst.word_count; ++i) {
+        const CompiledValue& part = Value(inst[i]);
+        for (uint32_t c = 0; c < part.count && at < count; ++c) Emit(Op::kMove, v.reg + at++, part.reg + c);
+      }
+      return true;
+    }
+    case SpvOp::OpCompositeExtract:
+    case SpvOp::OpCompositeInsert: {
+      const bool insert = inst.op == SpvOp::OpCompositeInsert;
+      const CompiledValue& composite = Value(inst[insert ? 3 : 2]);
+      // Walk the indices to the part's first register and type.
+      uint32_t type = composite.type;
+      uint32_t offset = 0;
+      for (uint32_t i = insert ? 4 : 3; i < inst.word_count; ++i) {
+        const SpirvType& t = m.Type(type);
+        const uint32_t index = inst[i];
+        if (t.kind == SpvOp::OpTypeStruct) {
+          for (uint32_t k = 0; k < index; ++k) offset += ScalarCount(t.members[k]);
+          type = t.members[index];
+        } else {
+          offset += index * ScalarCount(t.element);
+          type = t.element;
+        }
+      }
+      const uint32_t part_count = ScalarCount(type);
+      if (!insert) {
+        const CompiledValue& v = Define(inst[1], inst[0], part_count);
+        for (uint32_t c = 0; c < part_count; ++c) Emit(Op::kMove, v.reg + c, composite.reg + offset + c);
+        return true;
+      }
+      const CompiledValue& object = Value(inst[2]);
+      const CompiledValue& v = Define(inst[1], inst[0], composite.count);
+      for (uint32_t c = 0; c < composite.count; ++c) Emit(Op::kMove, v.reg + c, composite.reg + c);
+      for (uint32_t c = 0; c < part_count; ++c) Emit(Op::kMove, v.reg + offset + c, object.reg + c);
+      return true;
+    }
+    case SpvOp::OpVectorShuffle: {
+      const CompiledValue& a = Value(inst[2]);
+      const CompiledValue& b = Value(inst[3]);
+      const uint32_t count = inst.word_count - 4;
+      const CompiledValue& v = Define(inst[1], inst[0], count);
+      for (uint32_t i = 0; i < count; ++i) {
+        const uint32_t pick = inst[4 + i];
+        if (pick == 0xFFFFFFFF) continue;  // undefined component
+        Emit(Op::kMove, v.reg + i, pick < a.count ? a.reg + pick : b.reg + (pick - a.count));
+      }
+      return true;
+    }
+    case SpvOp::OpVectorExtractDynamic: {
+      const CompiledValue& vec = Value(inst[2]);
+      const CompiledValue& index = Value(inst[3]);
+      const CompiledValue& v = Define(inst[1], inst[0], 1);
+      const uint32_t is = NewRegisters(1);
+      Emit(Op::kMove, v.reg, vec.reg);
+      for (uint32_t i = 1; i < vec.count; ++i) {
+        Emit(Op::kIEqual, is, index.reg, ConstantRegister(i));
+        Emit(Op::kSelect, v.reg, is, vec.reg + i, v.reg);
+      }
+      return true;
+    }
+    case SpvOp::OpVectorInsertDynamic: {
+      const CompiledValue& vec = Value(inst[2]);
+      const CompiledValue& component = Value(inst[3]);
+      const CompiledValue& index = Value(inst[4]);
+      const CompiledValue& v = Define(inst[1], inst[0], vec.count);
+      const uint32_t is = NewRegisters(1);
+      for (uint32_t i = 0; i < vec.count; ++i) {
+        Emit(Op::kIEqual, is, index.reg, ConstantRegister(i));
+        Emit(Op::kSelect, v.reg + i, is, component.reg, vec.reg + i);
+      }
+      return true;
+    }
+    case SpvOp::OpVectorTimesScalar:
+    case SpvOp::OpMatrixTimesScalar: {
+      const CompiledValue& a = Value(inst[2]);
+      const CompiledValue& s = Value(inst[3]);
+      const CompiledValue& v = Define(inst[1], inst[0], a.count);
+      for (uint32_t i = 0; i < a.count; ++i) Emit(Op::kFMul, v.reg + i, a.reg + i, s.reg);
+      return true;
+    }
+    case SpvOp::OpDot: {
+      const CompiledValue& a = Value(inst[2]);
+      const CompiledValue& b = Value(inst[3]);
+      const CompiledValue& v = Define(inst[1], inst[0], 1);
+      Emit(Op::kFMul, v.reg, a.reg, b.reg);
+      const uint32_t t = NewRegisters(1);
+      for (uint32_t i = 1; i < a.count; ++i) {
+        Emit(Op::kFMul, t, a.reg + i, b.reg + i);
+        Emit(Op::kFAdd, v.reg, v.reg, t);
+      }
+      return true;
+    }
+    case SpvOp::OpMatrixTimesVector:
+    case SpvOp::OpVectorTimesMatrix:
+    case SpvOp::OpMatrixTimesMatrix:
+    case SpvOp::OpOuterProduct:
+    case SpvOp::OpTranspose:
+      return CompileMatrixInstruction(inst);
+    case SpvOp::OpExtInst:
+      return CompileGlslInstruction(inst);
+    default:
+      *handled = false;
+      return true;
+  }
+}
+
+bool Compiler::CompileMatrixInstruction(const SpirvInstruction& inst) {
+  const SpirvModule& m = module_;
+  // Column-major: element (column c, row r) of a matrix with R rows is register c*R + r.
+  auto rows_of = [&](uint32_t matrix_type) { return m.Type(m.Type(matrix_type).element).count; };
+  const uint32_t t = NewRegisters(1);
+  auto dot_into = [&](uint32_t dst, auto a_at, auto b_at, uint32_t n) {
+    Emit(Op::kFMul, dst, a_at(0), b_at(0));
+    for (uint32_t k = 1; k < n; ++k) {
+      Emit(Op::kFMul, t, a_at(k), b_at(k));
+      Emit(Op::kFAdd, dst, dst, t);
+    }
+  };
+  switch (inst.op) {
+    case SpvOp::OpMatrixTimesVector: {  // result[r] = sum_c M[c][r] * v[c]
+      const CompiledValue& mat = Value(inst[2]);
+      const CompiledValue& vec = Value(inst[3]);
+      const uint32_t rows = rows_of(mat.type), cols = m.Type(mat.type).count;
+      const CompiledValue& v = Define(inst[1], inst[0], rows);
+      for (uint32_t r = 0; r < rows; ++r)
+        dot_into(v.reg + r, [&](uint32_t c) { return mat.reg + c * rows + r; }, [&](uint32_t c) { return vec.reg + c; },
+                 cols);
+      return true;
+    }
+    case SpvOp::OpVectorTimesMatrix: {  // result[c] = dot(v, M[c])
+      const CompiledValue& vec = Value(inst[2]);
+      const CompiledValue& mat = Value(inst[3]);
+      const uint32_t rows = rows_of(mat.type), cols = m.Type(mat.type).count;
+      const CompiledValue& v = Define(inst[1], inst[0], cols);
+      for (uint32_t c = 0; c < cols; ++c)
+        dot_into(v.reg + c, [&](uint32_t r) { return vec.reg + r; }, [&](uint32_t r) { return mat.reg + c * rows + r; },
+                 rows);
+      return true;
+    }
+    case SpvOp::OpMatrixTimesMatrix: {  // result[c][r] = sum_k A[k][r] * B[c][k]
+      const CompiledValue& a = Value(inst[2]);
+      const CompiledValue& b = Value(inst[3]);
+      const uint32_t rows = rows_of(a.type), inner = m.Type(a.type).count, cols = m.Type(b.type).count;
+      const CompiledValue& v = Define(inst[1], inst[0], rows * cols);
+      for (uint32_t c = 0; c < cols; ++c)
+        for (uint32_t r = 0; r < rows; ++r)
+          dot_into(v.reg + c * rows + r, [&](uint32_t k) { return a.reg + k * rows + r; },
+                   [&](uint32_t k) { return b.reg + c * inner + k; }, inner);
+      return true;
+    }
+    case SpvOp::OpOuterProduct: {  // result[c][r] = a[r] * b[c]
+      const CompiledValue& a = Value(inst[2]);
+      const CompiledValue& b = Value(inst[3]);
+      const CompiledValue& v = Define(inst[1], inst[0], a.count * b.count);
+      for (uint32_t c = 0; c < b.count; ++c)
+        for (uint32_t r = 0; r < a.count; ++r) Emit(Op::kFMul, v.reg + c * a.count + r, a.reg + r, b.reg + c);
+      return true;
+    }
+    case SpvOp::OpTranspose: {
+      const CompiledValue& a = Value(inst[2]);
+      const uint32_t rows = rows_of(a.type), cols = m.Type(a.type).count;
+      const CompiledValue& v = Define(inst[1], inst[0], rows * cols);
+      for (uint32_t c = 0; c < cols; ++c)
+        for (uint32_t r = 0; r < rows; ++r) Emit(Op::kMove, v.reg + r * cols + c, a.reg + c * rows + r);
+      return true;
+    }
+    default:
+      return Fail("unsupported matrix instruction");
+  }
+}
+
+bool Compiler::CompileGlslInstruction(const SpirvInstruction& inst) {
+  if (module_.ext_inst_sets.count(inst[2]) == 0 || module_.ext_inst_sets.at(inst[2]) != 1)
+    return Fail("unsupported extended instruction set");
+  const uint32_t op = inst[3];
+  const uint32_t count = ScalarCount(inst[0]);
+  uint32_t operands = 0;
+  if (IsComponentwiseGlsl(op, &operands)) {
+    const CompiledValue& v = Define(inst[1], inst[0], count);
+    uint32_t regs[3] = {};
+    uint32_t counts[3] = {};
+    for (uint32_t i = 0; i < operands; ++i) {
+      const CompiledValue& a = Value(inst[4 + i]);
+      regs[i] = a.reg;
+      counts[i] = a.count;
+    }
+    // Scalar operands of vector forms (step(edge, v), mix(x, y, a)...) broadcast.
+    auto at = [&](uint32_t i, uint32_t c) { return regs[i] + (counts[i] == 1 ? 0 : c); };
+    const Op ir = operands == 1 ? Op::kGlslUnary : operands == 2 ? Op::kGlslBinary : Op::kGlslTernary;
+    for (uint32_t c = 0; c < count; ++c) Emit(ir, v.reg + c, at(0, c), at(1, c), at(2, c), uint16_t(op));
+    return true;
+  }
+  const uint32_t t = NewRegisters(2);
+  switch (op) {
+    case GLSLstd450Length:
+    case GLSLstd450Distance:
+    case GLSLstd450Normalize: {
+      const CompiledValue& a = Value(inst[4]);
+      uint32_t x = a.reg;
+      if (op == GLSLstd450Distance) {  // length(a - b)
+        const CompiledValue& b = Value(inst[5]);
+        x = NewRegisters(a.count);
+        for (uint32_t c = 0; c < a.count; ++c) Emit(Op::kFSub, x + c, a.reg + c, b.reg + c);
+      }
+      const uint32_t sum = NewRegisters(1);
+      Emit(Op::kFMul, sum, x, x);
+      for (uint32_t c = 1; c < a.count; ++c) {
+        Emit(Op::kFMul, t, x + c, x + c);
+        Emit(Op::kFAdd, sum, sum, t);
+      }
+      const CompiledValue& v = Define(inst[1], inst[0], count);
+      if (op != GLSLstd450Normalize) {
+        Emit(Op::kGlslUnary, v.reg, sum, 0, 0, GLSLstd450Sqrt);
+        return true;
+      }
+      Emit(Op::kGlslUnary, t, sum, 0, 0, GLSLstd450InverseSqrt);
+      for (uint32_t c = 0; c < count; ++c) Emit(Op::kFMul, v.reg + c, x + c, t);
+      return true;
+    }
+    case GLSLstd450Cross: {
+      const CompiledValue& a = Value(inst[4]);
+      const CompiledValue& b = Value(inst[5]);
+      const CompiledValue& v = Define(inst[1], inst[0], 3);
+      for (uint32_t c = 0; c < 3; ++c) {
+        const uint32_t i = (c + 1) % 3, j = (c + 2) % 3;
+        Emit(Op::kFMul, t, a.reg + i, b.reg + j);
+        Emit(Op::kFMul, t + 1, a.reg + j, b.reg + i);
+        Emit(Op::kFSub, v.reg + c, t, t + 1);
+      }
+      return true;
+    }
+    case GLSLstd450Reflect: {  // I - 2 * dot(N, I) * N
+      const CompiledValue& i_vec = Value(inst[4]);
+      const CompiledValue& n = Value(inst[5]);
+      const uint32_t d = NewRegisters(1);
+      Emit(Op::kFMul, d, n.reg, i_vec.reg);
+      for (uint32_t c = 1; c < count; ++c) {
+        Emit(Op::kFMul, t, n.reg + c, i_vec.reg + c);
+        Emit(Op::kFAdd, d, d, t);
+      }
+      Emit(Op::kFAdd, d, d, d);
+      const CompiledValue& v = Define(inst[1], inst[0], count);
+      for (uint32_t c = 0; c < count; ++c) {
+        Emit(Op::kFMul, t, d, n.reg + c);
+        Emit(Op::kFSub, v.reg + c, i_vec.reg + c, t);
+      }
+      return true;
+    }
+    case GLSLstd450FaceForward: {  // dot(Nref, I) < 0 ? N : -N
+      const CompiledValue& n = Value(inst[4]);
+      const CompiledValue& i_vec = Value(inst[5]);
+      const CompiledValue& nref = Value(inst[6]);
+      const uint32_t d = NewRegisters(1);
+      Emit(Op::kFMul, d, nref.reg, i_vec.reg);
+      for (uint32_t c = 1; c < count; ++c) {
+        Emit(Op::kFMul, t, nref.reg + c, i_vec.reg + c);
+        Emit(Op::kFAdd, d, d, t);
+      }
+      Emit(Op::kFOrdLess, d, d, ConstantRegister(0));
+      const CompiledValue& v = Define(inst[1], inst[0], count);
+      for (uint32_t c = 0; c < count; ++c) {
+        Emit(Op::kFNegate, t, n.reg + c);
+        Emit(Op::kSelect, v.reg + c, d, n.reg + c, t);
+      }
+      return true;
+    }
+    default:
+      return Fail("unsupported GLSL.std.450 instruction " + std::to_string(op));
+  }
+}
+
+}  // namespace duet::spirv_exec

@@ -1,0 +1,392 @@
+// Variables, access chains, loads, stores and atomics. A pointer is a memory
+// root (a descriptor's buffer, push constants, workgroup or per-lane
+// memory) plus a byte offset; composite loads and stores become one 32-bit
+// access per scalar at offsets from the type's layout: the Offset,
+// ArrayStride and MatrixStride decorations where the storage class has an
+// explicit layout, tightly packed 4-byte scalars otherwise.
+#include <functional>
+
+#include "spirv_exec/compiler.h"
+
+namespace duet::spirv_exec {
+
+using SpvOp = spv::Op;
+using spv::StorageClass;
+
+namespace {
+
+bool HasExplicitLayout(StorageClass storage) {
+  return storage == StorageClass::Uniform || storage == StorageClass::StorageBuffer ||
+         storage == StorageClass::PushConstant || storage == StorageClass::PhysicalStorageBuffer;
+}
+
+uint32_t ImplicitSize(const SpirvModule& m, uint32_t type_id) {
+  const SpirvType& t = m.Type(type_id);
+  switch (t.kind) {
+    case SpvOp::OpTypeBool:
+    case SpvOp::OpTypeInt:
+    case SpvOp::OpTypeFloat: return t.width == 64 ? 8 : 4;
+    case SpvOp::OpTypeVector:
+    case SpvOp::OpTypeMatrix:
+    case SpvOp::OpTypeArray: return t.count * ImplicitSize(m, t.element);
+    case SpvOp::OpTypeStruct: {
+      uint32_t size = 0;
+      for (uint32_t member : t.members) size += ImplicitSize(m, member);
+      return size;
+    }
+    default: return 0;
+  }
+}
+
+uint32_t ImplicitMemberOffset(const SpirvModule& m, const SpirvType& s, uint32_t index) {
+  uint32_t offset = 0;
+  for (uint32_t i = 0; i < index; ++i) offset += ImplicitSize(m, s.members[i]);
+  return offset;
+}
+
+// Layout facts that travel down a type: a matrix's stride and order come
+// from the struct member that holds it.
+struct LayoutContext {
+  bool explicit_layout;
+  uint32_t matrix_stride;
+  bool row_major;
+  uint32_t component_stride;  // for a vector reached as a row-major matrix column
+};
+
+uint32_t ArrayStride(const SpirvModule& m, uint32_t array_type, const LayoutContext& ctx) {
+  const SpirvType& t = m.Type(array_type);
+  if (ctx.explicit_layout) {
+    const Decorations* d = m.DecorationsOf(array_type);
+    if (d != nullptr && d->array_stride != 0) return d->array_stride;
+  }
+  return ImplicitSize(m, t.element);
+}
+
+// Calls fn(byte offset) for every 32-bit scalar of `type`, in the order the
+// compiler flattens values.
+void ForEachScalar(const SpirvModule& m, uint32_t type_id, const LayoutContext& ctx, uint32_t base,
+                   const std::function<void(uint32_t)>& fn) {
+  const SpirvType& t = m.Type(type_id);
+  switch (t.kind) {
+    case SpvOp::OpTypeBool:
+    case SpvOp::OpTypeInt:
+    case SpvOp::OpTypeFloat:
+      fn(base);
+      if (t.width == 64) fn(base + 4);
+      return;
+    case SpvOp::OpTypeVector:
+      for (uint32_t i = 0; i < t.count; ++i) ForEachScalar(m, t.element, ctx, base + i * ctx.component_stride, fn);
+      return;
+    case SpvOp::OpTypeMatrix: {
+      const uint32_t rows = m.Type(t.element).count;
+      const uint32_t stride = ctx.explicit_layout && ctx.matrix_stride != 0 ? ctx.matrix_stride : rows * 4;
+      for (uint32_t c = 0; c < t.count; ++c)
+        for (uint32_t r = 0; r < rows; ++r) fn(base + (ctx.row_major ? r * stride + c * 4 : c * stride + r * 4));
+      return;
+    }
+    case SpvOp::OpTypeArray: {
+      const uint32_t stride = ArrayStride(m, type_id, ctx);
+      for (uint32_t i = 0; i < t.count; ++i) ForEachScalar(m, t.element, ctx, base + i * stride, fn);
+      return;
+    }
+    case SpvOp::OpTypeStruct: {
+      const Decorations* d = m.DecorationsOf(type_id);
+      for (uint32_t i = 0; i < t.members.size(); ++i) {
+        LayoutContext inner{ctx.explicit_layout, 0, false, 4};
+        uint32_t offset = ImplicitMemberOffset(m, t, i);
+        if (ctx.explicit_layout && d != nullptr && i < d->members.size()) {
+          offset = d->members[i].offset;
+          inner.matrix_stride = d->members[i].matrix_stride;
+          inner.row_major = d->members[i].row_major;
+        }
+        ForEachScalar(m, t.members[i], inner, base + offset, fn);
+      }
+      return;
+    }
+    default: return;
+  }
+}
+
+LayoutContext ContextOf(const PointerValue& p) {
+  return {p.explicit_layout, p.matrix_stride, p.row_major, p.component_stride};
+}
+
+}  // namespace
+
+bool Compiler::DeclareGlobals(const SpirvEntryPoint& entry) {
+  const SpirvModule& m = module_;
+  for (int i = 0; i < 3; ++i) {
+    program_.local_size[i] = entry.local_size[i];
+    uint32_t value = 0;
+    if (entry.local_size_ids[i] != 0 && m.ScalarConstant(entry.local_size_ids[i], &value))
+      program_.local_size[i] = value;
+  }
+  if (m.workgroup_size_builtin != 0) {
+    const SpirvInstruction& c = m.constants.at(m.workgroup_size_builtin);
+    for (int i = 0; i < 3 && 2u + i < c.word_count; ++i) {
+      uint32_t value = 0;
+      if (m.ScalarConstant(c[2 + i], &value)) program_.local_size[i] = value;
+    }
+  }
+
+  for (const auto& [id, var] : m.variables) {
+    const SpirvType& pointer_type = m.Type(var[0]);
+    const StorageClass storage = static_cast<StorageClass>(var[2]);
+    CompiledValue value;
+    value.kind = CompiledValue::Kind::kPointer;
+    value.type = var[0];
+    PointerValue& p = value.pointer;
+    p.pointee = pointer_type.element;
+    p.explicit_layout = HasExplicitLayout(storage);
+    const Decorations* d = m.DecorationsOf(id);
+    switch (storage) {
+      case StorageClass::Uniform:
+      case StorageClass::StorageBuffer: {
+        // Arrays of blocks get one root per element; the access chain's first
+        // index picks it (constant indices only for now).
+        const SpirvType& pointee = m.Type(p.pointee);
+        const bool array = pointee.kind == SpvOp::OpTypeArray || pointee.kind == SpvOp::OpTypeRuntimeArray;
+        if (array && pointee.count == 0) return Fail("runtime arrays of buffer descriptors are not supported yet");
+        p.root = static_cast<uint32_t>(program_.roots.size());
+        for (uint32_t e = 0; e < (array ? pointee.count : 1); ++e)
+          program_.roots.push_back({RootKind::kDescriptorBuffer, d ? d->set : 0, d ? d->binding : 0, e});
+        break;
+      }
+      case StorageClass::PushConstant:
+        p.root = static_cast<uint32_t>(program_.roots.size());
+        program_.roots.push_back({RootKind::kPushConstants});
+        break;
+      case StorageClass::Workgroup:
+        p.root = static_cast<uint32_t>(program_.roots.size());
+        program_.roots.push_back({RootKind::kWorkgroup, 0, 0, 0, program_.workgroup_memory_size});
+        program_.workgroup_memory_size += (ImplicitSize(m, p.pointee) + 15) & ~15u;
+        break;
+      case StorageClass::Private:
+        p.root = static_cast<uint32_t>(program_.roots.size());
+        program_.roots.push_back({RootKind::kPrivate, 0, 0, 0, program_.private_memory_size});
+        program_.private_memory_size += (ImplicitSize(m, p.pointee) + 3) & ~3u;
+        break;
+      case StorageClass::Input: {
+        if (d == nullptr || d->builtin < 0) return Fail("compute inputs must be built-ins");
+        uint32_t* slot = nullptr;
+        uint32_t count = 1;
+        switch (static_cast<spv::BuiltIn>(d->builtin)) {
+          case spv::BuiltIn::GlobalInvocationId: slot = &program_.builtins.global_invocation_id; count = 3; break;
+          case spv::BuiltIn::LocalInvocationId: slot = &program_.builtins.local_invocation_id; count = 3; break;
+          case spv::BuiltIn::WorkgroupId: slot = &program_.builtins.workgroup_id; count = 3; break;
+          case spv::BuiltIn::NumWorkgroups: slot = &program_.builtins.num_workgroups; count = 3; break;
+          case spv::BuiltIn::LocalInvocationIndex: slot = &program_.builtins.local_invocation_index; break;
+          case spv::BuiltIn::SubgroupLocalInvocationId:
+            slot = &program_.builtins.subgroup_local_invocation_id;
+            break;
+          case spv::BuiltIn::SubgroupId: slot = &program_.builtins.subgroup_id; break;
+          case spv::BuiltIn::SubgroupSize: slot = &program_.builtins.subgroup_size; break;
+          case spv::BuiltIn::NumSubgroups: slot = &program_.builtins.num_subgroups; break;
+          default: return Fail("unsupported compute built-in " + std::to_string(d->builtin));
+        }
+        if (*slot == UINT32_MAX) *slot = NewRegisters(count);
+        p.builtin_register = *slot;
+        break;
+      }
+      default:
+        continue;  // images and samplers: compiled when used
+    }
+    values_[id] = value;
+  }
+  return true;
+}
+
+bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* handled) {
+  const SpirvModule& m = module_;
+  *handled = true;
+  switch (inst.op) {
+    case SpvOp::OpVariable: {
+      // Function-scope variables live in per-lane memory.
+      CompiledValue value;
+      value.kind = CompiledValue::Kind::kPointer;
+      value.type = inst[0];
+      value.pointer.pointee = m.Type(inst[0]).element;
+      value.pointer.root = static_cast<uint32_t>(program_.roots.size());
+      program_.roots.push_back({RootKind::kPrivate, 0, 0, 0, program_.private_memory_size});
+      program_.private_memory_size += (ImplicitSize(m, value.pointer.pointee) + 3) & ~3u;
+      values_[inst[1]] = value;
+      if (inst.word_count > 3) {
+        const CompiledValue& init = Value(inst[3]);
+        uint32_t i = 0;
+        ForEachScalar(m, value.pointer.pointee, ContextOf(value.pointer), 0, [&](uint32_t offset) {
+          Emit(Op::kStore, 0, ConstantRegister(0), offset, init.reg + i++, uint16_t(value.pointer.root));
+        });
+      }
+      return true;
+    }
+    case SpvOp::OpAccessChain:
+    case SpvOp::OpInBoundsAccessChain: {
+      PointerValue p = Value(inst[2]).pointer;
+      if (Value(inst[2]).kind != CompiledValue::Kind::kPointer) return Fail("access chain on a non-pointer");
+      LayoutContext ctx = ContextOf(p);
+      for (uint32_t i = 3; i < inst.word_count; ++i) {
+        const uint32_t index_id = inst[i];
+        uint32_t constant_index = 0;
+        const bool is_constant = m.ScalarConstant(index_id, &constant_index);
+        const SpirvType& t = m.Type(p.pointee);
+        // The first index into an array of buffer descriptors picks the root.
+        if (i == 3 && program_.roots[p.root].kind == RootKind::kDescriptorBuffer &&
+            (t.kind == SpvOp::OpTypeArray || t.kind == SpvOp::OpTypeRuntimeArray)) {
+          if (!is_constant) return Fail("dynamically indexed buffer descriptor arrays are not supported yet");
+          p.root += constant_index;
+          p.pointee = t.element;
+          continue;
+        }
+        uint32_t stride = 0;
+        uint32_t next = 0;
+        if (t.kind == SpvOp::OpTypeStruct) {
+          const Decorations* d = m.DecorationsOf(p.pointee);
+          next = t.members[constant_index];
+          uint32_t offset = ImplicitMemberOffset(m, t, constant_index);
+          ctx.matrix_stride = 0;
+          ctx.row_major = false;
+          if (p.explicit_layout && d != nullptr && constant_index < d->members.size()) {
+            offset = d->members[constant_index].offset;
+            ctx.matrix_stride = d->members[constant_index].matrix_stride;
+            ctx.row_major = d->members[constant_index].row_major;
+          }
+          if (p.builtin_register != kNoRegister) return Fail("built-in blocks are not supported in compute");
+          p.static_offset += offset;
+          p.pointee = next;
+          continue;
+        }
+        if (t.kind == SpvOp::OpTypeArray || t.kind == SpvOp::OpTypeRuntimeArray) {
+          stride = ArrayStride(m, p.pointee, ctx);
+          next = t.element;
+        } else if (t.kind == SpvOp::OpTypeMatrix) {
+          const uint32_t rows = m.Type(t.element).count;
+          const uint32_t mstride = ctx.explicit_layout && ctx.matrix_stride != 0 ? ctx.matrix_stride : rows * 4;
+          stride = ctx.row_major ? 4 : mstride;
+          ctx.component_stride = ctx.row_major ? mstride : 4;
+          next = t.element;
+        } else if (t.kind == SpvOp::OpTypeVector) {
+          stride = ctx.component_stride;
+          next = t.element;
+        } else {
+          return Fail("access chain through an unsupported type");
+        }
+        if (p.builtin_register != kNoRegister) {
+          if (!is_constant) return Fail("dynamic index into a built-in");
+          p.builtin_register += constant_index;
+        } else if (is_constant) {
+          p.static_offset += constant_index * stride;
+        } else {
+          const uint32_t scaled = NewRegisters(1);
+          Emit(Op::kIMul, scaled, Value(index_id).reg, ConstantRegister(stride));
+          if (p.offset_register == kNoRegister) {
+            p.offset_register = scaled;
+          } else {
+            const uint32_t sum = NewRegisters(1);
+            Emit(Op::kIAdd, sum, p.offset_register, scaled);
+            p.offset_register = sum;
+          }
+        }
+        p.pointee = next;
+        if (m.Type(next).kind != SpvOp::OpTypeVector) ctx.component_stride = 4;
+      }
+      p.matrix_stride = ctx.matrix_stride;
+      p.row_major = ctx.row_major;
+      p.component_stride = ctx.component_stride;
+      CompiledValue& v = values_[inst[1]];
+      v.kind = CompiledValue::Kind::kPointer;
+      v.type = inst[0];
+      v.pointer = p;
+      return true;
+    }
+    case SpvOp::OpLoad: {
+      const CompiledValue& ptr = Value(inst[2]);
+      const PointerValue p = ptr.pointer;
+      CompiledValue& v = Define(inst[1], inst[0], ScalarCount(inst[0]));
+      if (p.builtin_register != kNoRegister) {
+        for (uint32_t i = 0; i < v.count; ++i) Emit(Op::kMove, v.reg + i, p.builtin_register + i);
+        return true;
+      }
+      const uint32_t offset_reg = p.offset_register != kNoRegister ? p.offset_register : ConstantRegister(0);
+      uint32_t i = 0;
+      ForEachScalar(m, inst[0], ContextOf(p), p.static_offset, [&](uint32_t offset) {
+        Emit(Op::kLoad, v.reg + i++, offset_reg, offset, 0, uint16_t(p.root));
+      });
+      return true;
+    }
+    case SpvOp::OpStore: {
+      const PointerValue p = Value(inst[0]).pointer;
+      const CompiledValue& value = Value(inst[1]);
+      const uint32_t offset_reg = p.offset_register != kNoRegister ? p.offset_register : ConstantRegister(0);
+      uint32_t i = 0;
+      ForEachScalar(m, p.pointee, ContextOf(p), p.static_offset, [&](uint32_t offset) {
+        Emit(Op::kStore, 0, offset_reg, offset, value.reg + i++, uint16_t(p.root));
+      });
+      return true;
+    }
+    case SpvOp::OpArrayLength: {
+      // Length of the runtime array that is member `inst[3]` of the block.
+      const PointerValue p = Value(inst[2]).pointer;
+      const SpirvType& block = m.Type(p.pointee);
+      const Decorations* d = m.DecorationsOf(p.pointee);
+      const uint32_t member = inst[3];
+      const uint32_t offset = d != nullptr && member < d->members.size() ? d->members[member].offset : 0;
+      const Decorations* ad = m.DecorationsOf(block.members[member]);
+      const uint32_t stride = ad != nullptr && ad->array_stride != 0 ? ad->array_stride : 4;
+      CompiledValue& v = Define(inst[1], inst[0], 1);
+      Emit(Op::kArrayLength, v.reg, offset, stride, 0, uint16_t(p.root));
+      return true;
+    }
+    case SpvOp::OpAtomicLoad:
+    case SpvOp::OpAtomicStore:
+    case SpvOp::OpAtomicExchange:
+    case SpvOp::OpAtomicCompareExchange:
+    case SpvOp::OpAtomicIIncrement:
+    case SpvOp::OpAtomicIDecrement:
+    case SpvOp::OpAtomicIAdd:
+    case SpvOp::OpAtomicISub:
+    case SpvOp::OpAtomicSMin:
+    case SpvOp::OpAtomicUMin:
+    case SpvOp::OpAtomicSMax:
+    case SpvOp::OpAtomicUMax:
+    case SpvOp::OpAtomicAnd:
+    case SpvOp::OpAtomicOr:
+    case SpvOp::OpAtomicXor: {
+      const bool store = inst.op == SpvOp::OpAtomicStore;
+      const PointerValue p = Value(store ? inst[0] : inst[2]).pointer;
+      if (p.builtin_register != kNoRegister) return Fail("atomic on a built-in");
+      const uint32_t offset_reg = p.offset_register != kNoRegister ? p.offset_register : ConstantRegister(0);
+      // Operands: value (and comparator for compare-exchange) in consecutive registers.
+      const uint32_t operands = NewRegisters(2);
+      if (store) {
+        Emit(Op::kMove, operands, Value(inst[3]).reg);
+      } else if (inst.op == SpvOp::OpAtomicCompareExchange) {
+        Emit(Op::kMove, operands, Value(inst[6]).reg);
+        Emit(Op::kMove, operands + 1, Value(inst[7]).reg);
+      } else if (inst.op == SpvOp::OpAtomicIIncrement || inst.op == SpvOp::OpAtomicIDecrement) {
+        Emit(Op::kMove, operands, ConstantRegister(1));
+      } else if (inst.op != SpvOp::OpAtomicLoad) {
+        Emit(Op::kMove, operands, Value(inst[5]).reg);
+      }
+      const uint32_t dst = store ? NewRegisters(1) : Define(inst[1], inst[0], 1).reg;
+      Emit(Op::kAtomic, dst, offset_reg, p.static_offset, operands, uint16_t(p.root), static_cast<uint32_t>(inst.op));
+      return true;
+    }
+    case SpvOp::OpControlBarrier: {
+      uint32_t scope = 0;
+      m.ScalarConstant(inst[0], &scope);
+      if (static_cast<spv::Scope>(scope) == spv::Scope::Workgroup) {
+        Emit(Op::kBarrier);
+        program_.uses_barrier = true;
+      }
+      return true;
+    }
+    case SpvOp::OpMemoryBarrier:
+      // Waves of a workgroup run on one thread; atomics are real atomics.
+      return true;
+    default:
+      *handled = false;
+      return true;
+  }
+}
+
+}  // namespace duet::spirv_exec

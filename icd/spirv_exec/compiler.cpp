@@ -1,0 +1,289 @@
+// Values, blocks and structured control flow (see ir.h for the model).
+#include "spirv_exec/compiler.h"
+
+#include <algorithm>
+#include <functional>
+#include <unordered_set>
+
+namespace duet::spirv_exec {
+
+using SpvOp = spv::Op;
+
+uint32_t Compiler::NewRegisters(uint32_t count) {
+  const uint32_t first = program_.register_count;
+  program_.register_count += count;
+  return first;
+}
+
+uint32_t Compiler::ConstantRegister(uint32_t value) {
+  auto it = constant_registers_.find(value);
+  if (it != constant_registers_.end()) return it->second;
+  const uint32_t reg = NewRegisters(1);
+  program_.constants.emplace_back(reg, value);
+  constant_registers_[value] = reg;
+  return reg;
+}
+
+CompiledValue& Compiler::Define(uint32_t id, uint32_t type, uint32_t count) {
+  CompiledValue& v = values_[id];
+  if (v.kind == CompiledValue::Kind::kRegisters) return v;  // phis are defined before their block
+  v.kind = CompiledValue::Kind::kRegisters;
+  v.type = type;
+  v.count = count;
+  v.reg = NewRegisters(count);
+  return v;
+}
+
+const CompiledValue& Compiler::Value(uint32_t id) {
+  auto it = values_.find(id);
+  if (it != values_.end()) return it->second;
+  if (module_.constants.count(id) != 0 && CompileConstant(id)) return values_[id];
+  static const CompiledValue kNone;
+  Fail("use of unknown or unsupported value %" + std::to_string(id));
+  return kNone;
+}
+
+uint32_t Compiler::ScalarCount(uint32_t type_id) const {
+  const SpirvType& t = module_.Type(type_id);
+  switch (t.kind) {
+    case SpvOp::OpTypeBool:
+    case SpvOp::OpTypeInt:
+    case SpvOp::OpTypeFloat: return t.width == 64 ? 2 : 1;
+    case SpvOp::OpTypeVector:
+    case SpvOp::OpTypeMatrix:
+    case SpvOp::OpTypeArray: return t.count * ScalarCount(t.element);
+    case SpvOp::OpTypeStruct: {
+      uint32_t n = 0;
+      for (uint32_t m : t.members) n += ScalarCount(m);
+      return n;
+    }
+    default: return 0;
+  }
+}
+
+void Compiler::Emit(Op op, uint32_t dst, uint32_t a, uint32_t b, uint32_t c, uint16_t aux, uint32_t ext) {
+  program_.code.push_back({op, aux, dst, a, b, c, ext});
+}
+
+bool Compiler::Fail(const std::string& message) {
+  if (error_.empty()) error_ = message;
+  return false;
+}
+
+bool Compiler::CompileConstant(uint32_t id) {
+  const SpirvInstruction& c = module_.constants.at(id);
+  const uint32_t type = c[0];
+  std::vector<uint32_t> scalars;
+  std::function<bool(uint32_t)> flatten = [&](uint32_t cid) {
+    const SpirvInstruction& k = module_.constants.at(cid);
+    const uint32_t count = ScalarCount(k[0]);
+    switch (k.op) {
+      case SpvOp::OpConstant:
+        for (uint32_t i = 0; i < count; ++i) scalars.push_back(k[2 + i]);
+        return true;
+      case SpvOp::OpConstantTrue: scalars.push_back(1); return true;
+      case SpvOp::OpConstantFalse: scalars.push_back(0); return true;
+      case SpvOp::OpConstantNull: scalars.insert(scalars.end(), count, 0); return true;
+      case SpvOp::OpConstantComposite:
+        for (uint32_t i = 2; i < k.word_count; ++i)
+          if (module_.constants.count(k[i]) == 0 || !flatten(k[i])) return false;
+        return true;
+      default: return false;
+    }
+  };
+  if (!flatten(id)) return Fail("unsupported constant %" + std::to_string(id));
+  CompiledValue& v = values_[id];
+  v.kind = CompiledValue::Kind::kRegisters;
+  v.type = type;
+  v.count = static_cast<uint32_t>(scalars.size());
+  // Constants share registers; a composite needs consecutive ones.
+  if (scalars.size() == 1) {
+    v.reg = ConstantRegister(scalars[0]);
+  } else {
+    v.reg = NewRegisters(v.count);
+    for (uint32_t i = 0; i < v.count; ++i) program_.constants.emplace_back(v.reg + i, scalars[i]);
+  }
+  return true;
+}
+
+// Structured order: a reverse postorder in which a header's merge block is
+// visited first (so it is placed after everything inside the construct) and
+// a loop's continue target second (after the loop body).
+bool Compiler::OrderBlocks(const SpirvFunction& function) {
+  std::unordered_map<uint32_t, const SpirvBlock*> by_label;
+  for (const SpirvBlock& b : function.blocks) by_label[b.label] = &b;
+  std::unordered_set<uint32_t> visited;
+  std::vector<const SpirvBlock*> postorder;
+
+  auto successors = [&](const SpirvBlock& b) {
+    std::vector<uint32_t> next;
+    if (b.merge != 0) next.push_back(b.merge);
+    if (b.continue_target != 0) next.push_back(b.continue_target);
+    const SpirvInstruction& t = b.body.back();
+    switch (t.op) {
+      case SpvOp::OpBranch: next.push_back(t[0]); break;
+      case SpvOp::OpBranchConditional: next.push_back(t[2]); next.push_back(t[1]); break;
+      case SpvOp::OpSwitch:
+        for (uint32_t i = t.word_count - 1; i >= 3; i -= 2) next.push_back(t[i]);
+        next.push_back(t[1]);
+        break;
+      default: break;
+    }
+    return next;
+  };
+  // Iterative DFS (deep shaders would overflow a recursive one).
+  std::vector<std::pair<const SpirvBlock*, std::vector<uint32_t>>> stack;
+  visited.insert(function.blocks[0].label);
+  stack.push_back({&function.blocks[0], successors(function.blocks[0])});
+  while (!stack.empty()) {
+    auto& [block, pending] = stack.back();
+    if (pending.empty()) {
+      postorder.push_back(block);
+      stack.pop_back();
+      continue;
+    }
+    const uint32_t next = pending.front();
+    pending.erase(pending.begin());
+    if (!visited.insert(next).second) continue;
+    auto it = by_label.find(next);
+    if (it == by_label.end()) return Fail("branch to unknown block");
+    stack.push_back({it->second, successors(*it->second)});
+  }
+  order_.assign(postorder.rbegin(), postorder.rend());
+  for (uint32_t i = 0; i < order_.size(); ++i) block_index_[order_[i]->label] = i;
+  return true;
+}
+
+void Compiler::EmitPhiMoves(uint32_t from_label, uint32_t to_label, uint16_t edge) {
+  const SpirvBlock& to = *order_[block_index_.at(to_label)];
+  // Phis read their sources as of the edge, so when one phi's source is
+  // another phi of the same block, copy all sources to temporaries first.
+  struct Move {
+    uint32_t dst, src, count;
+  };
+  std::vector<Move> moves;
+  std::unordered_set<uint32_t> phi_ids;
+  bool reads_phi = false;
+  for (const SpirvInstruction& inst : to.body) {
+    if (inst.op != SpvOp::OpPhi) break;
+    phi_ids.insert(inst[1]);
+  }
+  for (const SpirvInstruction& inst : to.body) {
+    if (inst.op != SpvOp::OpPhi) break;
+    for (uint32_t i = 2; i + 1 < inst.word_count; i += 2) {
+      if (inst[i + 1] != from_label) continue;
+      const CompiledValue& src = Value(inst[i]);
+      const CompiledValue& dst = values_.at(inst[1]);
+      reads_phi |= phi_ids.count(inst[i]) != 0;
+      moves.push_back({dst.reg, src.reg, dst.count});
+    }
+  }
+  if (reads_phi) {
+    for (Move& m : moves) {
+      const uint32_t temp = NewRegisters(m.count);
+      for (uint32_t c = 0; c < m.count; ++c) Emit(Op::kMove, temp + c, m.src + c);
+      m.src = temp;
+    }
+  }
+  for (const Move& m : moves)
+    for (uint32_t c = 0; c < m.count; ++c) Emit(Op::kEdgeMove, m.dst + c, m.src + c, 0, 0, edge);
+}
+
+bool Compiler::CompileTerminator(const SpirvBlock& block, const SpirvInstruction& t) {
+  const uint32_t here = block_index_.at(block.label);
+  std::vector<uint32_t> targets;
+  switch (t.op) {
+    case SpvOp::OpBranch:
+      Emit(Op::kBranch, 0, block_index_.at(t[0]));
+      EmitPhiMoves(block.label, t[0], 0);
+      targets = {t[0]};
+      break;
+    case SpvOp::OpBranchConditional:
+      Emit(Op::kBranchCond, 0, Value(t[0]).reg, block_index_.at(t[1]), block_index_.at(t[2]));
+      EmitPhiMoves(block.label, t[1], 0);
+      EmitPhiMoves(block.label, t[2], 1);
+      targets = {t[1], t[2]};
+      break;
+    case SpvOp::OpSwitch: {
+      SwitchTable table;
+      table.default_block = block_index_.at(t[1]);
+      const uint32_t width = ScalarCount(Value(t[0]).type);
+      if (width != 1) return Fail("64-bit switch selectors are not supported");
+      for (uint32_t i = 2; i + 1 < t.word_count; i += 2) table.cases.emplace_back(t[i], block_index_.at(t[i + 1]));
+      Emit(Op::kSwitch, 0, Value(t[0]).reg, static_cast<uint32_t>(program_.switches.size()));
+      program_.switches.push_back(table);
+      for (uint32_t i = 0; i < table.cases.size(); ++i) EmitPhiMoves(block.label, t[3 + 2 * i], uint16_t(i));
+      EmitPhiMoves(block.label, t[1], uint16_t(table.cases.size()));
+      targets.push_back(t[1]);
+      break;
+    }
+    case SpvOp::OpReturn:
+    case SpvOp::OpReturnValue:
+    case SpvOp::OpUnreachable:
+      Emit(Op::kReturn);
+      return true;
+    case SpvOp::OpKill:
+    case SpvOp::OpTerminateInvocation:
+      Emit(Op::kKill);
+      return true;
+    default:
+      return Fail("unsupported terminator " + std::to_string(static_cast<uint32_t>(t.op)));
+  }
+  for (uint32_t target : targets)
+    if (block_index_.at(target) <= here) Emit(Op::kLoopBack, 0, block_index_.at(target));
+  return true;
+}
+
+bool Compiler::CompileBlock(const SpirvBlock& block) {
+  program_.block_start.push_back(static_cast<uint32_t>(program_.code.size()));
+  Emit(Op::kBlockBegin, 0, block_index_.at(block.label));
+  for (size_t i = 0; i + 1 < block.body.size(); ++i) {
+    const SpirvInstruction& inst = block.body[i];
+    if (inst.op == SpvOp::OpPhi) continue;  // written by the incoming edges
+    bool handled = false;
+    if (!CompileMemoryInstruction(inst, &handled)) return false;
+    if (!handled && !CompileAluInstruction(inst, &handled)) return false;
+    if (!handled) return Fail("unsupported instruction (opcode " + std::to_string(static_cast<uint32_t>(inst.op)) + ")");
+    if (!error_.empty()) return false;
+  }
+  return CompileTerminator(block, block.body.back());
+}
+
+bool Compiler::Compile(const SpirvEntryPoint& entry, std::string* error) {
+  const SpirvFunction* function = module_.Function(entry.function);
+  bool ok = function != nullptr && !function->blocks.empty();
+  if (!ok) Fail("entry point has no body");
+  ok = ok && DeclareGlobals(entry) && OrderBlocks(*function);
+  if (ok) {
+    // Phi results get registers before any edge writes them.
+    for (const SpirvBlock* block : order_)
+      for (const SpirvInstruction& inst : block->body)
+        if (inst.op == SpvOp::OpPhi) Define(inst[1], inst[0], ScalarCount(inst[0]));
+    for (const SpirvBlock* block : order_) {
+      if (!CompileBlock(*block) || !error_.empty()) {
+        ok = false;
+        break;
+      }
+    }
+    program_.block_start.push_back(static_cast<uint32_t>(program_.code.size()));
+  }
+  if (!ok || !error_.empty()) {
+    *error = error_.empty() ? "compilation failed" : error_;
+    return false;
+  }
+  return true;
+}
+
+bool CompileCompute(const std::vector<uint32_t>& words, const char* entry_name, Program* program, std::string* error) {
+  SpirvModule module;
+  if (!ParseSpirvModule(words, &module, error)) return false;
+  for (const SpirvEntryPoint& entry : module.entry_points) {
+    if (entry.name != entry_name || entry.model != spv::ExecutionModel::GLCompute) continue;
+    Compiler compiler(module, program);
+    return compiler.Compile(entry, error);
+  }
+  *error = std::string("no GLCompute entry point named ") + entry_name;
+  return false;
+}
+
+}  // namespace duet::spirv_exec

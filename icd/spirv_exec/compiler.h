@@ -1,0 +1,82 @@
+// Shared state of the SPIR-V -> IR compiler. The work is split by topic:
+// compiler.cpp (values, blocks, control flow), compile_memory.cpp
+// (variables, access chains, loads, stores, atomics), compile_alu.cpp
+// (arithmetic, conversions, composites, GLSL.std.450).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "spirv_exec/ir.h"
+#include "spirv_exec/spirv_module.h"
+
+namespace duet::spirv_exec {
+
+inline constexpr uint32_t kNoRegister = UINT32_MAX;
+
+// Where a pointer points: a memory root plus a byte offset, part constant
+// and part per lane. Built-in inputs are registers, not memory.
+struct PointerValue {
+  uint32_t root = 0;                    // index into Program::roots
+  uint32_t offset_register = kNoRegister;  // per-lane dynamic part, if any
+  uint32_t static_offset = 0;
+  uint32_t pointee = 0;                 // SPIR-V type id
+  bool explicit_layout = false;         // Offset/ArrayStride/MatrixStride decide the layout
+  uint32_t matrix_stride = 0;           // when the pointee is (an array of) matrices
+  bool row_major = false;
+  uint32_t component_stride = 4;        // vector pointee: bytes between components
+  uint32_t builtin_register = kNoRegister;  // built-in input: first register of the variable
+};
+
+struct CompiledValue {
+  enum class Kind : uint8_t { kNone, kRegisters, kPointer } kind = Kind::kNone;
+  uint32_t reg = 0;    // first register
+  uint32_t count = 0;  // scalar registers
+  uint32_t type = 0;
+  PointerValue pointer;
+};
+
+class Compiler {
+ public:
+  Compiler(const SpirvModule& module, Program* program) : module_(module), program_(*program) {}
+
+  bool Compile(const SpirvEntryPoint& entry, std::string* error);
+
+  // --- shared helpers (compiler.cpp) ---
+  uint32_t NewRegisters(uint32_t count);
+  uint32_t ConstantRegister(uint32_t value);  // a register holding `value` in every lane
+  const CompiledValue& Value(uint32_t id);
+  CompiledValue& Define(uint32_t id, uint32_t type, uint32_t count);  // registers for a result
+  uint32_t ScalarCount(uint32_t type) const;
+  void Emit(Op op, uint32_t dst = 0, uint32_t a = 0, uint32_t b = 0, uint32_t c = 0, uint16_t aux = 0,
+            uint32_t ext = 0);
+  bool Fail(const std::string& message);
+  const SpirvModule& module() const { return module_; }
+  Program& program() { return program_; }
+
+  // --- topics ---
+  bool CompileMemoryInstruction(const SpirvInstruction& inst, bool* handled);  // compile_memory.cpp
+  bool CompileAluInstruction(const SpirvInstruction& inst, bool* handled);     // compile_alu.cpp
+  bool CompileMatrixInstruction(const SpirvInstruction& inst);                 // compile_alu.cpp
+  bool CompileGlslInstruction(const SpirvInstruction& inst);                   // compile_alu.cpp
+  bool DeclareGlobals(const SpirvEntryPoint& entry);                           // compile_memory.cpp
+
+ private:
+  bool CompileConstant(uint32_t id);
+  bool CompileBlock(const SpirvBlock& block);
+  bool CompileTerminator(const SpirvBlock& block, const SpirvInstruction& inst);
+  void EmitPhiMoves(uint32_t from_label, uint32_t to_label, uint16_t edge);
+  bool OrderBlocks(const SpirvFunction& function);
+
+  const SpirvModule& module_;
+  Program& program_;
+  std::unordered_map<uint32_t, CompiledValue> values_;
+  std::unordered_map<uint32_t, uint32_t> constant_registers_;  // value -> register
+  std::unordered_map<uint32_t, uint32_t> block_index_;          // label -> structured position
+  std::vector<const SpirvBlock*> order_;
+  std::string error_;
+};
+
+}  // namespace duet::spirv_exec

@@ -1,0 +1,132 @@
+#include "spirv_exec/compute_dispatch.h"
+
+#include <cstring>
+
+#include "objects/descriptor_set.h"
+#include "objects/pipeline.h"
+#include "spirv_exec/wave.h"
+#include "util/log.h"
+#include "util/thread_pool.h"
+
+namespace duet::spirv_exec {
+namespace {
+
+// Where each memory root of the program points for this dispatch.
+std::vector<RootMemory> ResolveRoots(const Program& program, const ShaderBindings& bindings) {
+  std::vector<RootMemory> roots(program.roots.size());
+  for (size_t i = 0; i < program.roots.size(); ++i) {
+    const MemoryRoot& root = program.roots[i];
+    RootMemory& memory = roots[i];
+    switch (root.kind) {
+      case RootKind::kPushConstants:
+        memory.base = const_cast<std::byte*>(bindings.push_constants.data());
+        memory.range = kMaxPushConstantBytes;
+        break;
+      case RootKind::kDescriptorBuffer: {
+        const DescriptorSet* set = root.set < kMaxBoundDescriptorSets ? bindings.sets[root.set] : nullptr;
+        const DescriptorSetLayoutBinding* binding = set != nullptr ? set->Find(root.binding) : nullptr;
+        if (binding == nullptr) break;  // unbound: every access reads 0 and writes nothing
+        if (binding->type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+          memory.base = const_cast<std::byte*>(set->inline_data.data()) + binding->inline_offset;
+          memory.range = binding->count;
+          break;
+        }
+        if (root.element >= binding->count) break;
+        const Descriptor& d = set->descriptors[binding->first_descriptor + root.element];
+        memory.base = d.data;
+        memory.range = static_cast<uint32_t>(std::min<VkDeviceSize>(d.range, UINT32_MAX));
+        if (d.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC || d.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC) {
+          const std::vector<uint32_t>& offsets = bindings.dynamic_offsets[root.set];
+          const uint32_t index = binding->dynamic_index + root.element;
+          if (index < offsets.size() && memory.base != nullptr) memory.base += offsets[index];
+        }
+        if (memory.base == nullptr) memory.range = 0;
+        break;
+      }
+      case RootKind::kWorkgroup:
+      case RootKind::kPrivate:
+        break;  // per workgroup / per lane
+    }
+  }
+  return roots;
+}
+
+void FillBuiltins(const Program& p, WaveState& w, const uint32_t group[3], const uint32_t count[3],
+                  uint32_t first_index) {
+  const BuiltinRegisters& b = p.builtins;
+  const uint32_t* size = p.local_size;
+  for (uint32_t l = 0; l < kWaveWidth; ++l) {
+    const uint32_t index = first_index + l;
+    const uint32_t local[3] = {index % size[0], (index / size[0]) % size[1], index / (size[0] * size[1])};
+    for (uint32_t c = 0; c < 3; ++c) {
+      if (b.local_invocation_id != UINT32_MAX) w.Register(b.local_invocation_id + c)[l] = local[c];
+      if (b.global_invocation_id != UINT32_MAX)
+        w.Register(b.global_invocation_id + c)[l] = group[c] * size[c] + local[c];
+      if (b.workgroup_id != UINT32_MAX) w.Register(b.workgroup_id + c)[l] = group[c];
+      if (b.num_workgroups != UINT32_MAX) w.Register(b.num_workgroups + c)[l] = count[c];
+    }
+    if (b.local_invocation_index != UINT32_MAX) w.Register(b.local_invocation_index)[l] = index;
+    if (b.subgroup_local_invocation_id != UINT32_MAX) w.Register(b.subgroup_local_invocation_id)[l] = l;
+    if (b.subgroup_id != UINT32_MAX) w.Register(b.subgroup_id)[l] = first_index / kWaveWidth;
+    if (b.subgroup_size != UINT32_MAX) w.Register(b.subgroup_size)[l] = kWaveWidth;
+    if (b.num_subgroups != UINT32_MAX)
+      w.Register(b.num_subgroups)[l] = (size[0] * size[1] * size[2] + kWaveWidth - 1) / kWaveWidth;
+  }
+}
+
+void RunWorkgroup(const Program& p, std::vector<RootMemory>& roots, const uint32_t group[3], const uint32_t count[3],
+                  std::vector<WaveState>& waves, std::vector<std::byte>& shared) {
+  const uint32_t invocations = p.local_size[0] * p.local_size[1] * p.local_size[2];
+  const uint32_t wave_count = (invocations + kWaveWidth - 1) / kWaveWidth;
+  if (waves.size() < wave_count) waves.resize(wave_count);
+  // Workgroup memory starts zeroed (shaderZeroInitializeWorkgroupMemory).
+  shared.assign(p.workgroup_memory_size, std::byte{0});
+  for (size_t i = 0; i < p.roots.size(); ++i) {
+    if (p.roots[i].kind != RootKind::kWorkgroup) continue;
+    roots[i].base = shared.data() + p.roots[i].offset;
+    roots[i].range = p.workgroup_memory_size - p.roots[i].offset;
+  }
+  for (uint32_t v = 0; v < wave_count; ++v) {
+    const uint32_t first = v * kWaveWidth;
+    const uint32_t lanes = std::min(kWaveWidth, invocations - first);
+    const LaneMask launched = lanes == kWaveWidth ? kAllLanes : (LaneMask{1} << lanes) - 1;
+    ResetWave(p, launched, &waves[v]);
+    FillBuiltins(p, waves[v], group, count, first);
+  }
+  // Without barriers each wave runs to the end at once; with them, every
+  // wave runs to the next barrier before any continues past it.
+  bool pending = true;
+  std::vector<bool> finished(wave_count, false);
+  while (pending) {
+    pending = false;
+    for (uint32_t v = 0; v < wave_count; ++v) {
+      if (finished[v]) continue;
+      if (RunWave(p, roots.data(), &waves[v]) == WaveStatus::kFinished) finished[v] = true;
+      else pending = true;
+    }
+  }
+}
+
+}  // namespace
+
+void RunComputeDispatch(const ShaderBindings& bindings, const uint32_t base[3], const uint32_t count[3]) {
+  const Pipeline* pipeline = bindings.pipeline;
+  if (pipeline == nullptr || pipeline->bind_point != VK_PIPELINE_BIND_POINT_COMPUTE) {
+    DUET_ERROR("vkCmdDispatch without a compute pipeline bound");
+    return;
+  }
+  const Program& program = pipeline->compute;
+  const std::vector<RootMemory> roots = ResolveRoots(program, bindings);
+  const uint32_t total = count[0] * count[1] * count[2];
+  if (total == 0) return;
+  ParallelFor(total, [&](uint32_t index) {
+    thread_local std::vector<WaveState> waves;
+    thread_local std::vector<std::byte> shared;
+    std::vector<RootMemory> local_roots = roots;  // workgroup roots differ per workgroup
+    const uint32_t group[3] = {base[0] + index % count[0], base[1] + (index / count[0]) % count[1],
+                               base[2] + index / (count[0] * count[1])};
+    RunWorkgroup(program, local_roots, group, count, waves, shared);
+  });
+}
+
+}  // namespace duet::spirv_exec

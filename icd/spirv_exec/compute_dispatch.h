@@ -1,0 +1,32 @@
+// vkCmdDispatch*: runs a compute pipeline's workgroups. Workgroups are spread
+// over the thread pool; within one, its invocations run as waves on one
+// thread, and a barrier makes each wave yield until all have reached it.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace duet {
+
+struct DescriptorSet;
+struct Pipeline;
+
+inline constexpr uint32_t kMaxBoundDescriptorSets = 8;
+inline constexpr uint32_t kMaxPushConstantBytes = 256;
+
+// What a command buffer has bound for one bind point when it dispatches.
+struct ShaderBindings {
+  const Pipeline* pipeline = nullptr;
+  std::array<const DescriptorSet*, kMaxBoundDescriptorSets> sets{};
+  std::array<std::vector<uint32_t>, kMaxBoundDescriptorSets> dynamic_offsets;
+  std::array<std::byte, kMaxPushConstantBytes> push_constants{};
+};
+
+namespace spirv_exec {
+
+void RunComputeDispatch(const ShaderBindings& bindings, const uint32_t base[3], const uint32_t count[3]);
+
+}  // namespace spirv_exec
+}  // namespace duet

@@ -1,0 +1,139 @@
+// The compiled form of a shader stage: scalar instructions over waves.
+//
+// Every SPIR-V value is split into 32-bit scalar registers (a vec4 is four
+// registers, a mat4 sixteen). A register holds one value per lane of the
+// wave (struct of arrays), so each instruction is one tight loop over
+// kWaveWidth lanes that the compiler vectorizes.
+//
+// Control flow uses a lane mask per block, taken from SPIR-V's structured
+// control flow. Blocks are laid out in structured order (a loop's blocks
+// after its header and before its merge block). A block starts with
+// kBlockBegin, which takes the lanes that branched to it and skips the
+// block when none did. Branches add the active lanes to their targets'
+// masks; a back edge jumps to the loop header while any lane goes around
+// again, and lanes leaving a loop wait in its merge block's mask until the
+// loop is done. A branch on which all lanes agree costs the same as a jump.
+// Phis become masked moves on each incoming edge.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace duet::spirv_exec {
+
+inline constexpr uint32_t kWaveWidth = 32;
+using LaneMask = uint32_t;  // bit l: lane l
+inline constexpr LaneMask kAllLanes = ~LaneMask{0};
+
+enum class Op : uint16_t {
+  // Data movement.
+  kMove,          // dst = a
+  kEdgeMove,      // dst = a in the lanes of the last branch's edge `aux` (0: true/only, 1: false)
+  kSelect,        // dst = a ? b : c
+
+  // 32-bit integer arithmetic and bits.
+  kIAdd, kISub, kIMul, kSDiv, kUDiv, kSRem, kSMod, kUMod, kSNegate,
+  kShiftLeft, kShiftRightLogical, kShiftRightArithmetic,
+  kBitAnd, kBitOr, kBitXor, kBitNot, kBitReverse, kBitCount,
+  kBitFieldInsert,   // dst = insert(a, b, offset = c, count = register aux)
+  kBitFieldSExtract, kBitFieldUExtract,  // dst = extract(a, offset b, count c)
+  kIMulHighU, kIMulHighS,  // high 32 bits of the 64-bit product
+  kIAddCarry, kISubBorrow,  // dst = carry/borrow out of a op b
+
+  // 32-bit float arithmetic.
+  kFAdd, kFSub, kFMul, kFDiv, kFRem, kFMod, kFNegate,
+
+  // Comparisons: dst = 1 or 0.
+  kIEqual, kINotEqual, kSLess, kSLessEqual, kSGreater, kSGreaterEqual,
+  kULess, kULessEqual, kUGreater, kUGreaterEqual,
+  kFOrdEqual, kFOrdNotEqual, kFOrdLess, kFOrdLessEqual, kFOrdGreater, kFOrdGreaterEqual,
+  kFUnordEqual, kFUnordNotEqual, kFUnordLess, kFUnordLessEqual, kFUnordGreater, kFUnordGreaterEqual,
+  kIsNan, kIsInf,
+  kLogicalNot,  // dst = a == 0
+
+  // Conversions.
+  kConvertFToS, kConvertFToU, kConvertSToF, kConvertUToF,
+
+  // GLSL.std.450 and friends, one scalar at a time (aux: the GLSL opcode for
+  // the generic unary/binary/ternary forms).
+  kGlslUnary,    // dst = f(a)
+  kGlslBinary,   // dst = f(a, b)
+  kGlslTernary,  // dst = f(a, b, c)
+
+  // Memory. `aux` names a memory root (Program::roots); `a` is the per-lane
+  // byte offset register, `b` a constant byte offset added to it.
+  kLoad,    // dst = 32-bit load; out-of-range reads give 0 (robust buffer access)
+  kStore,   // store register c; out-of-range writes are dropped
+  kAtomic,  // dst = old value; operand in register c (compare-exchange: comparator in c+1); SPIR-V opcode in ext
+  kArrayLength,  // dst = (root range - a) / b: elements of a runtime array at byte offset a, stride b
+
+  // Control flow.
+  kBlockBegin,   // a = block index: active = mask[a]; mask[a] = 0; skip to block a+1 when empty
+  kBranch,       // mask[a] |= active
+  kBranchCond,   // cond register a: mask[b] |= lanes true, mask[c] |= lanes false (edges 0 and 1)
+  kSwitch,       // selector a, table Program::switches[b]
+  kLoopBack,     // a = header block: jump to it while mask[a] has lanes
+  kReturn,       // active lanes finish
+  kKill,         // active lanes finish and are marked killed (fragment discard)
+  kBarrier,      // workgroup barrier: the wave yields until the workgroup arrives
+};
+
+// dst, a, b, c are register indices unless the op says otherwise.
+struct Inst {
+  Op op;
+  uint16_t aux = 0;
+  uint32_t dst = 0, a = 0, b = 0, c = 0;
+  uint32_t ext = 0;
+};
+
+enum class RootKind : uint8_t {
+  kDescriptorBuffer,  // uniform/storage buffer binding: set, binding, array element
+  kPushConstants,
+  kWorkgroup,         // shared memory of the workgroup
+  kPrivate,           // per-lane memory (Function and Private storage)
+};
+
+struct MemoryRoot {
+  RootKind kind;
+  uint32_t set = 0, binding = 0, element = 0;  // kDescriptorBuffer
+  uint32_t offset = 0;                         // kWorkgroup / kPrivate: start in that memory
+};
+
+struct SwitchTable {
+  uint32_t default_block;
+  std::vector<std::pair<uint32_t, uint32_t>> cases;  // literal, block
+};
+
+// Where built-in inputs live: each is a run of registers filled per wave.
+struct BuiltinRegisters {
+  uint32_t global_invocation_id = UINT32_MAX;  // 3 registers
+  uint32_t local_invocation_id = UINT32_MAX;   // 3
+  uint32_t workgroup_id = UINT32_MAX;          // 3
+  uint32_t num_workgroups = UINT32_MAX;        // 3
+  uint32_t local_invocation_index = UINT32_MAX;
+  uint32_t subgroup_local_invocation_id = UINT32_MAX;
+  uint32_t subgroup_id = UINT32_MAX;
+  uint32_t subgroup_size = UINT32_MAX;
+  uint32_t num_subgroups = UINT32_MAX;
+};
+
+struct Program {
+  std::vector<Inst> code;
+  std::vector<uint32_t> block_start;  // per block: index of its kBlockBegin; one extra entry = end
+  uint32_t register_count = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> constants;  // (register, value) set in every lane at wave start
+  std::vector<MemoryRoot> roots;
+  std::vector<SwitchTable> switches;
+  BuiltinRegisters builtins;
+  uint32_t workgroup_memory_size = 0;
+  uint32_t private_memory_size = 0;  // per lane
+  uint32_t local_size[3] = {1, 1, 1};
+  bool uses_barrier = false;
+};
+
+// Compiles the entry point `entry` (a GLCompute stage) of prepared SPIR-V
+// (see spirv_ingest.h). On failure returns false with a message.
+bool CompileCompute(const std::vector<uint32_t>& words, const char* entry, Program* program, std::string* error);
+
+}  // namespace duet::spirv_exec

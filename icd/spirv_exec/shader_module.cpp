@@ -1,0 +1,45 @@
+// vkCreateShaderModule keeps the words after validating them, so invalid
+// SPIR-V fails here with a clear message rather than deep in a pipeline.
+#include "spirv_exec/shader_module.h"
+
+#include <string>
+
+#include "dispatch/entrypoints.h"
+#include "objects/device.h"
+#include "spirv_exec/spirv_ingest.h"
+#include "util/host_alloc.h"
+#include "util/log.h"
+
+namespace duet::api {
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice _device, const VkShaderModuleCreateInfo* pCreateInfo,
+                                                  const VkAllocationCallbacks* pAllocator,
+                                                  VkShaderModule* pShaderModule) {
+  Device* device = FromHandle<Device>(_device);
+  const size_t word_count = pCreateInfo->codeSize / 4;
+  std::string error;
+  if (pCreateInfo->codeSize % 4 != 0 ||
+      !spirv_exec::ValidateSpirv(pCreateInfo->pCode, word_count, &error)) {
+    DUET_ERROR("vkCreateShaderModule: invalid SPIR-V: %s", error.c_str());
+    return VK_ERROR_INVALID_SHADER_NV;
+  }
+  auto* module = HostNew<ShaderModule>(ChooseAllocator(pAllocator, device->Allocator()),
+                                       VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  if (module == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  try {
+    module->words.assign(pCreateInfo->pCode, pCreateInfo->pCode + word_count);
+  } catch (const std::bad_alloc&) {
+    HostDelete(ChooseAllocator(pAllocator, device->Allocator()), module);
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
+  *pShaderModule = ToHandle(module);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyShaderModule(VkDevice _device, VkShaderModule shaderModule,
+                                               const VkAllocationCallbacks* pAllocator) {
+  Device* device = FromHandle<Device>(_device);
+  HostDelete(ChooseAllocator(pAllocator, device->Allocator()), FromHandle<ShaderModule>(shaderModule));
+}
+
+}  // namespace duet::api

@@ -1,0 +1,67 @@
+#include "spirv_exec/spirv_ingest.h"
+
+#include <spirv-tools/libspirv.hpp>
+#include <spirv-tools/optimizer.hpp>
+
+#include <cstring>
+#include <unordered_map>
+
+namespace duet::spirv_exec {
+namespace {
+
+constexpr spv_target_env kTargetEnvironment = SPV_ENV_VULKAN_1_3;
+
+// Collects SPIRV-Tools diagnostics into one message.
+spvtools::MessageConsumer Collect(std::string* sink) {
+  return [sink](spv_message_level_t level, const char*, const spv_position_t& position, const char* message) {
+    if (level > SPV_MSG_WARNING) return;
+    if (!sink->empty()) *sink += "; ";
+    *sink += "word " + std::to_string(position.index) + ": " + message;
+  };
+}
+
+}  // namespace
+
+bool ValidateSpirv(const uint32_t* words, size_t word_count, std::string* error) {
+  spvtools::SpirvTools tools(kTargetEnvironment);
+  tools.SetMessageConsumer(Collect(error));
+  spvtools::ValidatorOptions options;
+  // Block layouts are the application's business under the layouts the
+  // device advertises; scalar and relaxed layouts are checked by the driver.
+  options.SetRelaxBlockLayout(true);
+  return tools.Validate(words, word_count, options);
+}
+
+bool PrepareModule(const std::vector<uint32_t>& words, const VkSpecializationInfo* specialization,
+                   std::vector<uint32_t>* out, std::string* error) {
+  if (!ValidateSpirv(words.data(), words.size(), error)) return false;
+
+  std::unordered_map<uint32_t, std::vector<uint32_t>> spec_values;
+  if (specialization != nullptr) {
+    const auto* data = static_cast<const uint8_t*>(specialization->pData);
+    for (uint32_t i = 0; i < specialization->mapEntryCount; ++i) {
+      const VkSpecializationMapEntry& e = specialization->pMapEntries[i];
+      std::vector<uint32_t> bits((e.size + 3) / 4, 0);
+      std::memcpy(bits.data(), data + e.offset, e.size);
+      spec_values[e.constantID] = std::move(bits);
+    }
+  }
+
+  spvtools::Optimizer optimizer(kTargetEnvironment);
+  optimizer.SetMessageConsumer(Collect(error));
+  if (!spec_values.empty()) optimizer.RegisterPass(spvtools::CreateSetSpecConstantDefaultValuePass(spec_values));
+  optimizer.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass())
+      .RegisterPass(spvtools::CreateFoldSpecConstantOpAndCompositePass())
+      .RegisterPass(spvtools::CreateStripDebugInfoPass())
+      .RegisterPerformancePasses()
+      // The performance passes leave OpSwitch and structure intact; the
+      // compiler relies on structured control flow and single-entry functions.
+      .RegisterPass(spvtools::CreateInlineExhaustivePass())
+      .RegisterPass(spvtools::CreateEliminateDeadFunctionsPass())
+      .RegisterPass(spvtools::CreateCompactIdsPass());
+  spvtools::OptimizerOptions options;
+  options.set_run_validator(false);
+  return optimizer.Run(words.data(), words.size(), out, options);
+}
+
+}  // namespace duet::spirv_exec

@@ -1,0 +1,23 @@
+// From application SPIR-V to the module the compiler reads: validate,
+// specialize, then let SPIRV-Tools simplify it (inline everything, SSA,
+// constant folding, dead code and branch elimination, block merging), so
+// the compiler sees straight-line SSA in structured blocks.
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace duet::spirv_exec {
+
+// Vulkan 1.3 environment validation; false with a message on invalid input.
+bool ValidateSpirv(const uint32_t* words, size_t word_count, std::string* error);
+
+// Applies specialization constants and optimizes. On failure returns false
+// and a message; `out` is then unspecified.
+bool PrepareModule(const std::vector<uint32_t>& words, const VkSpecializationInfo* specialization,
+                   std::vector<uint32_t>* out, std::string* error);
+
+}  // namespace duet::spirv_exec

@@ -1,0 +1,216 @@
+#include "spirv_exec/spirv_module.h"
+
+#include <cstring>
+
+namespace duet::spirv_exec {
+namespace {
+
+using spv::Op;
+
+std::string LiteralString(const uint32_t* words, uint32_t count, uint32_t* used) {
+  const char* text = reinterpret_cast<const char*>(words);
+  size_t length = strnlen(text, size_t{count} * 4);
+  *used = static_cast<uint32_t>(length / 4 + 1);
+  return std::string(text, length);
+}
+
+}  // namespace
+
+const SpirvType& SpirvModule::Type(uint32_t id) const {
+  static const SpirvType kNone;
+  auto it = types.find(id);
+  return it == types.end() ? kNone : it->second;
+}
+
+const Decorations* SpirvModule::DecorationsOf(uint32_t id) const {
+  auto it = decorations.find(id);
+  return it == decorations.end() ? nullptr : &it->second;
+}
+
+const SpirvFunction* SpirvModule::Function(uint32_t id) const {
+  for (const SpirvFunction& f : functions)
+    if (f.id == id) return &f;
+  return nullptr;
+}
+
+bool SpirvModule::ScalarConstant(uint32_t id, uint32_t* value) const {
+  auto it = constants.find(id);
+  if (it == constants.end()) return false;
+  const SpirvInstruction& c = it->second;
+  if (c.op == Op::OpConstant) *value = c[2];
+  else if (c.op == Op::OpConstantNull || c.op == Op::OpConstantFalse) *value = 0;
+  else if (c.op == Op::OpConstantTrue) *value = 1;
+  else return false;
+  return true;
+}
+
+bool ParseSpirvModule(std::vector<uint32_t> words, SpirvModule* module, std::string* error) {
+  module->words = std::move(words);
+  const std::vector<uint32_t>& w = module->words;
+  if (w.size() < 5 || w[0] != spv::MagicNumber) {
+    *error = "not a SPIR-V module";
+    return false;
+  }
+  SpirvFunction* function = nullptr;
+  SpirvBlock* block = nullptr;
+  auto decorate = [&](uint32_t id) -> Decorations& { return module->decorations[id]; };
+  auto member = [&](uint32_t id, uint32_t index) -> MemberDecorations& {
+    Decorations& d = decorate(id);
+    if (d.members.size() <= index) d.members.resize(index + 1);
+    return d.members[index];
+  };
+
+  for (size_t at = 5; at < w.size();) {
+    const uint32_t count = w[at] >> 16;
+    const Op op = static_cast<Op>(w[at] & 0xFFFF);
+    if (count == 0 || at + count > w.size()) {
+      *error = "truncated instruction";
+      return false;
+    }
+    const SpirvInstruction inst{op, &w[at + 1], count - 1};
+    at += count;
+
+    switch (op) {
+      case Op::OpExtInstImport: {
+        uint32_t used = 0;
+        module->ext_inst_sets[inst[0]] = LiteralString(inst.words + 1, inst.word_count - 1, &used) == "GLSL.std.450";
+        break;
+      }
+      case Op::OpEntryPoint: {
+        SpirvEntryPoint entry;
+        entry.model = static_cast<spv::ExecutionModel>(inst[0]);
+        entry.function = inst[1];
+        uint32_t used = 0;
+        entry.name = LiteralString(inst.words + 2, inst.word_count - 2, &used);
+        for (uint32_t i = 2 + used; i < inst.word_count; ++i) entry.interface.push_back(inst[i]);
+        module->entry_points.push_back(std::move(entry));
+        break;
+      }
+      case Op::OpExecutionMode:
+      case Op::OpExecutionModeId:
+        for (SpirvEntryPoint& e : module->entry_points) {
+          if (e.function != inst[0]) continue;
+          const auto mode = static_cast<spv::ExecutionMode>(inst[1]);
+          if (mode == spv::ExecutionMode::LocalSize)
+            for (int i = 0; i < 3; ++i) e.local_size[i] = inst[2 + i];
+          if (mode == spv::ExecutionMode::LocalSizeId)
+            for (int i = 0; i < 3; ++i) e.local_size_ids[i] = inst[2 + i];
+        }
+        break;
+      case Op::OpDecorate: {
+        Decorations& d = decorate(inst[0]);
+        switch (static_cast<spv::Decoration>(inst[1])) {
+          case spv::Decoration::DescriptorSet: d.set = inst[2]; break;
+          case spv::Decoration::Binding: d.binding = inst[2]; break;
+          case spv::Decoration::ArrayStride: d.array_stride = inst[2]; break;
+          case spv::Decoration::BuiltIn:
+            d.builtin = static_cast<int32_t>(inst[2]);
+            if (static_cast<spv::BuiltIn>(inst[2]) == spv::BuiltIn::WorkgroupSize)
+              module->workgroup_size_builtin = inst[0];
+            break;
+          case spv::Decoration::Block: d.block = true; break;
+          case spv::Decoration::BufferBlock: d.buffer_block = true; break;
+          default: break;
+        }
+        break;
+      }
+      case Op::OpMemberDecorate: {
+        MemberDecorations& m = member(inst[0], inst[1]);
+        switch (static_cast<spv::Decoration>(inst[2])) {
+          case spv::Decoration::Offset: m.offset = inst[3]; break;
+          case spv::Decoration::MatrixStride: m.matrix_stride = inst[3]; break;
+          case spv::Decoration::RowMajor: m.row_major = true; break;
+          case spv::Decoration::BuiltIn: m.builtin = static_cast<int32_t>(inst[3]); break;
+          default: break;
+        }
+        break;
+      }
+      case Op::OpTypeVoid:
+      case Op::OpTypeBool:
+      case Op::OpTypeSampler:
+        module->types[inst[0]] = {op};
+        break;
+      case Op::OpTypeInt:
+        module->types[inst[0]] = {op, inst[1], inst[2] != 0};
+        break;
+      case Op::OpTypeFloat:
+        module->types[inst[0]] = {op, inst[1], true};
+        break;
+      case Op::OpTypeVector:
+      case Op::OpTypeMatrix:
+        module->types[inst[0]] = {op, 0, false, inst[1], inst[2]};
+        break;
+      case Op::OpTypeArray: {
+        uint32_t length = 0;
+        module->ScalarConstant(inst[2], &length);
+        module->types[inst[0]] = {op, 0, false, inst[1], length};
+        break;
+      }
+      case Op::OpTypeRuntimeArray:
+        module->types[inst[0]] = {op, 0, false, inst[1], 0};
+        break;
+      case Op::OpTypeStruct: {
+        SpirvType t{op};
+        for (uint32_t i = 1; i < inst.word_count; ++i) t.members.push_back(inst[i]);
+        module->types[inst[0]] = std::move(t);
+        break;
+      }
+      case Op::OpTypePointer: {
+        SpirvType t{op};
+        t.storage = static_cast<spv::StorageClass>(inst[1]);
+        t.element = inst[2];
+        module->types[inst[0]] = t;
+        break;
+      }
+      case Op::OpTypeFunction:
+      case Op::OpTypeImage:
+      case Op::OpTypeSampledImage:
+        module->types[inst[0]] = {op, 0, false, inst.word_count > 1 ? inst[1] : 0};
+        break;
+      case Op::OpConstant:
+      case Op::OpConstantTrue:
+      case Op::OpConstantFalse:
+      case Op::OpConstantNull:
+      case Op::OpConstantComposite:
+        module->constants[inst[1]] = inst;
+        break;
+      case Op::OpVariable:
+        if (function == nullptr) module->variables[inst[1]] = inst;
+        else if (block != nullptr) block->body.push_back(inst);
+        break;
+      case Op::OpFunction:
+        module->functions.push_back({inst[1], {}});
+        function = &module->functions.back();
+        block = nullptr;
+        break;
+      case Op::OpFunctionEnd:
+        function = nullptr;
+        block = nullptr;
+        break;
+      case Op::OpLabel:
+        if (function == nullptr) break;
+        function->blocks.push_back({inst[0]});
+        block = &function->blocks.back();
+        break;
+      case Op::OpSelectionMerge:
+        if (block != nullptr) block->merge = inst[0];
+        break;
+      case Op::OpLoopMerge:
+        if (block != nullptr) {
+          block->merge = inst[0];
+          block->continue_target = inst[1];
+          block->loop_header = true;
+        }
+        break;
+      case Op::OpFunctionParameter:
+        *error = "function calls remain after inlining";
+        return false;
+      default:
+        if (block != nullptr) block->body.push_back(inst);
+        break;
+    }
+  }
+  return true;
+}
+
+}  // namespace duet::spirv_exec

@@ -1,0 +1,92 @@
+// A read-only view of a prepared SPIR-V module: types, constants,
+// decorations, global variables and the blocks of each function, indexed
+// by result id. The compiler reads it; nothing here executes.
+#pragma once
+
+#include <spirv/unified1/spirv.hpp11>
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace duet::spirv_exec {
+
+struct SpirvType {
+  spv::Op kind = spv::Op::OpNop;  // OpTypeInt, OpTypeVector, ...
+  uint32_t width = 0;             // int/float bits
+  bool is_signed = false;
+  uint32_t element = 0;           // vector/matrix/array element type, pointer pointee
+  uint32_t count = 0;             // vector components, matrix columns, array length (0: runtime)
+  std::vector<uint32_t> members;  // struct member types
+  spv::StorageClass storage = spv::StorageClass::Max;  // pointers
+};
+
+struct MemberDecorations {
+  uint32_t offset = 0;
+  uint32_t matrix_stride = 0;
+  bool row_major = false;
+  int32_t builtin = -1;
+};
+
+struct Decorations {
+  uint32_t set = 0, binding = 0;
+  uint32_t array_stride = 0;
+  int32_t builtin = -1;
+  bool block = false, buffer_block = false;
+  std::vector<MemberDecorations> members;
+};
+
+// One instruction: its opcode and operand words (result type and id included).
+struct SpirvInstruction {
+  spv::Op op;
+  const uint32_t* words;  // words[0] is the first operand
+  uint32_t word_count;
+  uint32_t operator[](uint32_t i) const { return words[i]; }
+};
+
+struct SpirvBlock {
+  uint32_t label;
+  std::vector<SpirvInstruction> body;  // OpPhi first, then the rest; the terminator last
+  uint32_t merge = 0;                  // selection or loop merge block, if any
+  uint32_t continue_target = 0;        // loops
+  bool loop_header = false;
+};
+
+struct SpirvFunction {
+  uint32_t id;
+  std::vector<SpirvBlock> blocks;  // in module order; blocks[0] is the entry
+};
+
+struct SpirvEntryPoint {
+  spv::ExecutionModel model;
+  uint32_t function;
+  std::string name;
+  std::vector<uint32_t> interface;
+  uint32_t local_size[3] = {1, 1, 1};
+  uint32_t local_size_ids[3] = {0, 0, 0};  // LocalSizeId constants, 0 when absent
+};
+
+struct SpirvModule {
+  std::vector<uint32_t> words;
+  std::unordered_map<uint32_t, SpirvType> types;
+  std::unordered_map<uint32_t, SpirvInstruction> constants;  // OpConstant*, OpConstantComposite, OpConstantNull
+  std::unordered_map<uint32_t, Decorations> decorations;
+  std::unordered_map<uint32_t, SpirvInstruction> variables;  // module-scope OpVariable
+  std::unordered_map<uint32_t, uint32_t> ext_inst_sets;      // id -> 1 for GLSL.std.450, 0 otherwise
+  std::vector<SpirvEntryPoint> entry_points;
+  std::vector<SpirvFunction> functions;
+  uint32_t workgroup_size_builtin = 0;  // a constant decorated BuiltIn WorkgroupSize
+
+  const SpirvType& Type(uint32_t id) const;
+  const Decorations* DecorationsOf(uint32_t id) const;
+  const SpirvFunction* Function(uint32_t id) const;
+  // The 32-bit value of a scalar integer constant; false when `id` is not one.
+  bool ScalarConstant(uint32_t id, uint32_t* value) const;
+};
+
+// Parses a module; false with a message when it uses something the parser
+// does not understand (the module was validated before).
+bool ParseSpirvModule(std::vector<uint32_t> words, SpirvModule* module, std::string* error);
+
+}  // namespace duet::spirv_exec

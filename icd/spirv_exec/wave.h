@@ -1,0 +1,45 @@
+// A wave: kWaveWidth invocations executing one Program together. All of its
+// state is here (registers, block masks, program counter), so a wave that
+// stops at a barrier is resumed later simply by running it again.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "spirv_exec/ir.h"
+
+namespace duet::spirv_exec {
+
+// Memory the roots of a Program resolve to for one dispatch (or draw).
+struct RootMemory {
+  std::byte* base = nullptr;
+  uint32_t range = 0;  // bytes; accesses beyond are dropped (robust buffer access)
+};
+
+struct WaveState {
+  std::vector<uint32_t> registers;  // register r, lane l at [r * kWaveWidth + l]
+  std::vector<LaneMask> block_masks;
+  std::vector<LaneMask> edges;      // lanes taking each edge of the last branch
+  std::vector<std::byte> private_memory;  // kWaveWidth * Program::private_memory_size
+  LaneMask active = 0;
+  LaneMask launched = 0;  // lanes that hold an invocation
+  LaneMask killed = 0;
+  uint32_t pc = 0;
+
+  uint32_t* Register(uint32_t r) { return &registers[size_t(r) * kWaveWidth]; }
+};
+
+enum class WaveStatus { kFinished, kAtBarrier };
+
+// Sizes the state for `program`, broadcasts its constants and makes the
+// `launched` lanes enter the first block. Built-in registers are the
+// caller's to fill before running.
+void ResetWave(const Program& program, LaneMask launched, WaveState* wave);
+
+// Runs until the program ends or the wave reaches a workgroup barrier.
+// `roots` has one entry per Program::roots; kWorkgroup roots point into the
+// workgroup's memory, kPrivate roots are per lane and need no entry.
+WaveStatus RunWave(const Program& program, const RootMemory* roots, WaveState* wave);
+
+}  // namespace duet::spirv_exec

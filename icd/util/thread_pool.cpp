@@ -1,0 +1,104 @@
+#include "util/thread_pool.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace duet {
+namespace {
+
+class ThreadPool {
+ public:
+  explicit ThreadPool(uint32_t threads) {
+    for (uint32_t i = 1; i < threads; ++i) workers_.emplace_back([this] { WorkerLoop(); });
+  }
+
+  ~ThreadPool() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& t : workers_) t.join();
+  }
+
+  uint32_t Size() const { return static_cast<uint32_t>(workers_.size()) + 1; }
+
+  void Run(uint32_t count, const std::function<void(uint32_t)>& fn) {
+    std::lock_guard serialize(run_mutex_);
+    {
+      std::lock_guard lock(mutex_);
+      job_ = &fn;
+      job_count_ = count;
+      next_.store(0);
+      busy_ = static_cast<uint32_t>(workers_.size());
+      ++generation_;
+    }
+    wake_.notify_all();
+    Work();
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [&] { return busy_ == 0; });
+    job_ = nullptr;
+  }
+
+ private:
+  void Work() {
+    for (uint32_t i = next_.fetch_add(1); i < job_count_; i = next_.fetch_add(1)) (*job_)(i);
+  }
+
+  void WorkerLoop() {
+    uint64_t seen = 0;
+    for (;;) {
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+        if (stopping_) return;
+        seen = generation_;
+      }
+      Work();
+      std::lock_guard lock(mutex_);
+      if (--busy_ == 0) done_.notify_all();
+    }
+  }
+
+  std::vector<std::thread> workers_;
+  std::mutex run_mutex_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  const std::function<void(uint32_t)>* job_ = nullptr;
+  uint32_t job_count_ = 0;
+  std::atomic<uint32_t> next_{0};
+  uint32_t busy_ = 0;
+  uint64_t generation_ = 0;
+  bool stopping_ = false;
+};
+
+uint32_t ConfiguredThreads() {
+  if (const char* env = std::getenv("DUET_THREADS")) {
+    const int n = std::atoi(env);
+    if (n > 0) return static_cast<uint32_t>(n);
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+ThreadPool& Pool() {
+  static ThreadPool pool(ConfiguredThreads());
+  return pool;
+}
+
+}  // namespace
+
+void ParallelFor(uint32_t count, const std::function<void(uint32_t)>& fn) {
+  if (count == 1 || Pool().Size() == 1) {
+    for (uint32_t i = 0; i < count; ++i) fn(i);
+    return;
+  }
+  Pool().Run(count, fn);
+}
+
+uint32_t ThreadCount() { return Pool().Size(); }
+
+}  // namespace duet

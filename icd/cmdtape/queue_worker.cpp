@@ -59,6 +59,7 @@ void QueueWorker::Execute(const Submission& submission) {
       buffer->state = CommandBufferState::kInvalid;
     --buffer->pending_submissions;
   }
+  if (submission.host_operation) submission.host_operation(!alive || device_->lost);
   for (const SemaphoreOperation& signal : submission.signals)
     SignalSemaphore(device_, signal.semaphore, signal.value);
   if (submission.fence != nullptr) SignalFence(device_, submission.fence);

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -29,6 +30,11 @@ struct Submission {
   std::vector<CommandBuffer*> command_buffers;
   std::vector<SemaphoreOperation> signals;
   Fence* fence = nullptr;
+  // Runs on the queue thread after the waits and command buffers, before
+  // the signals: vkQueuePresentKHR hands its images to the presentation
+  // engine this way, so a present keeps its place among the queue's work.
+  // Called with `true` when the device was lost meanwhile.
+  std::function<void(bool device_lost)> host_operation;
 };
 
 class QueueWorker {

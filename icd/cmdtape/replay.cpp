@@ -9,6 +9,7 @@
 #include <set>
 
 #include "cmdtape/command_buffer.h"
+#include "cmdtape/graphics_commands.h"
 #include "cmdtape/tape_records.h"
 #include "objects/buffer.h"
 #include "objects/descriptor_set.h"
@@ -18,10 +19,12 @@
 #include "objects/device.h"
 #include "objects/sync.h"
 #include "raster/transfer_buffer.h"
+#include "raster/draw.h"
 #include "raster/transfer_blit.h"
 #include "raster/transfer_clear.h"
 #include "raster/transfer_copy.h"
 #include "raster/transfer_resolve.h"
+#include "raster/render_pass_state.h"
 #include "spirv_exec/compute_dispatch.h"
 #include "util/log.h"
 
@@ -160,8 +163,12 @@ class TapeExecutor {
   void operator()(const CmdWriteTimestamp2Record& r) {
     CompleteQuery(device_, FromHandle<QueryPool>(r.queryPool), r.query, TimestampNow());
   }
-  void operator()(const CmdBeginQueryRecord&) { occlusion_samples_ = 0; }
+  void operator()(const CmdBeginQueryRecord&) {
+    occlusion_samples_ = 0;
+    occlusion_active_ = true;
+  }
   void operator()(const CmdEndQueryRecord& r) {
+    occlusion_active_ = false;
     CompleteQuery(device_, FromHandle<QueryPool>(r.queryPool), r.query, occlusion_samples_);
   }
   void operator()(const CmdCopyQueryPoolResultsRecord& r) {
@@ -170,17 +177,18 @@ class TapeExecutor {
   }
 
   // Compute: bindings are state of the command buffer's replay.
-  void operator()(const CmdBindPipelineRecord& r) {
-    if (r.pipelineBindPoint == VK_PIPELINE_BIND_POINT_COMPUTE) compute_.pipeline = FromHandle<Pipeline>(r.pipeline);
+  ShaderBindings& BindPoint(VkPipelineBindPoint point) {
+    return point == VK_PIPELINE_BIND_POINT_COMPUTE ? compute_ : graphics_.shader;
   }
+  void operator()(const CmdBindPipelineRecord& r) { BindPoint(r.pipelineBindPoint).pipeline = FromHandle<Pipeline>(r.pipeline); }
   void operator()(const CmdBindDescriptorSetsRecord& r) {
-    if (r.pipelineBindPoint != VK_PIPELINE_BIND_POINT_COMPUTE) return;
+    ShaderBindings& bound = BindPoint(r.pipelineBindPoint);
     uint32_t next_offset = 0;
     for (uint32_t i = 0; i < r.descriptorSetCount && r.firstSet + i < kMaxBoundDescriptorSets; ++i) {
       const DescriptorSet* set = FromHandle<DescriptorSet>(r.pDescriptorSets[i]);
-      compute_.sets[r.firstSet + i] = set;
+      bound.sets[r.firstSet + i] = set;
       // Dynamic offsets are consumed in set order, binding order within a set.
-      std::vector<uint32_t>& offsets = compute_.dynamic_offsets[r.firstSet + i];
+      std::vector<uint32_t>& offsets = bound.dynamic_offsets[r.firstSet + i];
       offsets.clear();
       if (set == nullptr) continue;
       for (const DescriptorSetLayoutBinding& b : set->bindings) {
@@ -191,9 +199,34 @@ class TapeExecutor {
       }
     }
   }
+  // Push constants belong to the command buffer, not to a bind point.
   void operator()(const CmdPushConstantsRecord& r) {
-    if (r.offset + r.size <= kMaxPushConstantBytes)
-      std::memcpy(compute_.push_constants.data() + r.offset, r.pValues, r.size);
+    if (r.offset + r.size > kMaxPushConstantBytes) return;
+    std::memcpy(compute_.push_constants.data() + r.offset, r.pValues, r.size);
+    std::memcpy(graphics_.shader.push_constants.data() + r.offset, r.pValues, r.size);
+  }
+
+  // Draws. Indirect draws read their parameters from the buffer at replay.
+  template <typename R>
+    requires requires(const R& r, raster::DrawBindings& b) { ApplyDrawState(r, b); }
+  void operator()(const R& r) {
+    ApplyDrawState(r, graphics_);
+  }
+  void operator()(const CmdDrawRecord& r) {
+    Draw({false, r.vertexCount, r.instanceCount, r.firstVertex, 0, r.firstInstance, 0});
+  }
+  void operator()(const CmdDrawIndexedRecord& r) {
+    Draw({true, r.indexCount, r.instanceCount, r.firstIndex, r.vertexOffset, r.firstInstance, 0});
+  }
+  void operator()(const CmdDrawIndirectRecord& r) { DrawIndirect(false, r.buffer, r.offset, r.drawCount, r.stride); }
+  void operator()(const CmdDrawIndexedIndirectRecord& r) {
+    DrawIndirect(true, r.buffer, r.offset, r.drawCount, r.stride);
+  }
+  void operator()(const CmdDrawIndirectCountRecord& r) {
+    DrawIndirect(false, r.buffer, r.offset, IndirectCount(r.countBuffer, r.countBufferOffset, r.maxDrawCount), r.stride);
+  }
+  void operator()(const CmdDrawIndexedIndirectCountRecord& r) {
+    DrawIndirect(true, r.buffer, r.offset, IndirectCount(r.countBuffer, r.countBufferOffset, r.maxDrawCount), r.stride);
   }
   void operator()(const CmdDispatchRecord& r) {
     const uint32_t base[3] = {0, 0, 0};
@@ -213,6 +246,19 @@ class TapeExecutor {
     spirv_exec::RunComputeDispatch(compute_, base, count);
   }
 
+  // Render pass instances: targets, load-op clears, resolves (raster/render_pass_state).
+  void operator()(const CmdBeginRenderPassRecord& r) { render_pass_.BeginRenderPass(*r.pRenderPassBegin); }
+  void operator()(const CmdBeginRenderPass2Record& r) { render_pass_.BeginRenderPass(*r.pRenderPassBegin); }
+  void operator()(const CmdNextSubpassRecord&) { render_pass_.NextSubpass(); }
+  void operator()(const CmdNextSubpass2Record&) { render_pass_.NextSubpass(); }
+  void operator()(const CmdEndRenderPassRecord&) { render_pass_.EndRenderPass(); }
+  void operator()(const CmdEndRenderPass2Record&) { render_pass_.EndRenderPass(); }
+  void operator()(const CmdBeginRenderingRecord& r) { render_pass_.BeginRendering(*r.pRenderingInfo); }
+  void operator()(const CmdEndRenderingRecord&) { render_pass_.EndRendering(); }
+  void operator()(const CmdClearAttachmentsRecord& r) {
+    render_pass_.ClearAttachments(r.attachmentCount, r.pAttachments, r.rectCount, r.pRects);
+  }
+
   // Labels only annotate; the driver keeps no label stack yet.
   void operator()(const CmdBeginDebugUtilsLabelEXTRecord&) {}
   void operator()(const CmdEndDebugUtilsLabelEXTRecord&) {}
@@ -230,6 +276,29 @@ class TapeExecutor {
     WaitEvents(device_, events.data(), count);
   }
 
+  void Draw(const raster::DrawCall& draw) {
+    raster::ExecuteDraw(graphics_, render_pass_.Targets(), draw, occlusion_active_ ? &occlusion_samples_ : nullptr);
+  }
+  static uint32_t IndirectCount(VkBuffer buffer, VkDeviceSize offset, uint32_t max_count) {
+    uint32_t count = 0;
+    std::memcpy(&count, FromHandle<Buffer>(buffer)->Data() + offset, 4);
+    return std::min(count, max_count);
+  }
+  void DrawIndirect(bool indexed, VkBuffer handle, VkDeviceSize offset, uint32_t count, uint32_t stride) {
+    const std::byte* data = FromHandle<Buffer>(handle)->Data() + offset;
+    for (uint32_t i = 0; i < count; ++i, data += stride) {
+      if (indexed) {
+        VkDrawIndexedIndirectCommand c;
+        std::memcpy(&c, data, sizeof c);
+        Draw({true, c.indexCount, c.instanceCount, c.firstIndex, c.vertexOffset, c.firstInstance, i});
+      } else {
+        VkDrawIndirectCommand c;
+        std::memcpy(&c, data, sizeof c);
+        Draw({false, c.vertexCount, c.instanceCount, c.firstVertex, 0, c.firstInstance, i});
+      }
+    }
+  }
+
   static VkBufferImageCopy2 BufferImageCopy2(const VkBufferImageCopy& c) {
     return {VK_STRUCTURE_TYPE_BUFFER_IMAGE_COPY_2, nullptr, c.bufferOffset, c.bufferRowLength, c.bufferImageHeight,
             c.imageSubresource, c.imageOffset, c.imageExtent};
@@ -237,7 +306,10 @@ class TapeExecutor {
 
   Device* device_;
   uint64_t occlusion_samples_ = 0;  // samples passed since the active query began
+  bool occlusion_active_ = false;
   ShaderBindings compute_;
+  raster::DrawBindings graphics_;
+  raster::RenderPassState render_pass_;
 };
 
 }  // namespace

@@ -111,8 +111,8 @@ bool FitsLimits(const DescriptorSetLayout& layout, uint32_t* max_variable_count)
       inline_total += b.count;
     }
   }
-  if (layout.descriptor_count > max_records || layout.inline_block_count > props.vulkan13.maxDescriptorSetInlineUniformBlocks ||
-      inline_total > max_inline_total)
+  if (layout.descriptor_count > max_records || inline_total > max_inline_total ||
+      layout.inline_block_count > props.vulkan13.maxDescriptorSetInlineUniformBlocks)
     fits = false;
 
   *max_variable_count = 0;

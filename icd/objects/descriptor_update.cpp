@@ -77,12 +77,14 @@ bool UsesSampler(VkDescriptorType type) {
 }
 
 // The bytes [offset, offset + range) of a buffer; WHOLE_SIZE runs to its
-// end. An unbound or null buffer (or an offset past the end) gives no bytes.
+// end. An unbound or null buffer (or an offset past the end) gives no bytes,
+// and a range past the end is cut there, so shaders' bounds checks against
+// the range never let them outside the buffer whatever the application wrote.
 void ResolveBufferRange(const Buffer* buffer, VkDeviceSize offset, VkDeviceSize range, Descriptor* d) {
   d->buffer = buffer;
   if (buffer == nullptr || buffer->Data() == nullptr || offset > buffer->size) return;
   d->data = buffer->Data() + offset;
-  d->range = range == VK_WHOLE_SIZE ? buffer->size - offset : range;
+  d->range = std::min(range, buffer->size - offset);  // VK_WHOLE_SIZE is the largest VkDeviceSize
 }
 
 // Element `element` of binding `b` gets info i of the source.
@@ -138,7 +140,8 @@ void WriteDescriptors(DescriptorSet* set, uint32_t binding, uint32_t element, ui
   ElementCursor at(set, binding, element);
   for (uint32_t done = 0; done < count;) {
     if (!at.Settle()) {
-      DUET_WARN("vkUpdateDescriptorSets: a write runs past the set's last binding; the rest is dropped");
+      DUET_WARN("vkUpdateDescriptorSets: a write from binding %u element %u runs past the set's bindings; "
+                "the rest is dropped", binding, element);
       return;
     }
     const DescriptorSetLayoutBinding& b = at.Binding();
@@ -194,7 +197,8 @@ void CopyDescriptors(const VkCopyDescriptorSet& copy) {
   ElementCursor dst(dst_set, copy.dstBinding, copy.dstArrayElement);
   for (uint32_t done = 0; done < copy.descriptorCount;) {
     if (!src.Settle() || !dst.Settle()) {
-      DUET_WARN("vkUpdateDescriptorSets: a copy runs past a set's last binding; the rest is dropped");
+      DUET_WARN("vkUpdateDescriptorSets: a copy from binding %u to binding %u runs past a set's bindings; "
+                "the rest is dropped", copy.srcBinding, copy.dstBinding);
       return;
     }
     const DescriptorSetLayoutBinding& from = src.Binding();

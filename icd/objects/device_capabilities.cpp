@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "objects/device_limits.h"
+#include "spirv_exec/ir.h"
 
 namespace duet {
 namespace {
@@ -176,7 +177,7 @@ DeviceProperties MakeProperties() {
   VkPhysicalDeviceVulkan11Properties& v11 = p.vulkan11;
   CopyUuid(v11.deviceUUID, "duet-device-0");
   CopyUuid(v11.driverUUID, "duet-drv-" DUET_VERSION_STRING);
-  v11.subgroupSize = 4;
+  v11.subgroupSize = spirv_exec::kWaveWidth;  // a subgroup is a wave
   v11.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
   v11.subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT;
   v11.subgroupQuadOperationsInAllStages = VK_FALSE;
@@ -195,7 +196,24 @@ DeviceProperties MakeProperties() {
   v12.denormBehaviorIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
   v12.roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
   v12.shaderSignedZeroInfNanPreserveFloat32 = VK_TRUE;
-  v12.maxUpdateAfterBindDescriptorsInAllPools = 0;
+  // The update-after-bind limits bound all descriptors of a layout, not only
+  // update-after-bind ones, so they equal the ordinary limits.
+  v12.maxUpdateAfterBindDescriptorsInAllPools = 1u << 20;
+  v12.maxPerStageDescriptorUpdateAfterBindSamplers = l.maxPerStageDescriptorSamplers;
+  v12.maxPerStageDescriptorUpdateAfterBindUniformBuffers = l.maxPerStageDescriptorUniformBuffers;
+  v12.maxPerStageDescriptorUpdateAfterBindStorageBuffers = l.maxPerStageDescriptorStorageBuffers;
+  v12.maxPerStageDescriptorUpdateAfterBindSampledImages = l.maxPerStageDescriptorSampledImages;
+  v12.maxPerStageDescriptorUpdateAfterBindStorageImages = l.maxPerStageDescriptorStorageImages;
+  v12.maxPerStageDescriptorUpdateAfterBindInputAttachments = l.maxPerStageDescriptorInputAttachments;
+  v12.maxPerStageUpdateAfterBindResources = l.maxPerStageResources;
+  v12.maxDescriptorSetUpdateAfterBindSamplers = l.maxDescriptorSetSamplers;
+  v12.maxDescriptorSetUpdateAfterBindUniformBuffers = l.maxDescriptorSetUniformBuffers;
+  v12.maxDescriptorSetUpdateAfterBindUniformBuffersDynamic = l.maxDescriptorSetUniformBuffersDynamic;
+  v12.maxDescriptorSetUpdateAfterBindStorageBuffers = l.maxDescriptorSetStorageBuffers;
+  v12.maxDescriptorSetUpdateAfterBindStorageBuffersDynamic = l.maxDescriptorSetStorageBuffersDynamic;
+  v12.maxDescriptorSetUpdateAfterBindSampledImages = l.maxDescriptorSetSampledImages;
+  v12.maxDescriptorSetUpdateAfterBindStorageImages = l.maxDescriptorSetStorageImages;
+  v12.maxDescriptorSetUpdateAfterBindInputAttachments = l.maxDescriptorSetInputAttachments;
   v12.supportedDepthResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
   v12.supportedStencilResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
   v12.independentResolveNone = VK_TRUE;

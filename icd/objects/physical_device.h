@@ -2,11 +2,18 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include <memory>
+#include <mutex>
+
 #include "util/object.h"
 
 namespace duet {
 
 struct Instance;
+namespace wsi {
+struct Displays;
+void DestroyDisplays(Displays* displays);
+}  // namespace wsi
 
 struct PhysicalDevice : DispatchableObject {
   DUET_OBJECT_TYPE(VkPhysicalDevice, VK_OBJECT_TYPE_PHYSICAL_DEVICE);
@@ -15,6 +22,9 @@ struct PhysicalDevice : DispatchableObject {
 
   Instance* instance;
   VkPhysicalDeviceMemoryProperties memory_properties{};
+  // VK_KHR_display: the displays found on the first query (wsi/display.cpp).
+  std::once_flag displays_found;
+  std::unique_ptr<wsi::Displays, void (*)(wsi::Displays*)> displays{nullptr, &wsi::DestroyDisplays};
 };
 
 // The one queue family: graphics, compute and transfer.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "objects/descriptor_set.h"
+#include "raster/graphics_state.h"
 #include "spirv_exec/ir.h"
 #include "util/object.h"
 
@@ -21,6 +22,7 @@ struct Pipeline : NonDispatchableObject {
 
   VkPipelineBindPoint bind_point = VK_PIPELINE_BIND_POINT_COMPUTE;
   spirv_exec::Program compute;
+  raster::GraphicsPipelineState graphics;
   std::vector<std::vector<DescriptorSetLayoutBinding>> set_bindings;
   std::vector<uint32_t> set_dynamic_offset_start;
 };

@@ -1,10 +1,11 @@
 #include "raster/transfer_clear.h"
 
+#include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "objects/image.h"
 #include "raster/fill_pattern.h"
-#include "raster/image_access.h"
 #include "texel/texel_codec.h"
 #include "util/log.h"
 
@@ -20,12 +21,19 @@ uint32_t LayerCount(const Image& image, const VkImageSubresourceRange& range) {
                                                        : range.layerCount;
 }
 
+// `texel` repeated once per sample: the bytes of one pixel.
+std::vector<std::byte> PixelPattern(const ClearTexel& texel, uint32_t samples) {
+  std::vector<std::byte> pattern;
+  pattern.reserve(size_t{texel.size} * samples);
+  for (uint32_t s = 0; s < samples; ++s) pattern.insert(pattern.end(), texel.bytes, texel.bytes + texel.size);
+  return pattern;
+}
+
 // Fills every texel (and sample) of the range's subresources of one aspect
 // with `texel`: rows are tightly packed, so a layer is one contiguous span.
 void FillRange(Image& image, VkImageAspectFlags aspect, const VkImageSubresourceRange& range,
-               const std::byte* texel, size_t texel_size) {
-  std::vector<std::byte> pattern;
-  for (uint32_t s = 0; s < image.layout.samples; ++s) pattern.insert(pattern.end(), texel, texel + texel_size);
+               const ClearTexel& texel) {
+  const std::vector<std::byte> pattern = PixelPattern(texel, image.layout.samples);
   const uint32_t levels = LevelCount(image, range);
   const uint32_t layers = LayerCount(image, range);
   for (uint32_t m = range.baseMipLevel; m < range.baseMipLevel + levels; ++m) {
@@ -38,26 +46,62 @@ void FillRange(Image& image, VkImageAspectFlags aspect, const VkImageSubresource
 
 }  // namespace
 
+ClearTexel ColorClearTexel(VkFormat format, const VkClearColorValue& color) {
+  ClearTexel texel;
+  const texel::TexelCodec* codec = texel::GetTexelCodec(format);
+  if (codec != nullptr && texel::EncodeClearColor(format, color, texel.bytes)) texel.size = codec->texel_size;
+  return texel;
+}
+
+ClearTexel DepthClearTexel(VkFormat format, float depth) {
+  ClearTexel texel;
+  const texel::TexelCodec* codec = texel::GetAspectCodec(format, VK_IMAGE_ASPECT_DEPTH_BIT);
+  if (codec == nullptr) return texel;
+  texel::PackDepth(format, depth, texel.bytes);
+  texel.size = codec->texel_size;
+  return texel;
+}
+
+ClearTexel StencilClearTexel(uint32_t stencil) {
+  ClearTexel texel;
+  texel.bytes[0] = texel::EncodeClearStencil(stencil);
+  texel.size = 1;
+  return texel;
+}
+
+void FillRect(const SubresourceAccess& layer, const VkRect2D& rect, const ClearTexel& texel) {
+  if (texel.size == 0) return;
+  const int64_t x0 = std::max<int64_t>(rect.offset.x, 0), y0 = std::max<int64_t>(rect.offset.y, 0);
+  const int64_t x1 = std::min<int64_t>(int64_t{rect.offset.x} + rect.extent.width, layer.extent.width);
+  const int64_t y1 = std::min<int64_t>(int64_t{rect.offset.y} + rect.extent.height, layer.extent.height);
+  if (x0 >= x1 || y0 >= y1) return;
+  const std::vector<std::byte> pixel = PixelPattern(texel, layer.block_size / texel.size);
+  const size_t row_bytes = size_t(x1 - x0) * layer.block_size;
+  std::byte* first = layer.Block(uint32_t(x0), uint32_t(y0), 0);
+  // Full, tightly packed rows are one span: fill it in one go.
+  if (row_bytes == layer.row_pitch) {
+    FillPattern(first, row_bytes * size_t(y1 - y0), pixel.data(), pixel.size());
+    return;
+  }
+  // Otherwise build one row and copy it down the rectangle.
+  FillPattern(first, row_bytes, pixel.data(), pixel.size());
+  for (int64_t y = y0 + 1; y < y1; ++y) std::memcpy(layer.Block(uint32_t(x0), uint32_t(y), 0), first, row_bytes);
+}
+
 void ClearColorImage(Image& image, const VkClearColorValue& color, const VkImageSubresourceRange& range) {
-  std::byte texel[32];
-  if (!texel::EncodeClearColor(image.format, color, texel)) {
+  const ClearTexel texel = ColorClearTexel(image.format, color);
+  if (texel.size == 0) {
     DUET_ERROR("vkCmdClearColorImage: format %d cannot be cleared", image.format);
     return;
   }
-  FillRange(image, VK_IMAGE_ASPECT_COLOR_BIT, range, texel, texel::GetTexelCodec(image.format)->texel_size);
+  FillRange(image, VK_IMAGE_ASPECT_COLOR_BIT, range, texel);
 }
 
 void ClearDepthStencilImage(Image& image, const VkClearDepthStencilValue& value, const VkImageSubresourceRange& range) {
-  if ((range.aspectMask & VK_IMAGE_ASPECT_DEPTH_BIT) != 0) {
-    std::byte texel[4];
-    texel::PackDepth(image.format, value.depth, texel);
-    const size_t size = PlaneFormat(image.format, VK_IMAGE_ASPECT_DEPTH_BIT) == VK_FORMAT_D16_UNORM ? 2 : 4;
-    FillRange(image, VK_IMAGE_ASPECT_DEPTH_BIT, range, texel, size);
-  }
-  if ((range.aspectMask & VK_IMAGE_ASPECT_STENCIL_BIT) != 0) {
-    const std::byte stencil = texel::EncodeClearStencil(value.stencil);
-    FillRange(image, VK_IMAGE_ASPECT_STENCIL_BIT, range, &stencil, 1);
-  }
+  if ((range.aspectMask & VK_IMAGE_ASPECT_DEPTH_BIT) != 0)
+    FillRange(image, VK_IMAGE_ASPECT_DEPTH_BIT, range, DepthClearTexel(image.format, value.depth));
+  if ((range.aspectMask & VK_IMAGE_ASPECT_STENCIL_BIT) != 0)
+    FillRange(image, VK_IMAGE_ASPECT_STENCIL_BIT, range, StencilClearTexel(value.stencil));
 }
 
 }  // namespace duet::raster

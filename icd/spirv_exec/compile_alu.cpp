@@ -224,6 +224,37 @@ bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled
       return CompileMatrixInstruction(inst);
     case SpvOp::OpExtInst:
       return CompileGlslInstruction(inst);
+    case SpvOp::OpDPdx:
+    case SpvOp::OpDPdy:
+    case SpvOp::OpDPdxFine:
+    case SpvOp::OpDPdyFine:
+    case SpvOp::OpDPdxCoarse:
+    case SpvOp::OpDPdyCoarse:
+    case SpvOp::OpFwidth:
+    case SpvOp::OpFwidthFine:
+    case SpvOp::OpFwidthCoarse: {
+      const CompiledValue& a = Value(inst[2]);
+      const CompiledValue& v = Define(inst[1], inst[0], a.count);
+      program_.uses_derivatives = true;
+      const bool coarse = inst.op == SpvOp::OpDPdxCoarse || inst.op == SpvOp::OpDPdyCoarse ||
+                          inst.op == SpvOp::OpFwidthCoarse;
+      const uint16_t fine = coarse ? 0 : 1;
+      const bool x = inst.op == SpvOp::OpDPdx || inst.op == SpvOp::OpDPdxFine || inst.op == SpvOp::OpDPdxCoarse;
+      const bool y = inst.op == SpvOp::OpDPdy || inst.op == SpvOp::OpDPdyFine || inst.op == SpvOp::OpDPdyCoarse;
+      const uint32_t t = NewRegisters(2);
+      for (uint32_t c = 0; c < a.count; ++c) {
+        if (x) Emit(Op::kDerivX, v.reg + c, a.reg + c, 0, 0, fine);
+        if (y) Emit(Op::kDerivY, v.reg + c, a.reg + c, 0, 0, fine);
+        if (!x && !y) {  // fwidth = |dx| + |dy|
+          Emit(Op::kDerivX, t, a.reg + c, 0, 0, fine);
+          Emit(Op::kDerivY, t + 1, a.reg + c, 0, 0, fine);
+          Emit(Op::kGlslUnary, t, t, 0, 0, GLSLstd450FAbs);
+          Emit(Op::kGlslUnary, t + 1, t + 1, 0, 0, GLSLstd450FAbs);
+          Emit(Op::kFAdd, v.reg + c, t, t + 1);
+        }
+      }
+      return true;
+    }
     default:
       *handled = false;
       return true;

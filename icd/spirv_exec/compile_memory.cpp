@@ -4,6 +4,7 @@
 // access per scalar at offsets from the type's layout: the Offset,
 // ArrayStride and MatrixStride decorations where the storage class has an
 // explicit layout, tightly packed 4-byte scalars otherwise.
+#include <algorithm>
 #include <functional>
 
 #include "spirv_exec/compiler.h"
@@ -113,6 +114,96 @@ LayoutContext ContextOf(const PointerValue& p) {
 
 }  // namespace
 
+// Records where a stage input/output variable of type `type` (whose
+// registers start at `reg`) sits in the interface: built-ins by name,
+// user variables by location, one slot per location.
+bool Compiler::DeclareInterface(uint32_t type, uint32_t reg, bool input, const Decorations* d) {
+  const SpirvModule& m = module_;
+  std::vector<BuiltinSlot>& builtins = input ? program_.builtin_inputs : program_.builtin_outputs;
+  std::vector<InterfaceSlot>& slots = input ? program_.inputs : program_.outputs;
+  if (d != nullptr && d->builtin >= 0) {
+    builtins.push_back({uint32_t(d->builtin), reg, ScalarCount(type)});
+    RecordComputeBuiltin(uint32_t(d->builtin), reg);
+    return true;
+  }
+  const SpirvType& t = m.Type(type);
+  if (t.kind == SpvOp::OpTypeStruct) {
+    // A block: gl_PerVertex (built-in members) or user members with locations.
+    const Decorations* sd = m.DecorationsOf(type);
+    int32_t next_location = d != nullptr ? d->interface.location : -1;
+    for (uint32_t i = 0; i < t.members.size(); ++i) {
+      const MemberDecorations* md = sd != nullptr && i < sd->members.size() ? &sd->members[i] : nullptr;
+      const uint32_t count = ScalarCount(t.members[i]);
+      if (md != nullptr && md->builtin >= 0) {
+        builtins.push_back({uint32_t(md->builtin), reg, count});
+      } else {
+        if (md != nullptr && md->interface.location >= 0) next_location = md->interface.location;
+        if (next_location < 0) return Fail("interface block member without a location");
+        Decorations member{};
+        member.interface = md != nullptr ? md->interface : InterfaceDecorations{};
+        member.interface.location = next_location;
+        if (!DeclareInterface(t.members[i], reg, input, &member)) return false;
+        next_location += int32_t(LocationCount(t.members[i]));
+      }
+      reg += count;
+    }
+    return true;
+  }
+  if (d == nullptr || d->interface.location < 0) return Fail("stage interface variable without a location");
+  // Arrays and matrices take one location per element or column.
+  uint32_t element = type;
+  uint32_t locations = 1;
+  if (t.kind == SpvOp::OpTypeArray || t.kind == SpvOp::OpTypeMatrix) {
+    element = t.element;
+    locations = t.count;
+  }
+  const uint32_t per_location = ScalarCount(element);
+  uint32_t scalar = element;
+  while (m.Type(scalar).kind == SpvOp::OpTypeVector || m.Type(scalar).kind == SpvOp::OpTypeArray)
+    scalar = m.Type(scalar).element;
+  for (uint32_t i = 0; i < locations; ++i) {
+    InterfaceSlot slot;
+    slot.location = uint32_t(d->interface.location) + i;
+    slot.component = d->interface.component;
+    slot.reg = reg + i * per_location;
+    slot.count = per_location;
+    slot.flat = d->interface.flat;
+    slot.noperspective = d->interface.noperspective;
+    slot.centroid = d->interface.centroid;
+    slot.sample = d->interface.sample;
+    slot.integer = m.Type(scalar).kind == SpvOp::OpTypeInt || m.Type(scalar).kind == SpvOp::OpTypeBool;
+    slots.push_back(slot);
+  }
+  return true;
+}
+
+uint32_t Compiler::LocationCount(uint32_t type) const {
+  const SpirvType& t = module_.Type(type);
+  if (t.kind == SpvOp::OpTypeArray || t.kind == SpvOp::OpTypeMatrix) return t.count * LocationCount(t.element);
+  if (t.kind == SpvOp::OpTypeStruct) {
+    uint32_t n = 0;
+    for (uint32_t member : t.members) n += LocationCount(member);
+    return n;
+  }
+  return 1;
+}
+
+void Compiler::RecordComputeBuiltin(uint32_t builtin, uint32_t reg) {
+  BuiltinRegisters& b = program_.builtins;
+  switch (static_cast<spv::BuiltIn>(builtin)) {
+    case spv::BuiltIn::GlobalInvocationId: b.global_invocation_id = reg; break;
+    case spv::BuiltIn::LocalInvocationId: b.local_invocation_id = reg; break;
+    case spv::BuiltIn::WorkgroupId: b.workgroup_id = reg; break;
+    case spv::BuiltIn::NumWorkgroups: b.num_workgroups = reg; break;
+    case spv::BuiltIn::LocalInvocationIndex: b.local_invocation_index = reg; break;
+    case spv::BuiltIn::SubgroupLocalInvocationId: b.subgroup_local_invocation_id = reg; break;
+    case spv::BuiltIn::SubgroupId: b.subgroup_id = reg; break;
+    case spv::BuiltIn::SubgroupSize: b.subgroup_size = reg; break;
+    case spv::BuiltIn::NumSubgroups: b.num_subgroups = reg; break;
+    default: break;
+  }
+}
+
 bool Compiler::DeclareGlobals(const SpirvEntryPoint& entry) {
   const SpirvModule& m = module_;
   for (int i = 0; i < 3; ++i) {
@@ -166,28 +257,14 @@ bool Compiler::DeclareGlobals(const SpirvEntryPoint& entry) {
         program_.roots.push_back({RootKind::kPrivate, 0, 0, 0, program_.private_memory_size});
         program_.private_memory_size += (ImplicitSize(m, p.pointee) + 3) & ~3u;
         break;
-      case StorageClass::Input: {
-        if (d == nullptr || d->builtin < 0) return Fail("compute inputs must be built-ins");
-        uint32_t* slot = nullptr;
-        uint32_t count = 1;
-        switch (static_cast<spv::BuiltIn>(d->builtin)) {
-          case spv::BuiltIn::GlobalInvocationId: slot = &program_.builtins.global_invocation_id; count = 3; break;
-          case spv::BuiltIn::LocalInvocationId: slot = &program_.builtins.local_invocation_id; count = 3; break;
-          case spv::BuiltIn::WorkgroupId: slot = &program_.builtins.workgroup_id; count = 3; break;
-          case spv::BuiltIn::NumWorkgroups: slot = &program_.builtins.num_workgroups; count = 3; break;
-          case spv::BuiltIn::LocalInvocationIndex: slot = &program_.builtins.local_invocation_index; break;
-          case spv::BuiltIn::SubgroupLocalInvocationId:
-            slot = &program_.builtins.subgroup_local_invocation_id;
-            break;
-          case spv::BuiltIn::SubgroupId: slot = &program_.builtins.subgroup_id; break;
-          case spv::BuiltIn::SubgroupSize: slot = &program_.builtins.subgroup_size; break;
-          case spv::BuiltIn::NumSubgroups: slot = &program_.builtins.num_subgroups; break;
-          default: return Fail("unsupported compute built-in " + std::to_string(d->builtin));
-        }
-        if (*slot == UINT32_MAX) *slot = NewRegisters(count);
-        p.builtin_register = *slot;
+      case StorageClass::Input:
+      case StorageClass::Output:
+        // Another entry point's interface is not this stage's.
+        if (std::find(entry.interface.begin(), entry.interface.end(), id) == entry.interface.end()) continue;
+        // Stage inputs and outputs live in registers, not memory.
+        p.builtin_register = NewRegisters(ScalarCount(p.pointee));
+        if (!DeclareInterface(p.pointee, p.builtin_register, storage == StorageClass::Input, d)) return false;
         break;
-      }
       default:
         continue;  // images and samplers: compiled when used
     }
@@ -230,7 +307,7 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
         const bool is_constant = m.ScalarConstant(index_id, &constant_index);
         const SpirvType& t = m.Type(p.pointee);
         // The first index into an array of buffer descriptors picks the root.
-        if (i == 3 && program_.roots[p.root].kind == RootKind::kDescriptorBuffer &&
+        if (i == 3 && p.builtin_register == kNoRegister && program_.roots[p.root].kind == RootKind::kDescriptorBuffer &&
             (t.kind == SpvOp::OpTypeArray || t.kind == SpvOp::OpTypeRuntimeArray)) {
           if (!is_constant) return Fail("dynamically indexed buffer descriptor arrays are not supported yet");
           p.root += constant_index;
@@ -250,7 +327,11 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
             ctx.matrix_stride = d->members[constant_index].matrix_stride;
             ctx.row_major = d->members[constant_index].row_major;
           }
-          if (p.builtin_register != kNoRegister) return Fail("built-in blocks are not supported in compute");
+          if (p.builtin_register != kNoRegister) {
+            for (uint32_t k = 0; k < constant_index; ++k) p.builtin_register += ScalarCount(t.members[k]);
+            p.pointee = next;
+            continue;
+          }
           p.static_offset += offset;
           p.pointee = next;
           continue;
@@ -271,8 +352,8 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
           return Fail("access chain through an unsupported type");
         }
         if (p.builtin_register != kNoRegister) {
-          if (!is_constant) return Fail("dynamic index into a built-in");
-          p.builtin_register += constant_index;
+          if (!is_constant) return Fail("dynamic index into a stage input or output");
+          p.builtin_register += constant_index * ScalarCount(next);
         } else if (is_constant) {
           p.static_offset += constant_index * stride;
         } else {
@@ -316,6 +397,10 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
     case SpvOp::OpStore: {
       const PointerValue p = Value(inst[0]).pointer;
       const CompiledValue& value = Value(inst[1]);
+      if (p.builtin_register != kNoRegister) {
+        for (uint32_t i = 0; i < value.count; ++i) Emit(Op::kMove, p.builtin_register + i, value.reg + i);
+        return true;
+      }
       const uint32_t offset_reg = p.offset_register != kNoRegister ? p.offset_register : ConstantRegister(0);
       uint32_t i = 0;
       ForEachScalar(m, p.pointee, ContextOf(p), p.static_offset, [&](uint32_t offset) {

@@ -225,6 +225,7 @@ bool Compiler::CompileTerminator(const SpirvBlock& block, const SpirvInstruction
     case SpvOp::OpKill:
     case SpvOp::OpTerminateInvocation:
       Emit(Op::kKill);
+      program_.uses_kill = true;
       return true;
     default:
       return Fail("unsupported terminator " + std::to_string(static_cast<uint32_t>(t.op)));
@@ -274,15 +275,21 @@ bool Compiler::Compile(const SpirvEntryPoint& entry, std::string* error) {
   return true;
 }
 
-bool CompileCompute(const std::vector<uint32_t>& words, const char* entry_name, Program* program, std::string* error) {
+bool CompileStage(const std::vector<uint32_t>& words, const char* entry_name, ShaderStage stage, Program* program,
+                  std::string* error) {
   SpirvModule module;
   if (!ParseSpirvModule(words, &module, error)) return false;
+  const spv::ExecutionModel model = stage == ShaderStage::kCompute  ? spv::ExecutionModel::GLCompute
+                                    : stage == ShaderStage::kVertex ? spv::ExecutionModel::Vertex
+                                                                    : spv::ExecutionModel::Fragment;
   for (const SpirvEntryPoint& entry : module.entry_points) {
-    if (entry.name != entry_name || entry.model != spv::ExecutionModel::GLCompute) continue;
+    if (entry.name != entry_name || entry.model != model) continue;
+    program->stage = stage;
+    program->early_fragment_tests = entry.early_fragment_tests;
     Compiler compiler(module, program);
     return compiler.Compile(entry, error);
   }
-  *error = std::string("no GLCompute entry point named ") + entry_name;
+  *error = std::string("no entry point named ") + entry_name + " for the stage";
   return false;
 }
 

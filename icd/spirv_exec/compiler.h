@@ -27,7 +27,9 @@ struct PointerValue {
   uint32_t matrix_stride = 0;           // when the pointee is (an array of) matrices
   bool row_major = false;
   uint32_t component_stride = 4;        // vector pointee: bytes between components
-  uint32_t builtin_register = kNoRegister;  // built-in input: first register of the variable
+  // Stage inputs and outputs are registers, not memory: the first register
+  // of what the pointer points to.
+  uint32_t builtin_register = kNoRegister;
 };
 
 struct CompiledValue {
@@ -62,6 +64,9 @@ class Compiler {
   bool CompileMatrixInstruction(const SpirvInstruction& inst);                 // compile_alu.cpp
   bool CompileGlslInstruction(const SpirvInstruction& inst);                   // compile_alu.cpp
   bool DeclareGlobals(const SpirvEntryPoint& entry);                           // compile_memory.cpp
+  bool DeclareInterface(uint32_t type, uint32_t reg, bool input, const Decorations* d);
+  uint32_t LocationCount(uint32_t type) const;
+  void RecordComputeBuiltin(uint32_t builtin, uint32_t reg);
 
  private:
   bool CompileConstant(uint32_t id);

@@ -4,52 +4,13 @@
 
 #include "objects/descriptor_set.h"
 #include "objects/pipeline.h"
+#include "spirv_exec/resource_roots.h"
 #include "spirv_exec/wave.h"
 #include "util/log.h"
 #include "util/thread_pool.h"
 
 namespace duet::spirv_exec {
 namespace {
-
-// Where each memory root of the program points for this dispatch.
-std::vector<RootMemory> ResolveRoots(const Program& program, const ShaderBindings& bindings) {
-  std::vector<RootMemory> roots(program.roots.size());
-  for (size_t i = 0; i < program.roots.size(); ++i) {
-    const MemoryRoot& root = program.roots[i];
-    RootMemory& memory = roots[i];
-    switch (root.kind) {
-      case RootKind::kPushConstants:
-        memory.base = const_cast<std::byte*>(bindings.push_constants.data());
-        memory.range = kMaxPushConstantBytes;
-        break;
-      case RootKind::kDescriptorBuffer: {
-        const DescriptorSet* set = root.set < kMaxBoundDescriptorSets ? bindings.sets[root.set] : nullptr;
-        const DescriptorSetLayoutBinding* binding = set != nullptr ? set->Find(root.binding) : nullptr;
-        if (binding == nullptr) break;  // unbound: every access reads 0 and writes nothing
-        if (binding->type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
-          memory.base = const_cast<std::byte*>(set->inline_data.data()) + binding->inline_offset;
-          memory.range = binding->count;
-          break;
-        }
-        if (root.element >= binding->count) break;
-        const Descriptor& d = set->descriptors[binding->first_descriptor + root.element];
-        memory.base = d.data;
-        memory.range = static_cast<uint32_t>(std::min<VkDeviceSize>(d.range, UINT32_MAX));
-        if (d.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC || d.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC) {
-          const std::vector<uint32_t>& offsets = bindings.dynamic_offsets[root.set];
-          const uint32_t index = binding->dynamic_index + root.element;
-          if (index < offsets.size() && memory.base != nullptr) memory.base += offsets[index];
-        }
-        if (memory.base == nullptr) memory.range = 0;
-        break;
-      }
-      case RootKind::kWorkgroup:
-      case RootKind::kPrivate:
-        break;  // per workgroup / per lane
-    }
-  }
-  return roots;
-}
 
 void FillBuiltins(const Program& p, WaveState& w, const uint32_t group[3], const uint32_t count[3],
                   uint32_t first_index) {

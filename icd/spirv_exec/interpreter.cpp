@@ -352,6 +352,25 @@ WaveStatus RunWave(const Program& p, const RootMemory* roots, WaveState* wave) {
       case Op::kBarrier:
         return WaveStatus::kAtBarrier;
 
+      case Op::kDerivX: {
+        const uint32_t* a = w.Register(in.a);
+        const bool fine = in.aux != 0;
+        ForActive(w.active, w.Register(in.dst), [&](uint32_t l) {
+          const uint32_t row = fine ? (l & ~1u) : (l & ~3u);  // fine: this row; coarse: the top row
+          return U(F(a[row | 1]) - F(a[row]));
+        });
+        break;
+      }
+      case Op::kDerivY: {
+        const uint32_t* a = w.Register(in.a);
+        const bool fine = in.aux != 0;
+        ForActive(w.active, w.Register(in.dst), [&](uint32_t l) {
+          const uint32_t column = fine ? (l & ~2u) : (l & ~3u);  // fine: this column; coarse: the left column
+          return U(F(a[column | 2]) - F(a[column]));
+        });
+        break;
+      }
+
       default:
         // Ops compiled only for later stages (bit-field, carry, ...) are not
         // emitted by the compute compiler yet.

@@ -77,6 +77,10 @@ enum class Op : uint16_t {
   kReturn,       // active lanes finish
   kKill,         // active lanes finish and are marked killed (fragment discard)
   kBarrier,      // workgroup barrier: the wave yields until the workgroup arrives
+
+  // Fragment quads: lanes 4q..4q+3 are pixels (0,0) (1,0) (0,1) (1,1) of quad q.
+  kDerivX,       // dst = d(a)/dx; aux 1: fine (per row), 0: coarse (the quad's top row)
+  kDerivY,       // dst = d(a)/dy; aux 1: fine (per column), 0: coarse
 };
 
 // dst, a, b, c are register indices unless the op says otherwise.
@@ -118,7 +122,46 @@ struct BuiltinRegisters {
   uint32_t num_subgroups = UINT32_MAX;
 };
 
+enum class ShaderStage : uint8_t { kCompute, kVertex, kFragment };
+
+// A user-defined input or output at one location: `count` registers (one
+// per component, starting at `component`) from `reg`.
+struct InterfaceSlot {
+  uint32_t location = 0;
+  uint32_t component = 0;
+  uint32_t reg = 0;
+  uint32_t count = 0;
+  bool flat = false, noperspective = false, centroid = false, sample = false;
+  bool integer = false;  // integer components (never interpolated)
+};
+
+// A built-in input or output (SPIR-V BuiltIn value) held in `count` registers.
+struct BuiltinSlot {
+  uint32_t builtin = 0;
+  uint32_t reg = 0;
+  uint32_t count = 0;
+};
+
 struct Program {
+  ShaderStage stage = ShaderStage::kCompute;
+  std::vector<InterfaceSlot> inputs, outputs;
+  std::vector<BuiltinSlot> builtin_inputs, builtin_outputs;
+  bool uses_derivatives = false;
+  bool early_fragment_tests = false;
+  bool uses_kill = false;
+
+  // First register of a built-in, or UINT32_MAX when the stage does not use it.
+  uint32_t BuiltinInput(uint32_t builtin) const {
+    for (const BuiltinSlot& b : builtin_inputs)
+      if (b.builtin == builtin) return b.reg;
+    return UINT32_MAX;
+  }
+  uint32_t BuiltinOutput(uint32_t builtin) const {
+    for (const BuiltinSlot& b : builtin_outputs)
+      if (b.builtin == builtin) return b.reg;
+    return UINT32_MAX;
+  }
+
   std::vector<Inst> code;
   std::vector<uint32_t> block_start;  // per block: index of its kBlockBegin; one extra entry = end
   uint32_t register_count = 0;
@@ -132,8 +175,14 @@ struct Program {
   bool uses_barrier = false;
 };
 
-// Compiles the entry point `entry` (a GLCompute stage) of prepared SPIR-V
-// (see spirv_ingest.h). On failure returns false with a message.
-bool CompileCompute(const std::vector<uint32_t>& words, const char* entry, Program* program, std::string* error);
+// Compiles the entry point `entry` of prepared SPIR-V (see spirv_ingest.h)
+// for `stage`. On failure returns false with a message.
+bool CompileStage(const std::vector<uint32_t>& words, const char* entry, ShaderStage stage, Program* program,
+                  std::string* error);
+
+inline bool CompileCompute(const std::vector<uint32_t>& words, const char* entry, Program* program,
+                           std::string* error) {
+  return CompileStage(words, entry, ShaderStage::kCompute, program, error);
+}
 
 }  // namespace duet::spirv_exec

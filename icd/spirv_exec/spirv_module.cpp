@@ -14,6 +14,18 @@ std::string LiteralString(const uint32_t* words, uint32_t count, uint32_t* used)
   return std::string(text, length);
 }
 
+void DecorateInterface(spv::Decoration decoration, const uint32_t* operands, InterfaceDecorations* d) {
+  switch (decoration) {
+    case spv::Decoration::Location: d->location = static_cast<int32_t>(operands[0]); break;
+    case spv::Decoration::Component: d->component = operands[0]; break;
+    case spv::Decoration::Flat: d->flat = true; break;
+    case spv::Decoration::NoPerspective: d->noperspective = true; break;
+    case spv::Decoration::Centroid: d->centroid = true; break;
+    case spv::Decoration::Sample: d->sample = true; break;
+    default: break;
+  }
+}
+
 }  // namespace
 
 const SpirvType& SpirvModule::Type(uint32_t id) const {
@@ -95,6 +107,8 @@ bool ParseSpirvModule(std::vector<uint32_t> words, SpirvModule* module, std::str
             for (int i = 0; i < 3; ++i) e.local_size[i] = inst[2 + i];
           if (mode == spv::ExecutionMode::LocalSizeId)
             for (int i = 0; i < 3; ++i) e.local_size_ids[i] = inst[2 + i];
+          if (mode == spv::ExecutionMode::EarlyFragmentTests) e.early_fragment_tests = true;
+          if (mode == spv::ExecutionMode::DepthReplacing) e.depth_replacing = true;
         }
         break;
       case Op::OpDecorate: {
@@ -110,7 +124,7 @@ bool ParseSpirvModule(std::vector<uint32_t> words, SpirvModule* module, std::str
             break;
           case spv::Decoration::Block: d.block = true; break;
           case spv::Decoration::BufferBlock: d.buffer_block = true; break;
-          default: break;
+          default: DecorateInterface(static_cast<spv::Decoration>(inst[1]), inst.words + 2, &d.interface); break;
         }
         break;
       }
@@ -121,7 +135,7 @@ bool ParseSpirvModule(std::vector<uint32_t> words, SpirvModule* module, std::str
           case spv::Decoration::MatrixStride: m.matrix_stride = inst[3]; break;
           case spv::Decoration::RowMajor: m.row_major = true; break;
           case spv::Decoration::BuiltIn: m.builtin = static_cast<int32_t>(inst[3]); break;
-          default: break;
+          default: DecorateInterface(static_cast<spv::Decoration>(inst[2]), inst.words + 3, &m.interface); break;
         }
         break;
       }

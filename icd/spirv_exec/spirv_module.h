@@ -22,11 +22,19 @@ struct SpirvType {
   spv::StorageClass storage = spv::StorageClass::Max;  // pointers
 };
 
+// Interpolation and interface decorations, on variables or block members.
+struct InterfaceDecorations {
+  int32_t location = -1;
+  uint32_t component = 0;
+  bool flat = false, noperspective = false, centroid = false, sample = false;
+};
+
 struct MemberDecorations {
   uint32_t offset = 0;
   uint32_t matrix_stride = 0;
   bool row_major = false;
   int32_t builtin = -1;
+  InterfaceDecorations interface;
 };
 
 struct Decorations {
@@ -34,6 +42,7 @@ struct Decorations {
   uint32_t array_stride = 0;
   int32_t builtin = -1;
   bool block = false, buffer_block = false;
+  InterfaceDecorations interface;
   std::vector<MemberDecorations> members;
 };
 
@@ -65,6 +74,8 @@ struct SpirvEntryPoint {
   std::vector<uint32_t> interface;
   uint32_t local_size[3] = {1, 1, 1};
   uint32_t local_size_ids[3] = {0, 0, 0};  // LocalSizeId constants, 0 when absent
+  bool early_fragment_tests = false;
+  bool depth_replacing = false;
 };
 
 struct SpirvModule {

@@ -25,7 +25,9 @@ inline uint64_t LoadLittleEndian64(const std::byte* bytes) {
   return value;
 }
 
-inline Block128 LoadBlock128(const std::byte* block) { return {LoadLittleEndian64(block), LoadLittleEndian64(block + 8)}; }
+inline Block128 LoadBlock128(const std::byte* block) {
+  return {LoadLittleEndian64(block), LoadLittleEndian64(block + 8)};
+}
 
 // `count` (0..32) bits starting at bit `offset` (offset + count <= 128).
 inline uint32_t ExtractBits(const Block128& block, unsigned offset, unsigned count) {

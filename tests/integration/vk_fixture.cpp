@@ -225,14 +225,15 @@ void InstanceTest::SetUp() {
   // A messenger chained into the create info sees messages emitted while the
   // instance is created and destroyed.
   VkDebugUtilsMessengerCreateInfoEXT chained = log_.CreateInfo();
-  const char* exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+  std::vector<const char*> exts = instance_extensions_;
   VkInstanceCreateInfo ci{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   ci.pApplicationInfo = &app;
   if (debug_utils_) {
     ci.pNext = &chained;
-    ci.enabledExtensionCount = 1;
-    ci.ppEnabledExtensionNames = exts;
+    exts.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
   }
+  ci.enabledExtensionCount = static_cast<uint32_t>(exts.size());
+  ci.ppEnabledExtensionNames = exts.data();
   // DUET_TEST_VALIDATION=1 runs the tests under the Khronos validation layer
   // (checks the tests' own API usage; QueueTest fails on any error it reports).
   const char* layers[] = {"VK_LAYER_KHRONOS_validation"};
@@ -331,6 +332,19 @@ void DeviceTest::SetUp() {
     chain = &enable12;
     sync_features_enabled_ = true;
   }
+  VkPhysicalDeviceVulkan11Features enable11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+  if (device_options_.render_pass_features) {
+    // All three are required by Vulkan 1.3.
+    ASSERT_EQ(supported.v11.multiview, VK_TRUE);
+    ASSERT_EQ(supported.v12.imagelessFramebuffer, VK_TRUE);
+    ASSERT_EQ(supported.v13.dynamicRendering, VK_TRUE);
+    enable11.multiview = VK_TRUE;
+    enable12.imagelessFramebuffer = VK_TRUE;
+    enable13.dynamicRendering = VK_TRUE;
+    enable11.pNext = &enable12;
+    enable12.pNext = &enable13;
+    chain = &enable11;
+  }
 
   uint32_t qcount = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(phys_, &qcount, nullptr);
@@ -347,6 +361,8 @@ void DeviceTest::SetUp() {
   dci.pNext = chain;
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
+  dci.enabledExtensionCount = static_cast<uint32_t>(device_options_.extensions.size());
+  dci.ppEnabledExtensionNames = device_options_.extensions.data();
   VK_ASSERT_OK(vkCreateDevice(phys_, &dci, nullptr, &device_));
   for (uint32_t i = 0; i < queue_count; ++i) {
     VkQueue q = VK_NULL_HANDLE;

@@ -135,6 +135,8 @@ class InstanceTest : public ::testing::Test {
   };
   Features13 QueryFeatures13();
 
+  // Extra instance extensions SetUp enables (set them in the constructor).
+  std::vector<const char*> instance_extensions_;
   bool debug_utils_ = false;
   bool validation_layer_ = false;  // DUET_TEST_VALIDATION=1 enabled VK_LAYER_KHRONOS_validation
   MessageLog log_;
@@ -156,6 +158,8 @@ class InstanceTest : public ::testing::Test {
 struct DeviceOptions {
   uint32_t queue_count = 1;    // queues of queue_family_, capped at the family's queueCount
   bool sync_features = false;  // also enable timelineSemaphore, hostQueryReset (1.2), synchronization2 (1.3)
+  bool render_pass_features = false;  // also enable multiview (1.1), imagelessFramebuffer (1.2), dynamicRendering (1.3)
+  std::vector<const char*> extensions;  // device extensions to enable
 };
 
 // InstanceTest plus a device with one queue of queue_family_. Enables the

@@ -186,6 +186,7 @@ TEST_F(DescriptorSets, WritesResolveBuffersViewsAndSamplers) {
       Binding(5, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1),
       Binding(6, VK_DESCRIPTOR_TYPE_SAMPLER, 1),
       Binding(7, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1),
+      Binding(8, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1),
   });
   DescriptorSet* set = Allocate(MakePool(), layout);
   ASSERT_NE(set, nullptr);
@@ -193,6 +194,7 @@ TEST_F(DescriptorSets, WritesResolveBuffersViewsAndSamplers) {
   const VkDescriptorBufferInfo whole{buffer(0), 16, VK_WHOLE_SIZE};
   const VkDescriptorBufferInfo part{buffer(2), 256, 100};
   const VkDescriptorBufferInfo null_buffer{VK_NULL_HANDLE, 0, VK_WHOLE_SIZE};
+  const VkDescriptorBufferInfo past_the_end{buffer(3), 1000, 100};  // invalid, but must stay inside
   const VkBufferView texel = ToHandle(&texel_view_);
   const VkDescriptorImageInfo with_immutable{sampler(0), view(0), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
   const VkDescriptorImageInfo with_sampler{sampler(1), view(1), VK_IMAGE_LAYOUT_GENERAL};
@@ -227,6 +229,8 @@ TEST_F(DescriptorSets, WritesResolveBuffersViewsAndSamplers) {
   writes.back().pImageInfo = &sampler_only;
   writes.push_back(write(7, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER));
   writes.back().pBufferInfo = &null_buffer;
+  writes.push_back(write(8, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER));
+  writes.back().pBufferInfo = &past_the_end;
   api::UpdateDescriptorSets(device(), uint32_t(writes.size()), writes.data(), 0, nullptr);
 
   const auto& d = set->descriptors;
@@ -263,6 +267,9 @@ TEST_F(DescriptorSets, WritesResolveBuffersViewsAndSamplers) {
   EXPECT_EQ(d[7].buffer, nullptr);
   EXPECT_EQ(d[7].data, nullptr);
   EXPECT_EQ(d[7].range, 0u);
+
+  EXPECT_EQ(d[8].data, BufferBytes(3) + 1000);
+  EXPECT_EQ(d[8].range, 24u);
 }
 
 TEST_F(DescriptorSets, WritesOverflowIntoConsecutiveBindings) {

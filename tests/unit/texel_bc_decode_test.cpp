@@ -9,9 +9,12 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "texel/bc_decode.h"
@@ -183,7 +186,8 @@ std::array<float, 8> UnsignedPalette(int v0, int v1) {
 }
 
 TEST(BcDecode, Bc3AlphaBothModes) {
-  for (auto [a0, a1] : {std::pair{255, 0}, std::pair{200, 17}, std::pair{0, 255}, std::pair{17, 200}, std::pair{90, 90}}) {
+  const std::pair<int, int> kEndpoints[] = {{255, 0}, {200, 17}, {0, 255}, {17, 200}, {90, 90}};
+  for (auto [a0, a1] : kEndpoints) {
     TestBlock block;
     PutChannelBlock(block, 0, static_cast<uint32_t>(a0), static_cast<uint32_t>(a1));
     PutColorBlock(block, 8, kBlue565, kRed565, kCodes0123);
@@ -295,13 +299,16 @@ TEST(BcDecode, Bc6hSolidColorsAreBitExact) {
     ASSERT_EQ(texels[7].f[2], HalfToFloat(static_cast<uint16_t>(b))) << std::hex << b;
     ASSERT_EQ(texels[7].f[3], 1.0f);
   }
-  for (uint32_t h = 0; h <= 0xFBFF; h += (h == 0x7BFF ? 0x8401 : 1)) {  // +0 .. 65504, -0 .. -65504
-    const auto block = Bc6hMode15Solid(SignedEndpointFor(h), SignedEndpointFor(h ^ 0x8000), 0);
+  for (uint32_t h = 0; h <= 0x7BFF; ++h) {  // R: +h, G: -h (no -0: a zero endpoint is +0)
+    const uint32_t negative = h == 0 ? 0 : h | 0x8000;
+    const auto block = Bc6hMode15Solid(SignedEndpointFor(h), SignedEndpointFor(negative), 0);
     TexelValue texels[16];
     ASSERT_TRUE(DecodeBcBlock(VK_FORMAT_BC6H_SFLOAT_BLOCK, block.data(), texels));
     ASSERT_EQ(std::bit_cast<uint32_t>(texels[5].f[0]), std::bit_cast<uint32_t>(HalfToFloat(static_cast<uint16_t>(h))))
         << std::hex << h;
-    if ((h & 0x7FFF) != 0) ASSERT_EQ(texels[5].f[1], -texels[5].f[0]) << std::hex << h;
+    ASSERT_EQ(std::bit_cast<uint32_t>(texels[5].f[1]),
+              std::bit_cast<uint32_t>(HalfToFloat(static_cast<uint16_t>(negative))))
+        << std::hex << negative;
   }
   // Signed -0x8000 scales to 0xFC00, the "accidental" -infinity.
   const auto block = Bc6hMode15Solid(0x8000, 0, 0x7FFF);
@@ -329,10 +336,8 @@ TEST(BcDecode, Bc6hMode3UnquantizationAndInterpolation) {
   ExpectTexel(texels[0], HalfToFloat(0x3E0F), HalfToFloat(0x3E0F), HalfToFloat(0x3E0F), 1.0f, "E0");
   // 1023 is the largest code: 0xFFFF -> 0x7BFF = 65504.
   EXPECT_EQ(texels[1].f[1], 65504.0f);
-  // Index 8, weight 34: (30 * 32800 + 34 * 65535 + 32) >> 6 = 50190 -> 0x5DFE... computed:
-  const int32_t mid = (30 * 32800 + 34 * 65535 + 32) >> 6;
-  EXPECT_EQ(texels[2].f[2], HalfToFloat(static_cast<uint16_t>((mid * 31) >> 6)));
-  EXPECT_EQ(mid, 50190);
+  // Index 8, weight 34: (30 * 32800 + 34 * 65535 + 32) >> 6 = 50190 -> 50190 * 31 >> 6 = 24310 = 0x5EF6.
+  EXPECT_EQ(texels[2].f[2], HalfToFloat(0x5EF6));
 
   // Signed: E0 = -1 (0x3FF) unquantizes to -96, E1 = 511 to 0x7FFF.
   const auto signed_block = Bc6hMode3(0x3FF, 511, {0, 15, 8});
@@ -365,23 +370,32 @@ TestBlock Bc6hMode1(uint32_t e0, uint32_t d1, uint32_t d2, uint32_t d3, uint32_t
 
 TEST(BcDecode, Bc6hTwoSubsetDeltaMode) {
   // Partition 0 ("0011" on every row; subset 1's anchor is texel 15).
-  // E0 = 0; E1 = 0 + (-1) wrapped to 7 bits = 127; E2 = E3 = 31.
-  TestBlock block = Bc6hMode1(0, 0x3F, 31, 31, 0);
-  block.Scatter(7, {84, 85, 86});  // texel 1: index 7 (texel 0 has 2 bits at 82)
-  block.Scatter(4, {96, 97, 98});  // texel 5: index 4, weight 37
+  // E0 = 0; E1 = 0 + (-1) wrapped to 7 bits = 127; E2 = 31; E3 = 0 + (-22)
+  // wrapped = 106.
+  TestBlock block = Bc6hMode1(0, 0x3F, 31, 0x2A, 0);
+  block.Scatter(7, {84, 85, 86});     // texel 1: index 7 (texel 0 has 2 bits at 82)
+  block.Scatter(4, {96, 97, 98});     // texel 5: index 4, weight 37
+  block.Scatter(7, {123, 124, 125});  // texel 14 (subset 1): index 7, E3
   auto texels = Decode(VK_FORMAT_BC6H_UFLOAT_BLOCK, block);
   EXPECT_EQ(texels[0].f[0], 0.0f);
   EXPECT_EQ(texels[1].f[1], 65504.0f);  // 127 is the largest 7-bit code: 0xFFFF -> 0x7BFF
   // 31 -> ((31 << 15) + 0x4000) >> 6 = 16128 -> 16128 * 31 >> 6 = 7812 = 0x1E84.
-  for (unsigned t : {2u, 3u, 6u, 7u, 15u}) EXPECT_EQ(texels[t].f[2], HalfToFloat(0x1E84)) << t;
+  for (unsigned t : {2u, 3u, 6u, 7u, 15u}) {
+    ExpectTexel(texels[t], HalfToFloat(0x1E84), HalfToFloat(0x1E84), HalfToFloat(0x1E84), 1.0f, "E2");
+  }
   // (27 * 0 + 37 * 65535 + 32) >> 6 = 37887 -> 37887 * 31 >> 6 = 18351 = 0x47AF.
   EXPECT_EQ(texels[5].f[0], HalfToFloat(0x47AF));
+  // 106 -> ((106 << 15) + 0x4000) >> 6 = 54528 -> 54528 * 31 >> 6 = 26412 = 0x672C.
+  ExpectTexel(texels[14], HalfToFloat(0x672C), HalfToFloat(0x672C), HalfToFloat(0x672C), 1.0f, "E3");
 
   // Signed: E1 = -1 unquantizes to -768 -> 0x82E8; E2 = 31 -> 16128 -> 0x3D08.
   texels = Decode(VK_FORMAT_BC6H_SFLOAT_BLOCK, block);
   EXPECT_EQ(texels[1].f[0], HalfToFloat(0x82E8));
   EXPECT_EQ(texels[2].f[0], 1.2578125f);
   EXPECT_EQ(texels[2].f[0], HalfToFloat(0x3D08));
+  // E3 = 106 is -22 as 7-bit two's complement: 22 -> 11520, negated ->
+  // (11520 * 31 >> 5) | 0x8000 = 0xAB98.
+  ExpectTexel(texels[14], HalfToFloat(0xAB98), HalfToFloat(0xAB98), HalfToFloat(0xAB98), 1.0f, "signed E3");
 }
 
 TEST(BcDecode, Bc6hReservedModesDecodeToOpaqueBlack) {
@@ -490,8 +504,8 @@ TEST(BcDecode, Bc7EveryModeSolidColors) {
         for (unsigned ch = 0; ch < 3; ++ch) code[ch] = Widen(e.rgba[ch], mode.color_bits, pbits, e.pbit);
         code[3] = mode.alpha_bits ? Widen(e.rgba[3], mode.alpha_bits, pbits, e.pbit) : 255;
         if (format == VK_FORMAT_BC7_SRGB_BLOCK) {
-          ExpectTexel(texels[t], SrgbToLinear8(static_cast<uint8_t>(code[0])), SrgbToLinear8(static_cast<uint8_t>(code[1])),
-                      SrgbToLinear8(static_cast<uint8_t>(code[2])), U8(code[3]), "sRGB solid");
+          const auto srgb = [](uint32_t c) { return SrgbToLinear8(static_cast<uint8_t>(c)); };
+          ExpectTexel(texels[t], srgb(code[0]), srgb(code[1]), srgb(code[2]), U8(code[3]), "sRGB solid");
         } else {
           ExpectTexel(texels[t], U8(code[0]), U8(code[1]), U8(code[2]), U8(code[3]), "solid");
         }
@@ -530,7 +544,7 @@ TEST(BcDecode, Bc7Mode6KnownEndpointsAndIndices) {
                 U8(Interp(c0[2], c1[2], kWeights[t])), U8(Interp(c0[3], c1[3], kWeights[t])), "mode 6");
   }
   ExpectTexel(texels[15], U8(0xFF), U8(0x01), U8(0x81), U8(0x0B), "index 15 is endpoint 1");
-  EXPECT_EQ(texels[8].f[0], U8(0x97));  // (30 * 0x20 + 34 * 0xFF + 32) >> 6 = 151
+  EXPECT_EQ(texels[8].f[0], U8(150));  // (30 * 0x20 + 34 * 0xFF + 32) >> 6
 }
 
 TEST(BcDecode, Bc7Mode5Rotation) {
@@ -580,14 +594,18 @@ TEST(BcDecode, Bc7AnchorIndicesShiftLaterIndices) {
   ASSERT_EQ(block.position, 128u);
   constexpr uint32_t kW3[8] = {0, 9, 18, 27, 37, 46, 55, 64};
   constexpr char kSubsets[] = "0111000100000000";
+  // 6 bits + shared p-bit, widened: subset 0 (p = 0) 63 -> 0xFD, subset 1
+  // (p = 1) 63 -> 0xFF and 0 -> 0x02.
+  ASSERT_EQ(Widen(63, 6, true, 0), 0xFDu);
+  ASSERT_EQ(Widen(0, 6, true, 1), 0x02u);
   const auto texels = Decode(VK_FORMAT_BC7_UNORM_BLOCK, block);
   for (unsigned t = 0; t < 16; ++t) {
     const uint32_t w = kW3[indices[t]];
-    if (kSubsets[t] == '0') {  // grey ramp 0 .. 255 (6-bit + shared p-bit 0: 0 and 0xFE)
-      const float v = U8(Interp(0, 0xFE, w));
+    if (kSubsets[t] == '0') {  // grey ramp
+      const float v = U8(Interp(0, 0xFD, w));
       ExpectTexel(texels[t], v, v, v, 1.0f, "subset 0");
-    } else {  // red (0xFF) to blue (0xFF), p-bit 1 makes the zeros 1
-      ExpectTexel(texels[t], U8(Interp(0xFF, 0x01, w)), U8(0x01), U8(Interp(0x01, 0xFF, w)), 1.0f, "subset 1");
+    } else {  // red to blue
+      ExpectTexel(texels[t], U8(Interp(0xFF, 0x02, w)), U8(0x02), U8(Interp(0x02, 0xFF, w)), 1.0f, "subset 1");
     }
     if (HasFailure()) FAIL() << "texel " << t;
   }

@@ -1,0 +1,145 @@
+// Replay of the commands that set draw state: vertex and index buffers and
+// every dynamic state of Vulkan 1.0 and extended dynamic state 1 and 2.
+// Each overload writes the value into DrawBindings and marks it set.
+#pragma once
+
+#include <algorithm>
+
+#include "cmdtape/tape_records.h"
+#include "objects/buffer.h"
+#include "raster/draw.h"
+
+namespace duet::cmdtape {
+
+namespace detail {
+inline void Mark(raster::DrawBindings& b, VkDynamicState s) {
+  const int i = raster::DynamicStateIndex(s);
+  if (i >= 0) b.dynamic_set.set(size_t(i));
+}
+template <typename F>
+void ForFaces(VkStencilFaceFlags faces, raster::DrawBindings& b, F f) {
+  if (faces & VK_STENCIL_FACE_FRONT_BIT) f(b.dynamic.depth_stencil.front);
+  if (faces & VK_STENCIL_FACE_BACK_BIT) f(b.dynamic.depth_stencil.back);
+}
+}  // namespace detail
+
+inline void ApplyDrawState(const CmdBindVertexBuffersRecord& r, raster::DrawBindings& b) {
+  for (uint32_t i = 0; i < r.bindingCount && r.firstBinding + i < raster::kMaxVertexBindings; ++i)
+    b.vertex_buffers[r.firstBinding + i] = {FromHandle<Buffer>(r.pBuffers[i]), r.pOffsets[i], 0, false};
+}
+inline void ApplyDrawState(const CmdBindVertexBuffers2Record& r, raster::DrawBindings& b) {
+  for (uint32_t i = 0; i < r.bindingCount && r.firstBinding + i < raster::kMaxVertexBindings; ++i)
+    b.vertex_buffers[r.firstBinding + i] = {FromHandle<Buffer>(r.pBuffers[i]), r.pOffsets[i],
+                                            r.pStrides != nullptr ? r.pStrides[i] : 0, r.pStrides != nullptr};
+}
+inline void ApplyDrawState(const CmdBindIndexBufferRecord& r, raster::DrawBindings& b) {
+  b.index_buffer = FromHandle<Buffer>(r.buffer);
+  b.index_offset = r.offset;
+  b.index_type = r.indexType;
+}
+inline void ApplyDrawState(const CmdSetViewportRecord& r, raster::DrawBindings& b) {
+  auto& v = b.dynamic.viewports;
+  if (v.size() < r.firstViewport + r.viewportCount) v.resize(r.firstViewport + r.viewportCount);
+  std::copy_n(r.pViewports, r.viewportCount, v.begin() + r.firstViewport);
+  detail::Mark(b, VK_DYNAMIC_STATE_VIEWPORT);
+}
+inline void ApplyDrawState(const CmdSetViewportWithCountRecord& r, raster::DrawBindings& b) {
+  b.dynamic.viewports.assign(r.pViewports, r.pViewports + r.viewportCount);
+  detail::Mark(b, VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT);
+}
+inline void ApplyDrawState(const CmdSetScissorRecord& r, raster::DrawBindings& b) {
+  auto& s = b.dynamic.scissors;
+  if (s.size() < r.firstScissor + r.scissorCount) s.resize(r.firstScissor + r.scissorCount);
+  std::copy_n(r.pScissors, r.scissorCount, s.begin() + r.firstScissor);
+  detail::Mark(b, VK_DYNAMIC_STATE_SCISSOR);
+}
+inline void ApplyDrawState(const CmdSetScissorWithCountRecord& r, raster::DrawBindings& b) {
+  b.dynamic.scissors.assign(r.pScissors, r.pScissors + r.scissorCount);
+  detail::Mark(b, VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT);
+}
+inline void ApplyDrawState(const CmdSetLineWidthRecord& r, raster::DrawBindings& b) {
+  b.dynamic.rasterization.line_width = r.lineWidth;
+  detail::Mark(b, VK_DYNAMIC_STATE_LINE_WIDTH);
+}
+inline void ApplyDrawState(const CmdSetDepthBiasRecord& r, raster::DrawBindings& b) {
+  b.dynamic.rasterization.depth_bias_constant = r.depthBiasConstantFactor;
+  b.dynamic.rasterization.depth_bias_clamp = r.depthBiasClamp;
+  b.dynamic.rasterization.depth_bias_slope = r.depthBiasSlopeFactor;
+  detail::Mark(b, VK_DYNAMIC_STATE_DEPTH_BIAS);
+}
+inline void ApplyDrawState(const CmdSetBlendConstantsRecord& r, raster::DrawBindings& b) {
+  std::copy_n(r.blendConstants, 4, b.dynamic.blend.blend_constants);
+  detail::Mark(b, VK_DYNAMIC_STATE_BLEND_CONSTANTS);
+}
+inline void ApplyDrawState(const CmdSetDepthBoundsRecord& r, raster::DrawBindings& b) {
+  b.dynamic.depth_stencil.min_depth_bounds = r.minDepthBounds;
+  b.dynamic.depth_stencil.max_depth_bounds = r.maxDepthBounds;
+  detail::Mark(b, VK_DYNAMIC_STATE_DEPTH_BOUNDS);
+}
+inline void ApplyDrawState(const CmdSetStencilCompareMaskRecord& r, raster::DrawBindings& b) {
+  detail::ForFaces(r.faceMask, b, [&](raster::StencilFaceState& f) { f.compare_mask = r.compareMask; });
+  detail::Mark(b, VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK);
+}
+inline void ApplyDrawState(const CmdSetStencilWriteMaskRecord& r, raster::DrawBindings& b) {
+  detail::ForFaces(r.faceMask, b, [&](raster::StencilFaceState& f) { f.write_mask = r.writeMask; });
+  detail::Mark(b, VK_DYNAMIC_STATE_STENCIL_WRITE_MASK);
+}
+inline void ApplyDrawState(const CmdSetStencilReferenceRecord& r, raster::DrawBindings& b) {
+  detail::ForFaces(r.faceMask, b, [&](raster::StencilFaceState& f) { f.reference = r.reference; });
+  detail::Mark(b, VK_DYNAMIC_STATE_STENCIL_REFERENCE);
+}
+inline void ApplyDrawState(const CmdSetStencilOpRecord& r, raster::DrawBindings& b) {
+  detail::ForFaces(r.faceMask, b, [&](raster::StencilFaceState& f) {
+    f.fail = r.failOp;
+    f.pass = r.passOp;
+    f.depth_fail = r.depthFailOp;
+    f.compare = r.compareOp;
+  });
+  detail::Mark(b, VK_DYNAMIC_STATE_STENCIL_OP);
+}
+inline void ApplyDrawState(const CmdSetCullModeRecord& r, raster::DrawBindings& b) {
+  b.dynamic.rasterization.cull_mode = r.cullMode;
+  detail::Mark(b, VK_DYNAMIC_STATE_CULL_MODE);
+}
+inline void ApplyDrawState(const CmdSetFrontFaceRecord& r, raster::DrawBindings& b) {
+  b.dynamic.rasterization.front_face = r.frontFace;
+  detail::Mark(b, VK_DYNAMIC_STATE_FRONT_FACE);
+}
+inline void ApplyDrawState(const CmdSetPrimitiveTopologyRecord& r, raster::DrawBindings& b) {
+  b.dynamic.topology = r.primitiveTopology;
+  detail::Mark(b, VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY);
+}
+inline void ApplyDrawState(const CmdSetDepthTestEnableRecord& r, raster::DrawBindings& b) {
+  b.dynamic.depth_stencil.depth_test = r.depthTestEnable;
+  detail::Mark(b, VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE);
+}
+inline void ApplyDrawState(const CmdSetDepthWriteEnableRecord& r, raster::DrawBindings& b) {
+  b.dynamic.depth_stencil.depth_write = r.depthWriteEnable;
+  detail::Mark(b, VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE);
+}
+inline void ApplyDrawState(const CmdSetDepthCompareOpRecord& r, raster::DrawBindings& b) {
+  b.dynamic.depth_stencil.depth_compare = r.depthCompareOp;
+  detail::Mark(b, VK_DYNAMIC_STATE_DEPTH_COMPARE_OP);
+}
+inline void ApplyDrawState(const CmdSetDepthBoundsTestEnableRecord& r, raster::DrawBindings& b) {
+  b.dynamic.depth_stencil.depth_bounds_test = r.depthBoundsTestEnable;
+  detail::Mark(b, VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE);
+}
+inline void ApplyDrawState(const CmdSetStencilTestEnableRecord& r, raster::DrawBindings& b) {
+  b.dynamic.depth_stencil.stencil_test = r.stencilTestEnable;
+  detail::Mark(b, VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE);
+}
+inline void ApplyDrawState(const CmdSetRasterizerDiscardEnableRecord& r, raster::DrawBindings& b) {
+  b.dynamic.rasterization.discard = r.rasterizerDiscardEnable;
+  detail::Mark(b, VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE);
+}
+inline void ApplyDrawState(const CmdSetDepthBiasEnableRecord& r, raster::DrawBindings& b) {
+  b.dynamic.rasterization.depth_bias = r.depthBiasEnable;
+  detail::Mark(b, VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE);
+}
+inline void ApplyDrawState(const CmdSetPrimitiveRestartEnableRecord& r, raster::DrawBindings& b) {
+  b.dynamic.primitive_restart = r.primitiveRestartEnable;
+  detail::Mark(b, VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE);
+}
+
+}  // namespace duet::cmdtape

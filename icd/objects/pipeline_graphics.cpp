@@ -1,0 +1,192 @@
+// vkCreateGraphicsPipelines: compile the vertex and fragment stages and copy
+// the fixed-function state out of the create info (raster/graphics_state.h).
+#include <string>
+
+#include "dispatch/entrypoints.h"
+#include "objects/device.h"
+#include "objects/pipeline.h"
+#include "spirv_exec/shader_module.h"
+#include "spirv_exec/spirv_ingest.h"
+#include "util/host_alloc.h"
+#include "util/log.h"
+#include "util/vk_util.h"
+
+namespace duet {
+namespace raster {
+
+int DynamicStateIndex(VkDynamicState state) {
+  static constexpr VkDynamicState kSupported[] = {
+      VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR, VK_DYNAMIC_STATE_LINE_WIDTH,
+      VK_DYNAMIC_STATE_DEPTH_BIAS, VK_DYNAMIC_STATE_BLEND_CONSTANTS, VK_DYNAMIC_STATE_DEPTH_BOUNDS,
+      VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK, VK_DYNAMIC_STATE_STENCIL_WRITE_MASK, VK_DYNAMIC_STATE_STENCIL_REFERENCE,
+      VK_DYNAMIC_STATE_CULL_MODE, VK_DYNAMIC_STATE_FRONT_FACE, VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY,
+      VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT, VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT,
+      VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE, VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE,
+      VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE, VK_DYNAMIC_STATE_DEPTH_COMPARE_OP, VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE,
+      VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE, VK_DYNAMIC_STATE_STENCIL_OP, VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE,
+      VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE, VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE,
+  };
+  for (int i = 0; i < int(std::size(kSupported)); ++i)
+    if (kSupported[i] == state) return i;
+  return -1;
+}
+
+}  // namespace raster
+
+namespace {
+
+VkResult CompileShaderStage(const VkPipelineShaderStageCreateInfo& stage, spirv_exec::ShaderStage kind,
+                            spirv_exec::Program* program) {
+  const ShaderModule* module = FromHandle<ShaderModule>(stage.module);
+  if (module == nullptr) return VK_ERROR_INVALID_SHADER_NV;
+  std::vector<uint32_t> prepared;
+  std::string error;
+  if (!spirv_exec::PrepareModule(module->words, stage.pSpecializationInfo, &prepared, &error) ||
+      !spirv_exec::CompileStage(prepared, stage.pName, kind, program, &error)) {
+    DUET_ERROR("vkCreateGraphicsPipelines: %s: %s", stage.pName, error.c_str());
+    return VK_ERROR_INVALID_SHADER_NV;
+  }
+  return VK_SUCCESS;
+}
+
+raster::StencilFaceState Stencil(const VkStencilOpState& s) {
+  return {s.failOp, s.passOp, s.depthFailOp, s.compareOp, s.compareMask, s.writeMask, s.reference};
+}
+
+VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPipelineState* out) {
+  raster::GraphicsState& g = out->state;
+  if (info.pDynamicState != nullptr) {
+    for (uint32_t i = 0; i < info.pDynamicState->dynamicStateCount; ++i) {
+      const int index = raster::DynamicStateIndex(info.pDynamicState->pDynamicStates[i]);
+      if (index < 0) {
+        DUET_WARN("vkCreateGraphicsPipelines: dynamic state %d is not supported",
+                  info.pDynamicState->pDynamicStates[i]);
+        return VK_ERROR_INITIALIZATION_FAILED;
+      }
+      out->dynamic.set(size_t(index));
+    }
+  }
+  if (const auto* vi = info.pVertexInputState) {
+    g.vertex_input.bindings.assign(vi->pVertexBindingDescriptions,
+                                   vi->pVertexBindingDescriptions + vi->vertexBindingDescriptionCount);
+    g.vertex_input.divisors.assign(vi->vertexBindingDescriptionCount, 1);
+    g.vertex_input.attributes.assign(vi->pVertexAttributeDescriptions,
+                                     vi->pVertexAttributeDescriptions + vi->vertexAttributeDescriptionCount);
+  }
+  if (const auto* ia = info.pInputAssemblyState) {
+    g.topology = ia->topology;
+    g.primitive_restart = ia->primitiveRestartEnable;
+  }
+  if (const auto* vp = info.pViewportState) {
+    if (vp->pViewports != nullptr) g.viewports.assign(vp->pViewports, vp->pViewports + vp->viewportCount);
+    if (vp->pScissors != nullptr) g.scissors.assign(vp->pScissors, vp->pScissors + vp->scissorCount);
+  }
+  if (const auto* rs = info.pRasterizationState) {
+    raster::RasterizationState& r = g.rasterization;
+    r.depth_clamp = rs->depthClampEnable;
+    r.discard = rs->rasterizerDiscardEnable;
+    r.polygon_mode = rs->polygonMode;
+    r.cull_mode = rs->cullMode;
+    r.front_face = rs->frontFace;
+    r.depth_bias = rs->depthBiasEnable;
+    r.depth_bias_constant = rs->depthBiasConstantFactor;
+    r.depth_bias_clamp = rs->depthBiasClamp;
+    r.depth_bias_slope = rs->depthBiasSlopeFactor;
+    r.line_width = rs->lineWidth;
+    r.depth_clip = !rs->depthClampEnable;
+  }
+  if (const auto* ms = info.pMultisampleState; ms != nullptr && !g.rasterization.discard) {
+    raster::MultisampleState& m = g.multisample;
+    m.samples = ms->rasterizationSamples;
+    m.sample_shading = ms->sampleShadingEnable;
+    m.min_sample_shading = ms->minSampleShading;
+    if (ms->pSampleMask != nullptr) m.sample_mask = ms->pSampleMask[0];
+    m.alpha_to_coverage = ms->alphaToCoverageEnable;
+    m.alpha_to_one = ms->alphaToOneEnable;
+  }
+  if (const auto* ds = info.pDepthStencilState; ds != nullptr && !g.rasterization.discard) {
+    raster::DepthStencilState& d = g.depth_stencil;
+    d.depth_test = ds->depthTestEnable;
+    d.depth_write = ds->depthWriteEnable;
+    d.depth_compare = ds->depthCompareOp;
+    d.depth_bounds_test = ds->depthBoundsTestEnable;
+    d.min_depth_bounds = ds->minDepthBounds;
+    d.max_depth_bounds = ds->maxDepthBounds;
+    d.stencil_test = ds->stencilTestEnable;
+    d.front = Stencil(ds->front);
+    d.back = Stencil(ds->back);
+  }
+  if (const auto* cb = info.pColorBlendState; cb != nullptr && !g.rasterization.discard) {
+    raster::ColorBlendState& b = g.blend;
+    b.logic_op_enable = cb->logicOpEnable;
+    b.logic_op = cb->logicOp;
+    if (cb->pAttachments != nullptr) b.attachments.assign(cb->pAttachments, cb->pAttachments + cb->attachmentCount);
+    for (int i = 0; i < 4; ++i) b.blend_constants[i] = cb->blendConstants[i];
+  }
+  return VK_SUCCESS;
+}
+
+VkResult CreateGraphicsPipeline(const VkGraphicsPipelineCreateInfo& info, const VkAllocationCallbacks* allocator,
+                                Pipeline** out) {
+  auto* pipeline = HostNew<Pipeline>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  if (pipeline == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  pipeline->bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  raster::GraphicsPipelineState& g = pipeline->graphics;
+  VkResult result = VK_SUCCESS;
+  bool has_vertex = false;
+  for (uint32_t i = 0; i < info.stageCount && result == VK_SUCCESS; ++i) {
+    const VkPipelineShaderStageCreateInfo& stage = info.pStages[i];
+    if (stage.stage == VK_SHADER_STAGE_VERTEX_BIT) {
+      result = CompileShaderStage(stage, spirv_exec::ShaderStage::kVertex, &g.vertex);
+      has_vertex = true;
+    } else if (stage.stage == VK_SHADER_STAGE_FRAGMENT_BIT) {
+      result = CompileShaderStage(stage, spirv_exec::ShaderStage::kFragment, &g.fragment);
+      g.has_fragment = true;
+    } else {
+      DUET_ERROR("vkCreateGraphicsPipelines: shader stage 0x%x is not supported", stage.stage);
+      result = VK_ERROR_INVALID_SHADER_NV;
+    }
+  }
+  if (result == VK_SUCCESS && !has_vertex) result = VK_ERROR_INVALID_SHADER_NV;
+  if (result == VK_SUCCESS) result = FillState(info, &g);
+  if (result == VK_SUCCESS) {
+    if (const PipelineLayout* layout = FromHandle<PipelineLayout>(info.layout)) {
+      pipeline->set_bindings = layout->set_bindings;
+      pipeline->set_dynamic_offset_start = layout->set_dynamic_offset_start;
+    }
+  }
+  if (result != VK_SUCCESS) {
+    HostDelete(allocator, pipeline);
+    return result;
+  }
+  *out = pipeline;
+  return VK_SUCCESS;
+}
+
+}  // namespace
+}  // namespace duet
+
+namespace duet::api {
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(VkDevice _device, VkPipelineCache, uint32_t createInfoCount,
+                                                       const VkGraphicsPipelineCreateInfo* pCreateInfos,
+                                                       const VkAllocationCallbacks* pAllocator,
+                                                       VkPipeline* pPipelines) {
+  Device* device = FromHandle<Device>(_device);
+  VkResult result = VK_SUCCESS;
+  for (uint32_t i = 0; i < createInfoCount; ++i) {
+    Pipeline* pipeline = nullptr;
+    const VkResult r = CreateGraphicsPipeline(pCreateInfos[i], ChooseAllocator(pAllocator, device->Allocator()), &pipeline);
+    pPipelines[i] = r == VK_SUCCESS ? ToHandle(pipeline) : VK_NULL_HANDLE;
+    if (r != VK_SUCCESS) {
+      result = r;
+      if ((pCreateInfos[i].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT) != 0) {
+        for (uint32_t j = i + 1; j < createInfoCount; ++j) pPipelines[j] = VK_NULL_HANDLE;
+        break;
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace duet::api

@@ -1,0 +1,58 @@
+// VkRenderPass: attachments, subpasses and dependencies, from
+// vkCreateRenderPass and vkCreateRenderPass2 alike. The 1.0 create info is
+// read into the *2 shape (multiview masks from VkRenderPassMultiviewCreateInfo,
+// input aspects from VkRenderPassInputAttachmentAspectCreateInfo), so
+// graphics pipelines and replay see one form.
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "util/object.h"
+
+namespace duet {
+
+struct AttachmentReference {
+  uint32_t attachment = VK_ATTACHMENT_UNUSED;  // index into RenderPass::attachments
+  VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
+  VkImageAspectFlags aspect_mask = 0;  // input attachments: the aspects read; 0 = every aspect of the format
+
+  bool used() const { return attachment != VK_ATTACHMENT_UNUSED; }
+};
+
+struct SubpassDescription {
+  VkSubpassDescriptionFlags flags = 0;
+  VkPipelineBindPoint bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  uint32_t view_mask = 0;  // multiview: the views (framebuffer layers) rendered; 0 = no multiview
+  std::vector<AttachmentReference> inputs;  // by input attachment index
+  std::vector<AttachmentReference> colors;  // by fragment output location
+  std::vector<AttachmentReference> color_resolves;  // empty, or one per colour attachment
+  AttachmentReference depth_stencil;
+  // VkSubpassDescriptionDepthStencilResolve (render pass 2 only).
+  AttachmentReference depth_stencil_resolve;
+  VkResolveModeFlagBits depth_resolve_mode = VK_RESOLVE_MODE_NONE;
+  VkResolveModeFlagBits stencil_resolve_mode = VK_RESOLVE_MODE_NONE;
+  std::vector<uint32_t> preserves;
+
+  // Every attachment this subpass reads or writes (not preserves), each once.
+  std::vector<uint32_t> UsedAttachments() const;
+};
+
+struct RenderPass : NonDispatchableObject {
+  DUET_OBJECT_TYPE(VkRenderPass, VK_OBJECT_TYPE_RENDER_PASS);
+
+  RenderPass() : NonDispatchableObject(kObjectType) {}
+
+  VkRenderPassCreateFlags flags = 0;
+  std::vector<VkAttachmentDescription2> attachments;  // pNext dropped (stencil layouts do not matter here)
+  std::vector<SubpassDescription> subpasses;
+  std::vector<VkSubpassDependency2> dependencies;  // pNext dropped; viewOffset filled for 1.0 too
+  std::vector<uint32_t> correlated_view_masks;
+
+  // Multiview is all or nothing: either every subpass has a view mask or none.
+  bool multiview() const { return !subpasses.empty() && subpasses[0].view_mask != 0; }
+};
+
+}  // namespace duet

@@ -1,0 +1,166 @@
+// ExecuteDraw: resolve state, then for each instance shade vertices,
+// set up triangles and rasterize them.
+#include "raster/draw.h"
+
+#include <cstring>
+#include <unordered_map>
+
+#include "objects/buffer.h"
+#include "objects/image.h"
+#include "objects/pipeline.h"
+#include "raster/fragment_output.h"
+#include "raster/primitive_setup.h"
+#include "raster/tile_raster.h"
+#include "raster/vertex_stage.h"
+#include "spirv_exec/resource_roots.h"
+#include "util/log.h"
+
+namespace duet::raster {
+namespace {
+
+// The pipeline's state with the command buffer's dynamic values applied.
+GraphicsState EffectiveState(const GraphicsPipelineState& pipeline, const DrawBindings& b) {
+  GraphicsState s = pipeline.state;
+  const GraphicsState& d = b.dynamic;
+  auto dynamic = [&](VkDynamicState state) {
+    const int i = DynamicStateIndex(state);
+    return i >= 0 && pipeline.dynamic[size_t(i)] && b.dynamic_set[size_t(i)];
+  };
+  if (dynamic(VK_DYNAMIC_STATE_VIEWPORT) || dynamic(VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT)) s.viewports = d.viewports;
+  if (dynamic(VK_DYNAMIC_STATE_SCISSOR) || dynamic(VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT)) s.scissors = d.scissors;
+  if (dynamic(VK_DYNAMIC_STATE_LINE_WIDTH)) s.rasterization.line_width = d.rasterization.line_width;
+  if (dynamic(VK_DYNAMIC_STATE_DEPTH_BIAS)) {
+    s.rasterization.depth_bias_constant = d.rasterization.depth_bias_constant;
+    s.rasterization.depth_bias_clamp = d.rasterization.depth_bias_clamp;
+    s.rasterization.depth_bias_slope = d.rasterization.depth_bias_slope;
+  }
+  if (dynamic(VK_DYNAMIC_STATE_BLEND_CONSTANTS)) std::memcpy(s.blend.blend_constants, d.blend.blend_constants, 16);
+  if (dynamic(VK_DYNAMIC_STATE_DEPTH_BOUNDS)) {
+    s.depth_stencil.min_depth_bounds = d.depth_stencil.min_depth_bounds;
+    s.depth_stencil.max_depth_bounds = d.depth_stencil.max_depth_bounds;
+  }
+  if (dynamic(VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK)) {
+    s.depth_stencil.front.compare_mask = d.depth_stencil.front.compare_mask;
+    s.depth_stencil.back.compare_mask = d.depth_stencil.back.compare_mask;
+  }
+  if (dynamic(VK_DYNAMIC_STATE_STENCIL_WRITE_MASK)) {
+    s.depth_stencil.front.write_mask = d.depth_stencil.front.write_mask;
+    s.depth_stencil.back.write_mask = d.depth_stencil.back.write_mask;
+  }
+  if (dynamic(VK_DYNAMIC_STATE_STENCIL_REFERENCE)) {
+    s.depth_stencil.front.reference = d.depth_stencil.front.reference;
+    s.depth_stencil.back.reference = d.depth_stencil.back.reference;
+  }
+  if (dynamic(VK_DYNAMIC_STATE_CULL_MODE)) s.rasterization.cull_mode = d.rasterization.cull_mode;
+  if (dynamic(VK_DYNAMIC_STATE_FRONT_FACE)) s.rasterization.front_face = d.rasterization.front_face;
+  if (dynamic(VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY)) s.topology = d.topology;
+  if (dynamic(VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE)) s.depth_stencil.depth_test = d.depth_stencil.depth_test;
+  if (dynamic(VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE)) s.depth_stencil.depth_write = d.depth_stencil.depth_write;
+  if (dynamic(VK_DYNAMIC_STATE_DEPTH_COMPARE_OP)) s.depth_stencil.depth_compare = d.depth_stencil.depth_compare;
+  if (dynamic(VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE))
+    s.depth_stencil.depth_bounds_test = d.depth_stencil.depth_bounds_test;
+  if (dynamic(VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE)) s.depth_stencil.stencil_test = d.depth_stencil.stencil_test;
+  if (dynamic(VK_DYNAMIC_STATE_STENCIL_OP)) {
+    auto ops = [](StencilFaceState& to, const StencilFaceState& from) {
+      to.fail = from.fail;
+      to.pass = from.pass;
+      to.depth_fail = from.depth_fail;
+      to.compare = from.compare;
+    };
+    ops(s.depth_stencil.front, d.depth_stencil.front);
+    ops(s.depth_stencil.back, d.depth_stencil.back);
+  }
+  if (dynamic(VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE)) s.rasterization.discard = d.rasterization.discard;
+  if (dynamic(VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE)) s.rasterization.depth_bias = d.rasterization.depth_bias;
+  if (dynamic(VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE)) s.primitive_restart = d.primitive_restart;
+  return s;
+}
+
+// The vertex index of each element of the draw, UINT32_MAX for a restart.
+std::vector<uint32_t> DrawIndices(const DrawBindings& b, const GraphicsState& s, const DrawCall& draw) {
+  std::vector<uint32_t> ids(draw.count);
+  if (!draw.indexed) {
+    for (uint32_t i = 0; i < draw.count; ++i) ids[i] = draw.first + i;
+    return ids;
+  }
+  const uint32_t size = b.index_type == VK_INDEX_TYPE_UINT16 ? 2 : b.index_type == VK_INDEX_TYPE_UINT8_EXT ? 1 : 4;
+  const uint32_t restart = size == 2 ? 0xFFFF : size == 1 ? 0xFF : 0xFFFFFFFF;
+  const std::byte* data = b.index_buffer != nullptr ? b.index_buffer->Data() : nullptr;
+  const VkDeviceSize limit = b.index_buffer != nullptr ? b.index_buffer->size : 0;
+  for (uint32_t i = 0; i < draw.count; ++i) {
+    const VkDeviceSize at = b.index_offset + VkDeviceSize(draw.first + i) * size;
+    uint32_t index = 0;  // robust buffer access: indices past the buffer read 0
+    if (data != nullptr && at + size <= limit) std::memcpy(&index, data + at, size);
+    ids[i] = (s.primitive_restart && index == restart) ? UINT32_MAX : uint32_t(int64_t(index) + draw.vertex_offset);
+  }
+  return ids;
+}
+
+}  // namespace
+
+void ExecuteDraw(const DrawBindings& bindings, const RenderTargets& targets, const DrawCall& draw,
+                 uint64_t* samples_passed) {
+  const Pipeline* pipeline = bindings.shader.pipeline;
+  if (pipeline == nullptr || pipeline->bind_point != VK_PIPELINE_BIND_POINT_GRAPHICS) {
+    DUET_ERROR("draw without a graphics pipeline bound");
+    return;
+  }
+  if (!targets.active) {
+    DUET_ERROR("draw outside a render pass");
+    return;
+  }
+  const GraphicsPipelineState& gp = pipeline->graphics;
+  const GraphicsState state = EffectiveState(gp, bindings);
+  if (state.rasterization.discard || state.viewports.empty() || draw.count == 0) return;
+
+  const std::vector<spirv_exec::RootMemory> vertex_roots = spirv_exec::ResolveRoots(gp.vertex, bindings.shader);
+  const std::vector<spirv_exec::RootMemory> fragment_roots =
+      gp.has_fragment ? spirv_exec::ResolveRoots(gp.fragment, bindings.shader) : std::vector<spirv_exec::RootMemory>{};
+  const VaryingLayout layout = MatchVaryings(gp.vertex, gp.has_fragment ? &gp.fragment : nullptr);
+  OutputTargets outputs = ResolveOutputs(targets, state);
+  const VkViewport& viewport = state.viewports[0];
+  outputs.depth_clamp = state.rasterization.depth_clamp;
+  outputs.min_depth = std::min(viewport.minDepth, viewport.maxDepth);
+  outputs.max_depth = std::max(viewport.minDepth, viewport.maxDepth);
+
+  // The scissor, inside the render area.
+  VkRect2D scissor = state.scissors.empty() ? targets.render_area : state.scissors[0];
+  const int32_t x0 = std::max(scissor.offset.x, targets.render_area.offset.x);
+  const int32_t y0 = std::max(scissor.offset.y, targets.render_area.offset.y);
+  const int64_t x1 = std::min<int64_t>(int64_t(scissor.offset.x) + scissor.extent.width,
+                                       int64_t(targets.render_area.offset.x) + targets.render_area.extent.width);
+  const int64_t y1 = std::min<int64_t>(int64_t(scissor.offset.y) + scissor.extent.height,
+                                       int64_t(targets.render_area.offset.y) + targets.render_area.extent.height);
+  if (x1 <= x0 || y1 <= y0) return;
+  SetupParameters params{viewport, {{x0, y0}, {uint32_t(x1 - x0), uint32_t(y1 - y0)}}, &state.rasterization,
+                         outputs.has_depth ? outputs.depth_format : VK_FORMAT_UNDEFINED};
+
+  const std::vector<uint32_t> ids = DrawIndices(bindings, state, draw);
+  // Shade each distinct vertex once per instance; primitives refer to slots.
+  std::vector<uint32_t> unique;
+  std::vector<uint32_t> slots(ids.size());
+  std::unordered_map<uint32_t, uint32_t> slot_of;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] == UINT32_MAX) {
+      slots[i] = UINT32_MAX;
+      continue;
+    }
+    auto [it, inserted] = slot_of.try_emplace(ids[i], uint32_t(unique.size()));
+    if (inserted) unique.push_back(ids[i]);
+    slots[i] = it->second;
+  }
+
+  FragmentStage fragment;
+  fragment.program = gp.has_fragment ? &gp.fragment : nullptr;
+  fragment.roots = &fragment_roots;
+  fragment.layout = &layout;
+  for (uint32_t instance = draw.first_instance; instance < draw.first_instance + draw.instance_count; ++instance) {
+    ShadedVertices vertices;
+    ShadeVertices(bindings, state, gp.vertex, vertex_roots, layout, unique, instance, draw, &vertices);
+    TriangleSetup setup;
+    SetupTriangles(vertices, slots, state.topology, params, layout.floats, &setup);
+    RasterizeTriangles(setup, fragment, outputs, samples_passed);
+  }
+}
+
+}  // namespace duet::raster

@@ -1,0 +1,95 @@
+// The fixed-function state of a graphics pipeline, copied out of the
+// create-info structs at pipeline creation, and the dynamic state a command
+// buffer sets. The draw merges them: dynamic values replace the pipeline's
+// for the states the pipeline lists as dynamic.
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include <array>
+#include <bitset>
+#include <cstdint>
+#include <vector>
+
+#include "spirv_exec/ir.h"
+
+namespace duet::raster {
+
+inline constexpr uint32_t kMaxColorAttachments = 8;
+inline constexpr uint32_t kMaxVertexBindings = 32;
+
+struct VertexInputState {
+  std::vector<VkVertexInputBindingDescription> bindings;
+  std::vector<uint32_t> divisors;  // per binding (1 unless a divisor struct says otherwise)
+  std::vector<VkVertexInputAttributeDescription> attributes;
+};
+
+struct RasterizationState {
+  bool depth_clamp = false;
+  bool discard = false;
+  VkPolygonMode polygon_mode = VK_POLYGON_MODE_FILL;
+  VkCullModeFlags cull_mode = VK_CULL_MODE_NONE;
+  VkFrontFace front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+  bool depth_bias = false;
+  float depth_bias_constant = 0, depth_bias_clamp = 0, depth_bias_slope = 0;
+  float line_width = 1.0f;
+  bool depth_clip = true;  // VkPipelineRasterizationDepthClipStateCreateInfoEXT, else !depth_clamp
+};
+
+struct MultisampleState {
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+  bool sample_shading = false;
+  float min_sample_shading = 0;
+  uint32_t sample_mask = ~0u;
+  bool alpha_to_coverage = false;
+  bool alpha_to_one = false;
+};
+
+struct StencilFaceState {
+  VkStencilOp fail = VK_STENCIL_OP_KEEP, pass = VK_STENCIL_OP_KEEP, depth_fail = VK_STENCIL_OP_KEEP;
+  VkCompareOp compare = VK_COMPARE_OP_ALWAYS;
+  uint32_t compare_mask = 0xFF, write_mask = 0xFF, reference = 0;
+};
+
+struct DepthStencilState {
+  bool depth_test = false, depth_write = false;
+  VkCompareOp depth_compare = VK_COMPARE_OP_ALWAYS;
+  bool depth_bounds_test = false;
+  float min_depth_bounds = 0, max_depth_bounds = 1;
+  bool stencil_test = false;
+  StencilFaceState front, back;
+};
+
+struct ColorBlendState {
+  bool logic_op_enable = false;
+  VkLogicOp logic_op = VK_LOGIC_OP_COPY;
+  std::vector<VkPipelineColorBlendAttachmentState> attachments;
+  float blend_constants[4] = {0, 0, 0, 0};
+};
+
+// The state a draw uses, after dynamic state is applied.
+struct GraphicsState {
+  VertexInputState vertex_input;
+  VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  bool primitive_restart = false;
+  std::vector<VkViewport> viewports;
+  std::vector<VkRect2D> scissors;
+  RasterizationState rasterization;
+  MultisampleState multisample;
+  DepthStencilState depth_stencil;
+  ColorBlendState blend;
+};
+
+struct GraphicsPipelineState {
+  spirv_exec::Program vertex;
+  spirv_exec::Program fragment;
+  bool has_fragment = false;
+  GraphicsState state;
+  std::bitset<64> dynamic;  // bit = index in DynamicStateIndex()
+};
+
+// A small dense index for each VkDynamicState the driver supports
+// (1.0 core and extended dynamic state 1 and 2); -1 for others.
+int DynamicStateIndex(VkDynamicState state);
+
+}  // namespace duet::raster

@@ -1,0 +1,226 @@
+#include "raster/primitive_setup.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace duet::raster {
+namespace {
+
+// A vertex during clipping: clip position then varyings.
+using ClipVertex = std::vector<float>;
+
+// Signed distance to the clip planes the spec defines (inside >= 0):
+// -w <= x, y <= w, and 0 <= z <= w unless depth clipping is off; w > 0 always.
+float PlaneDistance(const float* v, int plane) {
+  switch (plane) {
+    case 0: return v[3] + v[0];
+    case 1: return v[3] - v[0];
+    case 2: return v[3] + v[1];
+    case 3: return v[3] - v[1];
+    case 4: return v[2];
+    case 5: return v[3] - v[2];
+    default: return v[3] - 1e-6f;
+  }
+}
+
+// Sutherland-Hodgman against each plane in turn; attributes interpolate
+// linearly in clip space, which is perspective-correct.
+std::vector<ClipVertex> ClipPolygon(std::vector<ClipVertex> polygon, bool depth_clip) {
+  for (int plane = 0; plane < 7 && !polygon.empty(); ++plane) {
+    if (!depth_clip && (plane == 4 || plane == 5)) continue;
+    std::vector<ClipVertex> out;
+    for (size_t i = 0; i < polygon.size(); ++i) {
+      const ClipVertex& a = polygon[i];
+      const ClipVertex& b = polygon[(i + 1) % polygon.size()];
+      const float da = PlaneDistance(a.data(), plane), db = PlaneDistance(b.data(), plane);
+      if (da >= 0) out.push_back(a);
+      if ((da >= 0) != (db >= 0)) {
+        const float t = da / (da - db);
+        ClipVertex v(a.size());
+        for (size_t k = 0; k < a.size(); ++k) v[k] = a[k] + (b[k] - a[k]) * t;
+        out.push_back(std::move(v));
+      }
+    }
+    polygon = std::move(out);
+  }
+  return polygon;
+}
+
+bool NeedsClipping(const float* v0, const float* v1, const float* v2, bool depth_clip) {
+  for (int plane = 0; plane < 7; ++plane) {
+    if (!depth_clip && (plane == 4 || plane == 5)) continue;
+    if (PlaneDistance(v0, plane) < 0 || PlaneDistance(v1, plane) < 0 || PlaneDistance(v2, plane) < 0) return true;
+  }
+  return false;
+}
+
+// The depth bias unit's r: the smallest resolvable depth difference.
+float MinimumResolvableDifference(VkFormat format, float max_z) {
+  switch (format) {
+    case VK_FORMAT_D16_UNORM:
+    case VK_FORMAT_D16_UNORM_S8_UINT: return 1.0f / 65536.0f;
+    case VK_FORMAT_X8_D24_UNORM_PACK32:
+    case VK_FORMAT_D24_UNORM_S8_UINT: return 1.0f / 16777216.0f;
+    default: {
+      int exponent = 0;
+      std::frexp(std::max(max_z, 1e-30f), &exponent);
+      return std::ldexp(1.0f, exponent - 1 - 23);
+    }
+  }
+}
+
+struct WindowVertex {
+  double x, y;  // window coordinates
+  float z, inv_w;
+  const float* varyings;
+};
+
+void EmitTriangle(const WindowVertex (&v)[3], const SetupParameters& p, uint32_t varying_floats, TriangleSetup* out) {
+  int64_t fx[3], fy[3];
+  for (int i = 0; i < 3; ++i) {
+    fx[i] = std::llround(v[i].x * kSubpixelOne);
+    fy[i] = std::llround(v[i].y * kSubpixelOne);
+  }
+  // Twice the signed area in fixed point. Framebuffer y points down, so a
+  // positive value here is counter-clockwise as the spec defines it.
+  const int64_t area = (fx[1] - fx[0]) * (fy[2] - fy[0]) - (fx[2] - fx[0]) * (fy[1] - fy[0]);
+  if (area == 0) return;
+  const bool counter_clockwise = area < 0;
+  const RasterizationState& r = *p.rasterization;
+  const bool front = (r.front_face == VK_FRONT_FACE_COUNTER_CLOCKWISE) == counter_clockwise;
+  if ((r.cull_mode & (front ? VK_CULL_MODE_FRONT_BIT : VK_CULL_MODE_BACK_BIT)) != 0) return;
+
+  // Order the vertices so every edge function is positive inside.
+  int order[3] = {0, 1, 2};
+  if (area < 0) std::swap(order[1], order[2]);
+  Triangle t{};
+  int64_t x[3], y[3];
+  for (int i = 0; i < 3; ++i) {
+    x[i] = fx[order[i]];
+    y[i] = fy[order[i]];
+    t.z[i] = v[order[i]].z;
+    t.inv_w[i] = v[order[i]].inv_w;
+  }
+  int64_t sum = 0;
+  for (int i = 0; i < 3; ++i) {
+    const int j = (i + 1) % 3, k = (i + 2) % 3;  // edge j -> k is opposite vertex i
+    const int64_t dx = x[k] - x[j], dy = y[k] - y[j];
+    // E(p) = dx * (py - yj) - dy * (px - xj)
+    t.a[i] = -dy;
+    t.b[i] = dx;
+    t.c[i] = dy * x[j] - dx * y[j];
+    const bool left = dy < 0;
+    const bool top = dy == 0 && dx > 0;
+    t.bias[i] = (left || top) ? 0 : 1;
+    sum += t.a[i] * x[i] + t.b[i] * y[i] + t.c[i];
+  }
+  t.inverse_area = 1.0 / double(sum);
+  t.front_facing = front;
+
+  if (r.depth_bias) {
+    // Slope: the largest of |dz/dx| and |dz/dy| of the plane through the vertices.
+    const double ax = v[1].x - v[0].x, ay = v[1].y - v[0].y, bx = v[2].x - v[0].x, by = v[2].y - v[0].y;
+    const double az = v[1].z - v[0].z, bz = v[2].z - v[0].z;
+    const double det = ax * by - bx * ay;
+    double slope = 0;
+    if (det != 0) slope = std::max(std::abs((az * by - bz * ay) / det), std::abs((ax * bz - bx * az) / det));
+    const float max_z = std::max({std::abs(v[0].z), std::abs(v[1].z), std::abs(v[2].z)});
+    float bias = float(slope) * r.depth_bias_slope +
+                 MinimumResolvableDifference(p.depth_format, max_z) * r.depth_bias_constant;
+    if (r.depth_bias_clamp > 0) bias = std::min(bias, r.depth_bias_clamp);
+    if (r.depth_bias_clamp < 0) bias = std::max(bias, r.depth_bias_clamp);
+    t.depth_offset = bias;
+  }
+
+  const int64_t min_fx = std::min({x[0], x[1], x[2]}), max_fx = std::max({x[0], x[1], x[2]});
+  const int64_t min_fy = std::min({y[0], y[1], y[2]}), max_fy = std::max({y[0], y[1], y[2]});
+  const int64_t sx0 = p.scissor.offset.x, sy0 = p.scissor.offset.y;
+  const int64_t sx1 = sx0 + p.scissor.extent.width, sy1 = sy0 + p.scissor.extent.height;
+  t.min_x = int32_t(std::max<int64_t>(sx0, min_fx >> kSubpixelBits));
+  t.min_y = int32_t(std::max<int64_t>(sy0, min_fy >> kSubpixelBits));
+  t.max_x = int32_t(std::min<int64_t>(sx1, (max_fx >> kSubpixelBits) + 1));
+  t.max_y = int32_t(std::min<int64_t>(sy1, (max_fy >> kSubpixelBits) + 1));
+  if (t.min_x >= t.max_x || t.min_y >= t.max_y) return;
+
+  t.varyings = uint32_t(out->varyings.size());
+  for (int i = 0; i < 3; ++i)
+    out->varyings.insert(out->varyings.end(), v[order[i]].varyings, v[order[i]].varyings + varying_floats);
+  out->triangles.push_back(t);
+}
+
+WindowVertex ToWindow(const float* clip, const VkViewport& vp, const float* varyings) {
+  const float inv_w = 1.0f / clip[3];
+  WindowVertex w;
+  w.x = vp.x + vp.width * 0.5 * (double(clip[0]) * inv_w + 1.0);
+  w.y = vp.y + vp.height * 0.5 * (double(clip[1]) * inv_w + 1.0);
+  w.z = vp.minDepth + (vp.maxDepth - vp.minDepth) * (clip[2] * inv_w);
+  w.inv_w = inv_w;
+  w.varyings = varyings;
+  return w;
+}
+
+void SetupOne(const float* v0, const float* v1, const float* v2, const SetupParameters& p, uint32_t stride,
+              uint32_t varying_floats, TriangleSetup* out) {
+  const bool depth_clip = p.rasterization->depth_clip;
+  if (!NeedsClipping(v0, v1, v2, depth_clip)) {
+    const WindowVertex w[3] = {ToWindow(v0, p.viewport, v0 + kVaryingsOffset),
+                               ToWindow(v1, p.viewport, v1 + kVaryingsOffset),
+                               ToWindow(v2, p.viewport, v2 + kVaryingsOffset)};
+    EmitTriangle(w, p, varying_floats, out);
+    return;
+  }
+  // Clip a copy: position (4 floats) then varyings, skipping the point size.
+  auto pack = [&](const float* v) {
+    ClipVertex c(v, v + 4);
+    c.insert(c.end(), v + kVaryingsOffset, v + stride);
+    return c;
+  };
+  std::vector<ClipVertex> polygon = ClipPolygon({pack(v0), pack(v1), pack(v2)}, depth_clip);
+  if (polygon.size() < 3) return;
+  std::vector<WindowVertex> window;
+  for (const ClipVertex& c : polygon) window.push_back(ToWindow(c.data(), p.viewport, c.data() + 4));
+  // A convex polygon: a fan from its first vertex keeps the winding.
+  for (size_t i = 1; i + 1 < window.size(); ++i) {
+    const WindowVertex tri[3] = {window[0], window[i], window[i + 1]};
+    EmitTriangle(tri, p, varying_floats, out);
+  }
+}
+
+}  // namespace
+
+void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>& indices, VkPrimitiveTopology topology,
+                    const SetupParameters& params, uint32_t varying_floats, TriangleSetup* out) {
+  out->varying_floats = varying_floats;
+  auto emit = [&](uint32_t i0, uint32_t i1, uint32_t i2) {
+    SetupOne(vertices.Vertex(i0), vertices.Vertex(i1), vertices.Vertex(i2), params, vertices.stride, varying_floats,
+             out);
+  };
+  // Split at primitive restarts, then assemble each run.
+  size_t start = 0;
+  while (start < indices.size()) {
+    size_t end = start;
+    while (end < indices.size() && indices[end] != UINT32_MAX) ++end;
+    const size_t n = end - start;
+    const uint32_t* run = indices.data() + start;
+    switch (topology) {
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:
+        for (size_t i = 0; i + 2 < n; i += 3) emit(run[i], run[i + 1], run[i + 2]);
+        break;
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
+        // Odd triangles swap their first two vertices to keep the winding.
+        for (size_t i = 0; i + 2 < n; ++i) {
+          if (i % 2 == 0) emit(run[i], run[i + 1], run[i + 2]);
+          else emit(run[i + 1], run[i], run[i + 2]);
+        }
+        break;
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:
+        for (size_t i = 1; i + 1 < n; ++i) emit(run[i], run[i + 1], run[0]);
+        break;
+      default:
+        break;  // points, lines and patches are not rasterized yet
+    }
+    start = end + 1;
+  }
+}
+
+}  // namespace duet::raster

@@ -1,0 +1,50 @@
+// From shaded vertices to triangles ready to rasterize: assembly by
+// topology, clipping in clip space, the viewport transform, culling, and
+// fixed-point edge functions with the top-left rule.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "raster/graphics_state.h"
+#include "raster/vertex_stage.h"
+
+namespace duet::raster {
+
+inline constexpr int kSubpixelBits = 8;
+inline constexpr int64_t kSubpixelOne = int64_t{1} << kSubpixelBits;
+
+struct Triangle {
+  // Edge i is opposite vertex i: E_i(x, y) = a[i] * x + b[i] * y + c[i] in
+  // fixed point, positive inside; `bias` is 0 for top-left edges, 1 otherwise
+  // (a sample exactly on an edge belongs to the triangle only on a top or left edge).
+  int64_t a[3], b[3], c[3];
+  int64_t bias[3];
+  double inverse_area;          // 1 / (sum of the edge functions), for barycentrics
+  float z[3];                   // window depth
+  float inv_w[3];               // 1 / clip w
+  float depth_offset;           // depth bias (constant + slope), applied to every fragment
+  bool front_facing;
+  int32_t min_x, min_y, max_x, max_y;  // pixel bounds, exclusive max, inside the scissor
+  uint32_t varyings;            // offset in floats into TriangleSetup::varyings (3 vertices)
+};
+
+struct TriangleSetup {
+  std::vector<Triangle> triangles;
+  std::vector<float> varyings;  // per triangle: 3 x VaryingLayout::floats
+  uint32_t varying_floats = 0;
+};
+
+struct SetupParameters {
+  VkViewport viewport;
+  VkRect2D scissor;             // already intersected with the render area
+  const RasterizationState* rasterization;
+  VkFormat depth_format;        // for the depth bias unit; UNDEFINED when none
+};
+
+// Appends the triangles of `indices` (slots in `vertices`, assembled by
+// `topology`; UINT32_MAX = primitive restart) in primitive order.
+void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>& indices, VkPrimitiveTopology topology,
+                    const SetupParameters& params, uint32_t varying_floats, TriangleSetup* out);
+
+}  // namespace duet::raster

@@ -1,0 +1,224 @@
+#include "raster/render_pass_state.h"
+
+#include "objects/framebuffer.h"
+#include "objects/image.h"
+#include "objects/render_pass.h"
+#include "raster/attachment_ops.h"
+#include "texel/texel_codec.h"
+#include "util/vk_util.h"
+
+namespace duet::raster {
+namespace {
+
+// Render pass objects resolve colour by the format: integer formats take
+// sample 0, everything else averages.
+VkResolveModeFlagBits ColorResolveMode(VkFormat format) {
+  const texel::TexelCodec* codec = texel::GetTexelCodec(format);
+  return codec != nullptr && codec->value_class != texel::ValueClass::kFloat ? VK_RESOLVE_MODE_SAMPLE_ZERO_BIT
+                                                                            : VK_RESOLVE_MODE_AVERAGE_BIT;
+}
+
+AttachmentTarget TargetOf(const ImageView* view) {
+  AttachmentTarget target;
+  if (view == nullptr) return target;
+  target.view = view;
+  target.format = view->format;
+  target.samples = view->image->samples;
+  return target;
+}
+
+// The layers a render pass instance renders: the view mask's with
+// multiview, else every layer of the framebuffer / rendering info.
+LayerSet RenderedLayers(const RenderTargets& targets) { return {targets.view_mask, 0, targets.layer_count}; }
+
+void ResolveTarget(const AttachmentTarget& target, VkImageAspectFlagBits aspect, const RenderTargets& targets) {
+  if (target.view == nullptr || target.resolve_view == nullptr) return;
+  ResolveViewRect(*target.view, *target.resolve_view, aspect, target.resolve_mode, targets.render_area,
+                  RenderedLayers(targets));
+}
+
+// The views of a render pass instance: the framebuffer's, or those given at
+// begin for an imageless framebuffer.
+std::vector<const ImageView*> InstanceViews(const Framebuffer& framebuffer, const VkRenderPassBeginInfo& begin) {
+  std::vector<const ImageView*> views(framebuffer.attachment_count, nullptr);
+  if (!framebuffer.imageless()) {
+    for (uint32_t i = 0; i < framebuffer.attachment_count; ++i) views[i] = framebuffer.attachments[i];
+    return views;
+  }
+  if (const auto* given = FindInChain<VkRenderPassAttachmentBeginInfo>(
+          begin.pNext, VK_STRUCTURE_TYPE_RENDER_PASS_ATTACHMENT_BEGIN_INFO)) {
+    for (uint32_t i = 0; i < given->attachmentCount && i < views.size(); ++i)
+      views[i] = FromHandle<ImageView>(given->pAttachments[i]);
+  }
+  return views;
+}
+
+}  // namespace
+
+void RenderPassState::BeginRenderPass(const VkRenderPassBeginInfo& begin) {
+  pass_ = FromHandle<RenderPass>(begin.renderPass);
+  const Framebuffer& framebuffer = *FromHandle<Framebuffer>(begin.framebuffer);
+  framebuffer_layers_ = framebuffer.layers;
+  attachments_ = InstanceViews(framebuffer, begin);
+  attachments_.resize(pass_->attachments.size(), nullptr);
+  clear_values_.assign(pass_->attachments.size(), VkClearValue{});
+  for (uint32_t i = 0; i < begin.clearValueCount && i < clear_values_.size(); ++i)
+    clear_values_[i] = begin.pClearValues[i];
+  loaded_views_.assign(pass_->attachments.size(), 0);
+  subpass_ = 0;
+  targets_ = {};
+  targets_.render_area = begin.renderArea;
+  BeginSubpass();
+}
+
+void RenderPassState::NextSubpass() {
+  if (pass_ == nullptr) return;
+  ResolveTargets();
+  if (subpass_ + 1 >= pass_->subpasses.size()) return;
+  ++subpass_;
+  BeginSubpass();
+}
+
+void RenderPassState::EndRenderPass() {
+  if (pass_ == nullptr) return;
+  ResolveTargets();
+  pass_ = nullptr;
+  subpass_ = 0;
+  attachments_.clear();
+  clear_values_.clear();
+  loaded_views_.clear();
+  targets_ = {};
+}
+
+// Points the targets at the subpass's attachments, then runs the load ops
+// of attachments (views) used here for the first time.
+void RenderPassState::BeginSubpass() {
+  const SubpassDescription& subpass = pass_->subpasses[subpass_];
+  const VkRect2D render_area = targets_.render_area;
+  targets_ = {};
+  targets_.active = true;
+  targets_.render_area = render_area;
+  targets_.layer_count = framebuffer_layers_;
+  targets_.view_mask = subpass.view_mask;
+
+  auto view_of = [&](const AttachmentReference& ref) { return ref.used() ? attachments_[ref.attachment] : nullptr; };
+  for (size_t i = 0; i < subpass.colors.size(); ++i) {
+    AttachmentTarget target = TargetOf(view_of(subpass.colors[i]));
+    if (target.view != nullptr && i < subpass.color_resolves.size()) {
+      target.resolve_view = view_of(subpass.color_resolves[i]);
+      if (target.resolve_view != nullptr) target.resolve_mode = ColorResolveMode(target.format);
+    }
+    targets_.colors.push_back(target);
+  }
+  if (const ImageView* view = view_of(subpass.depth_stencil)) {
+    const VkImageAspectFlags aspects = FormatAspects(view->format);
+    const ImageView* resolve = view_of(subpass.depth_stencil_resolve);
+    if ((aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0) {
+      targets_.depth = TargetOf(view);
+      if (subpass.depth_resolve_mode != VK_RESOLVE_MODE_NONE) {
+        targets_.depth.resolve_view = resolve;
+        targets_.depth.resolve_mode = subpass.depth_resolve_mode;
+      }
+    }
+    if ((aspects & VK_IMAGE_ASPECT_STENCIL_BIT) != 0) {
+      targets_.stencil = TargetOf(view);
+      if (subpass.stencil_resolve_mode != VK_RESOLVE_MODE_NONE) {
+        targets_.stencil.resolve_view = resolve;
+        targets_.stencil.resolve_mode = subpass.stencil_resolve_mode;
+      }
+    }
+  }
+  for (const AttachmentReference& ref : subpass.inputs) targets_.inputs.push_back(view_of(ref));
+  RunLoadOps();
+}
+
+void RenderPassState::RunLoadOps() {
+  const SubpassDescription& subpass = pass_->subpasses[subpass_];
+  // Without multiview, bit 0 stands for all the framebuffer's layers.
+  const uint32_t subpass_views = subpass.view_mask != 0 ? subpass.view_mask : 1u;
+  for (uint32_t index : subpass.UsedAttachments()) {
+    const uint32_t first_views = subpass_views & ~loaded_views_[index];
+    loaded_views_[index] |= subpass_views;
+    const ImageView* view = attachments_[index];
+    if (first_views == 0 || view == nullptr) continue;
+    const VkAttachmentDescription2& description = pass_->attachments[index];
+    const VkImageAspectFlags aspects = FormatAspects(view->format);
+    VkImageAspectFlags cleared = 0;
+    if ((aspects & VK_IMAGE_ASPECT_COLOR_BIT) != 0 && description.loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
+      cleared |= VK_IMAGE_ASPECT_COLOR_BIT;
+    if ((aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0 && description.loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
+      cleared |= VK_IMAGE_ASPECT_DEPTH_BIT;
+    if ((aspects & VK_IMAGE_ASPECT_STENCIL_BIT) != 0 && description.stencilLoadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
+      cleared |= VK_IMAGE_ASPECT_STENCIL_BIT;
+    if (cleared == 0) continue;
+    const LayerSet layers = subpass.view_mask != 0 ? LayerSet{first_views, 0, 0} : LayerSet{0, 0, framebuffer_layers_};
+    ClearViewRect(*view, cleared, clear_values_[index], targets_.render_area, layers);
+  }
+}
+
+void RenderPassState::ResolveTargets() const {
+  for (const AttachmentTarget& color : targets_.colors) ResolveTarget(color, VK_IMAGE_ASPECT_COLOR_BIT, targets_);
+  ResolveTarget(targets_.depth, VK_IMAGE_ASPECT_DEPTH_BIT, targets_);
+  ResolveTarget(targets_.stencil, VK_IMAGE_ASPECT_STENCIL_BIT, targets_);
+}
+
+void RenderPassState::BeginRendering(const VkRenderingInfo& info) {
+  pass_ = nullptr;
+  subpass_ = 0;
+  suspending_ = (info.flags & VK_RENDERING_SUSPENDING_BIT) != 0;
+  const bool resuming = (info.flags & VK_RENDERING_RESUMING_BIT) != 0;
+  targets_ = {};
+  targets_.active = true;
+  targets_.render_area = info.renderArea;
+  targets_.layer_count = info.layerCount;
+  targets_.view_mask = info.viewMask;
+
+  // One attachment: its target, and its load-op clear of `aspect`.
+  auto attach = [&](const VkRenderingAttachmentInfo* attachment, VkImageAspectFlags aspect) {
+    if (attachment == nullptr) return AttachmentTarget{};
+    AttachmentTarget target = TargetOf(FromHandle<ImageView>(attachment->imageView));
+    if (target.view == nullptr) return target;
+    if (attachment->resolveMode != VK_RESOLVE_MODE_NONE && attachment->resolveImageView != VK_NULL_HANDLE) {
+      target.resolve_view = FromHandle<ImageView>(attachment->resolveImageView);
+      target.resolve_mode = attachment->resolveMode;
+    }
+    if (!resuming && attachment->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
+      ClearViewRect(*target.view, aspect, attachment->clearValue, info.renderArea, RenderedLayers(targets_));
+    return target;
+  };
+  for (uint32_t i = 0; i < info.colorAttachmentCount; ++i)
+    targets_.colors.push_back(attach(&info.pColorAttachments[i], VK_IMAGE_ASPECT_COLOR_BIT));
+  targets_.depth = attach(info.pDepthAttachment, VK_IMAGE_ASPECT_DEPTH_BIT);
+  targets_.stencil = attach(info.pStencilAttachment, VK_IMAGE_ASPECT_STENCIL_BIT);
+}
+
+void RenderPassState::EndRendering() {
+  if (!suspending_) ResolveTargets();
+  suspending_ = false;
+  targets_ = {};
+}
+
+void RenderPassState::ClearAttachments(uint32_t count, const VkClearAttachment* attachments, uint32_t rect_count,
+                                       const VkClearRect* rects) {
+  for (uint32_t a = 0; a < count; ++a) {
+    const VkClearAttachment& clear = attachments[a];
+    // (target, aspect) pairs this clear writes.
+    auto clear_target = [&](const AttachmentTarget& target, VkImageAspectFlags aspect) {
+      if (target.view == nullptr || (clear.aspectMask & aspect) == 0) return;
+      for (uint32_t r = 0; r < rect_count; ++r) {
+        const LayerSet layers = targets_.view_mask != 0 ? LayerSet{targets_.view_mask, 0, 0}
+                                                        : LayerSet{0, rects[r].baseArrayLayer, rects[r].layerCount};
+        ClearViewRect(*target.view, aspect, clear.clearValue, rects[r].rect, layers);
+      }
+    };
+    if ((clear.aspectMask & VK_IMAGE_ASPECT_COLOR_BIT) != 0) {
+      if (clear.colorAttachment < targets_.colors.size())
+        clear_target(targets_.colors[clear.colorAttachment], VK_IMAGE_ASPECT_COLOR_BIT);
+      continue;
+    }
+    clear_target(targets_.depth, VK_IMAGE_ASPECT_DEPTH_BIT);
+    clear_target(targets_.stencil, VK_IMAGE_ASPECT_STENCIL_BIT);
+  }
+}
+
+}  // namespace duet::raster

@@ -1,0 +1,29 @@
+// Rasterization by screen tiles: each tile is owned by one thread, which
+// walks every triangle touching it in primitive order, so no locks touch
+// the framebuffer and the output does not depend on the thread count.
+// Covered 2x2 quads (from any triangles of the tile) fill fragment waves.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "raster/fragment_output.h"
+#include "raster/primitive_setup.h"
+#include "raster/vertex_stage.h"
+#include "spirv_exec/wave.h"
+
+namespace duet::raster {
+
+inline constexpr int32_t kTileSize = 64;
+
+struct FragmentStage {
+  const spirv_exec::Program* program = nullptr;  // nullptr: no fragment shader (depth/stencil only)
+  const std::vector<spirv_exec::RootMemory>* roots = nullptr;
+  const VaryingLayout* layout = nullptr;
+};
+
+// Rasterizes `setup` into `outputs`; adds passing samples to *samples_passed.
+void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragment, const OutputTargets& outputs,
+                        uint64_t* samples_passed);
+
+}  // namespace duet::raster

@@ -1,0 +1,138 @@
+#include "raster/vertex_stage.h"
+
+#include <spirv/unified1/spirv.hpp11>
+
+#include <cstring>
+
+#include "objects/buffer.h"
+#include "texel/texel_codec.h"
+
+namespace duet::raster {
+
+using spirv_exec::kWaveWidth;
+using spirv_exec::Program;
+
+VaryingLayout MatchVaryings(const Program& vertex, const Program* fragment) {
+  VaryingLayout layout;
+  if (fragment == nullptr) return layout;
+  for (const spirv_exec::InterfaceSlot& in : fragment->inputs) {
+    VaryingLayout::Varying v;
+    v.count = in.count;
+    v.offset = layout.floats;
+    for (const spirv_exec::InterfaceSlot& out : vertex.outputs)
+      if (out.location == in.location && out.component <= in.component)
+        v.vertex_register = out.reg + (in.component - out.component);
+    layout.floats += in.count;
+    layout.varyings.push_back(v);
+  }
+  return layout;
+}
+
+namespace {
+
+struct AttributeFetch {
+  const std::byte* base = nullptr;  // buffer data + binding offset + attribute offset
+  VkDeviceSize stride = 0;
+  VkDeviceSize limit = 0;           // bytes readable from base
+  bool per_instance = false;
+  uint32_t divisor = 1;
+  const texel::TexelCodec* codec = nullptr;
+  uint32_t reg = 0, count = 0;      // destination registers
+};
+
+std::vector<AttributeFetch> PlanFetches(const DrawBindings& bindings, const GraphicsState& state,
+                                        const Program& program) {
+  std::vector<AttributeFetch> fetches;
+  for (const VkVertexInputAttributeDescription& attribute : state.vertex_input.attributes) {
+    const spirv_exec::InterfaceSlot* slot = nullptr;
+    for (const spirv_exec::InterfaceSlot& s : program.inputs)
+      if (s.location == attribute.location) slot = &s;
+    if (slot == nullptr) continue;
+    const VkVertexInputBindingDescription* binding = nullptr;
+    uint32_t divisor = 1;
+    for (size_t b = 0; b < state.vertex_input.bindings.size(); ++b) {
+      if (state.vertex_input.bindings[b].binding != attribute.binding) continue;
+      binding = &state.vertex_input.bindings[b];
+      divisor = state.vertex_input.divisors[b];
+    }
+    if (binding == nullptr || binding->binding >= kMaxVertexBindings) continue;
+    const VertexBufferBinding& vb = bindings.vertex_buffers[binding->binding];
+    AttributeFetch f;
+    f.codec = texel::GetTexelCodec(attribute.format);
+    if (vb.buffer != nullptr && vb.buffer->Data() != nullptr && f.codec != nullptr) {
+      f.base = vb.buffer->Data() + vb.offset + attribute.offset;
+      const VkDeviceSize end = vb.buffer->size;
+      f.limit = end > vb.offset + attribute.offset ? end - vb.offset - attribute.offset : 0;
+    }
+    f.stride = vb.has_stride ? vb.stride : binding->stride;
+    f.per_instance = binding->inputRate == VK_VERTEX_INPUT_RATE_INSTANCE;
+    f.divisor = divisor;
+    f.reg = slot->reg;
+    f.count = slot->count;
+    fetches.push_back(f);
+  }
+  return fetches;
+}
+
+}  // namespace
+
+void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, const Program& program,
+                   const std::vector<spirv_exec::RootMemory>& roots, const VaryingLayout& layout,
+                   const std::vector<uint32_t>& vertex_ids, uint32_t instance, const DrawCall& draw,
+                   ShadedVertices* out) {
+  const std::vector<AttributeFetch> fetches = PlanFetches(bindings, state, program);
+  const uint32_t position = program.BuiltinOutput(uint32_t(spv::BuiltIn::Position));
+  const uint32_t point_size = program.BuiltinOutput(uint32_t(spv::BuiltIn::PointSize));
+  const uint32_t vertex_index = program.BuiltinInput(uint32_t(spv::BuiltIn::VertexIndex));
+  const uint32_t instance_index = program.BuiltinInput(uint32_t(spv::BuiltIn::InstanceIndex));
+  const uint32_t base_vertex = program.BuiltinInput(uint32_t(spv::BuiltIn::BaseVertex));
+  const uint32_t base_instance = program.BuiltinInput(uint32_t(spv::BuiltIn::BaseInstance));
+  const uint32_t draw_index = program.BuiltinInput(uint32_t(spv::BuiltIn::DrawIndex));
+
+  out->stride = kVaryingsOffset + layout.floats;
+  out->data.assign(size_t(out->stride) * vertex_ids.size(), 0.0f);
+  thread_local spirv_exec::WaveState wave;
+  for (size_t first = 0; first < vertex_ids.size(); first += kWaveWidth) {
+    const uint32_t lanes = uint32_t(std::min<size_t>(kWaveWidth, vertex_ids.size() - first));
+    const spirv_exec::LaneMask launched =
+        lanes == kWaveWidth ? spirv_exec::kAllLanes : (spirv_exec::LaneMask{1} << lanes) - 1;
+    spirv_exec::ResetWave(program, launched, &wave);
+    for (uint32_t l = 0; l < lanes; ++l) {
+      const uint32_t id = vertex_ids[first + l];
+      auto set = [&](uint32_t reg, uint32_t value) {
+        if (reg != UINT32_MAX) wave.Register(reg)[l] = value;
+      };
+      set(vertex_index, id);
+      set(instance_index, instance);
+      set(base_vertex, draw.indexed ? uint32_t(draw.vertex_offset) : draw.first);
+      set(base_instance, draw.first_instance);
+      set(draw_index, draw.draw_index);
+      for (const AttributeFetch& f : fetches) {
+        const uint32_t element = f.per_instance ? (f.divisor == 0 ? draw.first_instance
+                                                                   : draw.first_instance +
+                                                                         (instance - draw.first_instance) / f.divisor)
+                                                : id;
+        texel::TexelValue value{};
+        const VkDeviceSize at = VkDeviceSize(element) * f.stride;
+        // Robust buffer access: attributes beyond the buffer read zero.
+        if (f.base != nullptr && at + f.codec->texel_size <= f.limit) f.codec->unpack(f.base + at, &value, 1);
+        for (uint32_t c = 0; c < f.count && c < 4; ++c) wave.Register(f.reg + c)[l] = value.u[c];
+      }
+    }
+    spirv_exec::RunWave(program, roots.data(), &wave);
+    for (uint32_t l = 0; l < lanes; ++l) {
+      float* v = out->Vertex(uint32_t(first + l));
+      if (position != UINT32_MAX)
+        for (uint32_t c = 0; c < 4; ++c) std::memcpy(&v[c], &wave.Register(position + c)[l], 4);
+      v[4] = 1.0f;
+      if (point_size != UINT32_MAX) std::memcpy(&v[4], &wave.Register(point_size)[l], 4);
+      for (const VaryingLayout::Varying& varying : layout.varyings) {
+        if (varying.vertex_register == UINT32_MAX) continue;
+        for (uint32_t c = 0; c < varying.count; ++c)
+          std::memcpy(&v[kVaryingsOffset + varying.offset + c], &wave.Register(varying.vertex_register + c)[l], 4);
+      }
+    }
+  }
+}
+
+}  // namespace duet::raster

@@ -1,0 +1,45 @@
+// Vertex fetch and shading. Vertices are shaded in waves; an indexed draw
+// shades each distinct index once per instance (a post-transform cache).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "raster/draw.h"
+#include "spirv_exec/ir.h"
+#include "spirv_exec/wave.h"
+
+namespace duet::raster {
+
+// How the fragment shader's inputs map to vertex shader outputs: for each
+// fragment input slot (in order), the vertex output registers to read.
+struct VaryingLayout {
+  struct Varying {
+    uint32_t vertex_register = UINT32_MAX;  // UINT32_MAX: not written by the vertex shader (reads 0)
+    uint32_t count = 0;
+    uint32_t offset = 0;                    // in floats, within a vertex's varyings
+  };
+  std::vector<Varying> varyings;
+  uint32_t floats = 0;  // per vertex
+};
+
+VaryingLayout MatchVaryings(const spirv_exec::Program& vertex, const spirv_exec::Program* fragment);
+
+// Shaded vertices: per vertex `stride` floats: clip position (4), point
+// size (1), then the varyings of the layout.
+struct ShadedVertices {
+  uint32_t stride = 0;
+  std::vector<float> data;
+  const float* Vertex(uint32_t i) const { return &data[size_t(i) * stride]; }
+  float* Vertex(uint32_t i) { return &data[size_t(i) * stride]; }
+};
+inline constexpr uint32_t kVaryingsOffset = 5;
+
+// Shades `vertex_ids` (vertex indices as gl_VertexIndex sees them) of one
+// instance into `out` (in the same order).
+void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, const spirv_exec::Program& program,
+                   const std::vector<spirv_exec::RootMemory>& roots, const VaryingLayout& layout,
+                   const std::vector<uint32_t>& vertex_ids, uint32_t instance, const DrawCall& draw,
+                   ShadedVertices* out);
+
+}  // namespace duet::raster

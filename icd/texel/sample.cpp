@@ -1,0 +1,274 @@
+// OpImageSample* and OpImageQueryLod: the LOD operation, level selection and
+// texel filtering within and between levels.
+//
+// The lane loop is instantiated per dimensionality and for depth comparison
+// on or off, so per-lane code has no switches on view type; filters, mip
+// mode and address modes stay runtime values (branches every lane of a call
+// takes the same way).
+#include "texel/sample.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "texel/sample_internal.h"
+
+namespace duet::texel {
+namespace {
+
+using sampling::CubeFace;
+using sampling::FilteredCoordinateCount;
+using sampling::Operands;
+using sampling::TexelSpace;
+
+// log2(rho_max) from the lane's derivatives: rho_x is the length of the
+// x-derivative of (u, v, w) scaled to the base level, rho_y likewise (the
+// spec allows any f between the largest component and sqrt(2) times their
+// sum; the Euclidean length is the isotropic footprint's own measure).
+// Without anisotropy, eta = 1 and lambda_base = log2(rho_max).
+template <SampledDim kDim>
+float LogScaleFactor(const SampledImageState& state, const Operands& op, uint32_t lane, const CubeFace& cube_face) {
+  constexpr int n = FilteredCoordinateCount(kDim);
+  float dx[3], dy[3];
+  if constexpr (kDim == SampledDim::kCube) {
+    const float direction_dx[3] = {op.ddx[0][lane], op.ddx[1][lane], op.ddx[2][lane]};
+    const float direction_dy[3] = {op.ddy[0][lane], op.ddy[1][lane], op.ddy[2][lane]};
+    sampling::CubeFaceDerivatives(cube_face, direction_dx, &dx[0], &dx[1]);
+    sampling::CubeFaceDerivatives(cube_face, direction_dy, &dy[0], &dy[1]);
+  } else {
+    for (int c = 0; c < n; ++c) dx[c] = op.ddx[c][lane], dy[c] = op.ddy[c][lane];
+  }
+  const SampledLevel& base = state.levels[0];
+  float rho_x2 = 0.0f, rho_y2 = 0.0f;
+  for (int c = 0; c < n; ++c) {
+    const float mx = dx[c] * base.scale[c], my = dy[c] * base.scale[c];
+    rho_x2 += mx * mx;
+    rho_y2 += my * my;
+  }
+  return 0.5f * std::log2(std::max(rho_x2, rho_y2));  // log2(sqrt(x)) without the sqrt; log2(0) = -inf
+}
+
+// The LOD operation and image level selection for one lane.
+struct LevelChoice {
+  float lambda_prime;  // before the min/max LOD clamp (OpImageQueryLod's second value)
+  float level;         // d_l - level_base
+  bool magnified;      // lambda <= 0: magFilter within a level
+  int32_t hi, lo;      // levels read (relative to the base); lo == hi when one level
+  float delta;         // weight of level lo
+};
+
+template <SampledDim kDim>
+LevelChoice ChooseLevels(const SampledImageState& state, const Operands& op, uint32_t lane,
+                         const CubeFace& cube_face) {
+  const SamplerState& sampler = state.sampler;
+  const float lambda_base = op.explicit_lod ? op.lod[lane] : LogScaleFactor<kDim>(state, op, lane, cube_face);
+  LevelChoice choice;
+  choice.lambda_prime =
+      lambda_base + std::clamp(sampler.mip_lod_bias + op.bias[lane], -kMaxSamplerLodBias, kMaxSamplerLodBias);
+  // shaderOp.lod_min is MinLod, or 0 without the operand (kZeros).
+  const float lod_min = std::max(sampler.min_lod, op.min_lod[lane]);
+  const float lod_max = sampler.max_lod;
+  // Written so a NaN lambda' (NaN coordinates or derivatives) lands on
+  // lod_min rather than propagating into the level index.
+  const float lambda_prime = choice.lambda_prime;
+  float lambda = lambda_prime > lod_max ? lod_max : (lambda_prime >= lod_min ? lambda_prime : lod_min);
+  if (std::isnan(lambda)) lambda = 0.0f;  // NaN minLod/maxLod
+  choice.magnified = lambda <= 0.0f;
+
+  const int32_t q = static_cast<int32_t>(state.level_count) - 1;
+  const float d = std::clamp(lambda, 0.0f, static_cast<float>(q));
+  if (state.mip_linear) {
+    choice.level = d;
+    choice.hi = static_cast<int32_t>(d);  // d >= 0: truncation is floor
+    choice.lo = std::min(choice.hi + 1, q);
+    choice.delta = d - static_cast<float>(choice.hi);
+  } else {
+    // nearest(d'): the preferred ceil(d' + 0.5) - 1, which rounds ties down.
+    choice.level = std::ceil(d + 0.5f) - 1.0f;
+    choice.hi = choice.lo = static_cast<int32_t>(choice.level);
+    choice.delta = 0.0f;
+  }
+  return choice;
+}
+
+// Combines weighted values: a weighted sum, or the component-wise min/max
+// of those with non-zero weight (VK_SAMPLER_REDUCTION_MODE_MIN/MAX).
+class Reducer {
+ public:
+  explicit Reducer(VkSamplerReductionMode mode) : mode_(mode) {}
+
+  void Add(float weight, const TexelValue& texel) {
+    if (mode_ == VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE) {
+      for (int c = 0; c < 4; ++c) value_.f[c] += weight * texel.f[c];
+      return;
+    }
+    if (weight == 0.0f) return;
+    for (int c = 0; c < 4; ++c) {
+      if (!any_) value_.f[c] = texel.f[c];
+      else if (mode_ == VK_SAMPLER_REDUCTION_MODE_MIN) value_.f[c] = std::min(value_.f[c], texel.f[c]);
+      else value_.f[c] = std::max(value_.f[c], texel.f[c]);
+    }
+    any_ = true;
+  }
+
+  const TexelValue& value() const { return value_; }
+
+ private:
+  VkSamplerReductionMode mode_;
+  TexelValue value_{};
+  bool any_ = false;
+};
+
+// The interior of a 2D level with an uncompressed format and a weighted
+// average: i1 = i0 + 1 and both rows in range, so each row's two texels are
+// neighbours in memory and unpack together.
+template <bool kCompare>
+bool TryBilinearInterior(const SampledImageState& state, const SampledLevel& level, const TexelSpace& space,
+                         const int32_t i0[2], const int32_t i1[2], const float alpha[2], float dref, TexelValue* out) {
+  if (state.codec == nullptr || i1[0] != i0[0] + 1 ||
+      static_cast<uint32_t>(i1[0]) >= static_cast<uint32_t>(level.extent[0]) ||
+      static_cast<uint32_t>(i0[0]) >= static_cast<uint32_t>(level.extent[0]) ||
+      static_cast<uint32_t>(i0[1]) >= static_cast<uint32_t>(level.extent[1]) ||
+      static_cast<uint32_t>(i1[1]) >= static_cast<uint32_t>(level.extent[1]) ||
+      state.sampler.reduction_mode != VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE)
+    return false;
+  TexelValue texels[4];  // i0j0, i1j0, i0j1, i1j1
+  const std::byte* row0 = sampling::TexelAddress(state, level, space.layer, i0[0], i0[1], 0);
+  const std::byte* row1 = sampling::TexelAddress(state, level, space.layer, i0[0], i1[1], 0);
+  if (state.inline_format != InlineTexelFormat::kNone) {
+    sampling::DecodeInline8(state, row0, &texels[0]);
+    sampling::DecodeInline8(state, row0 + state.texel_stride, &texels[1]);
+    sampling::DecodeInline8(state, row1, &texels[2]);
+    sampling::DecodeInline8(state, row1 + state.texel_stride, &texels[3]);
+  } else {
+    state.codec->unpack(row0, &texels[0], 2);
+    state.codec->unpack(row1, &texels[2], 2);
+  }
+  if constexpr (kCompare) {
+    for (TexelValue& t : texels)
+      t.f[0] = sampling::CompareDepth(state.sampler.compare_op, dref, t.f[0]) ? 1.0f : 0.0f;
+  }
+  const float wi0 = 1.0f - alpha[0], wi1 = alpha[0], wj0 = 1.0f - alpha[1], wj1 = alpha[1];
+  for (int c = 0; c < 4; ++c) {
+    out->f[c] = wj0 * (wi0 * texels[0].f[c] + wi1 * texels[1].f[c]) + wj1 * (wi0 * texels[2].f[c] + wi1 * texels[3].f[c]);
+  }
+  return true;
+}
+
+// Texel filtering within one level over the N coordinates the
+// dimensionality has.
+template <int N, bool kCompare>
+void FilterLevel(const SampledImageState& state, int32_t level_index, VkFilter filter, const float coord[3],
+                 const int32_t offset[3], const TexelSpace& space, float dref, TexelValue* out) {
+  const SampledLevel& level = state.levels[level_index];
+  if (filter == VK_FILTER_NEAREST) {
+    int32_t ijk[3] = {0, 0, 0};
+    for (int c = 0; c < N; ++c) {
+      const float u = coord[c] * level.scale[c] + static_cast<float>(offset[c]);
+      ijk[c] = sampling::Wrap(sampling::FloorToInt(u), level.extent[c], state.wrap_nearest[c]);
+    }
+    sampling::ReadTexel<kCompare>(state, level, space, ijk[0], ijk[1], ijk[2], dref, out);
+    return;
+  }
+  int32_t i0[3] = {0, 0, 0}, i1[3] = {0, 0, 0};
+  float alpha[3] = {0.0f, 0.0f, 0.0f};
+  for (int c = 0; c < N; ++c) {
+    const float u = coord[c] * level.scale[c] + static_cast<float>(offset[c]) - 0.5f;
+    const int32_t floor_u = sampling::FloorToInt(u);
+    alpha[c] = u - std::floor(u);
+    i0[c] = sampling::Wrap(floor_u, level.extent[c], state.wrap_linear[c]);
+    i1[c] = sampling::Wrap(floor_u + 1, level.extent[c], state.wrap_linear[c]);
+  }
+  if constexpr (N == 2) {
+    if (TryBilinearInterior<kCompare>(state, level, space, i0, i1, alpha, dref, out)) return;
+  }
+  Reducer reducer(state.sampler.reduction_mode);
+  for (int corner = 0; corner < (1 << N); ++corner) {
+    int32_t ijk[3] = {0, 0, 0};
+    float weight = 1.0f;
+    for (int c = 0; c < N; ++c) {
+      const bool upper = ((corner >> c) & 1) != 0;
+      ijk[c] = upper ? i1[c] : i0[c];
+      weight *= upper ? alpha[c] : 1.0f - alpha[c];
+    }
+    TexelValue texel;
+    sampling::ReadTexel<kCompare>(state, level, space, ijk[0], ijk[1], ijk[2], dref, &texel);
+    reducer.Add(weight, texel);
+  }
+  *out = reducer.value();
+}
+
+template <SampledDim kDim, bool kCompare>
+void SampleLanes(const SampledImageState& state, const SampleRequest& request, LaneMask lane_mask, TexelValue* out) {
+  constexpr int n = FilteredCoordinateCount(kDim);
+  const Operands op(request);
+  for (LaneMask mask = lane_mask; mask != 0; mask &= mask - 1) {
+    const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(mask));
+    float coord[3];
+    CubeFace cube_face{};
+    const TexelSpace space = sampling::LocateLane<kDim>(state, op.coords, lane, coord, &cube_face);
+    const LevelChoice choice = ChooseLevels<kDim>(state, op, lane, cube_face);
+    const VkFilter filter = choice.magnified ? state.mag_filter : state.min_filter;
+    int32_t offset[3] = {0, 0, 0};
+    for (int c = 0; c < n; ++c) offset[c] = op.Offset(c, lane);
+    const float dref = kCompare ? op.Dref(state, lane) : 0.0f;
+
+    TexelValue value;
+    FilterLevel<n, kCompare>(state, choice.hi, filter, coord, offset, space, dref, &value);
+    if (choice.lo != choice.hi && choice.delta != 0.0f) {
+      TexelValue lower;
+      FilterLevel<n, kCompare>(state, choice.lo, filter, coord, offset, space, dref, &lower);
+      if (state.sampler.reduction_mode == VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE) {
+        for (int c = 0; c < 4; ++c) value.f[c] += choice.delta * (lower.f[c] - value.f[c]);
+      } else {
+        Reducer reducer(state.sampler.reduction_mode);
+        reducer.Add(1.0f - choice.delta, value);
+        reducer.Add(choice.delta, lower);
+        value = reducer.value();
+      }
+    }
+    sampling::ApplySwizzle(state, value, &out[lane]);
+  }
+}
+
+template <bool kCompare>
+void SampleByDim(const SampledImageState& state, const SampleRequest& request, LaneMask lane_mask, TexelValue* out) {
+  switch (state.dim) {
+    case SampledDim::k1D: return SampleLanes<SampledDim::k1D, kCompare>(state, request, lane_mask, out);
+    case SampledDim::k2D: return SampleLanes<SampledDim::k2D, kCompare>(state, request, lane_mask, out);
+    case SampledDim::k3D: return SampleLanes<SampledDim::k3D, kCompare>(state, request, lane_mask, out);
+    case SampledDim::kCube: return SampleLanes<SampledDim::kCube, kCompare>(state, request, lane_mask, out);
+  }
+}
+
+template <SampledDim kDim>
+void QueryLodLanes(const SampledImageState& state, const SampleRequest& request, LaneMask lane_mask,
+                   float (*out)[2]) {
+  const Operands op(request);
+  for (LaneMask mask = lane_mask; mask != 0; mask &= mask - 1) {
+    const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(mask));
+    float coord[3];
+    CubeFace cube_face{};
+    sampling::LocateLane<kDim>(state, op.coords, lane, coord, &cube_face);
+    const LevelChoice choice = ChooseLevels<kDim>(state, op, lane, cube_face);
+    out[lane][0] = choice.level;
+    out[lane][1] = choice.lambda_prime;
+  }
+}
+
+}  // namespace
+
+void Sample(const SampledImageState& state, const SampleRequest& request, LaneMask lane_mask, TexelValue* out) {
+  if (state.compare) SampleByDim<true>(state, request, lane_mask, out);
+  else SampleByDim<false>(state, request, lane_mask, out);
+}
+
+void QueryLod(const SampledImageState& state, const SampleRequest& request, LaneMask lane_mask, float (*out)[2]) {
+  switch (state.dim) {
+    case SampledDim::k1D: return QueryLodLanes<SampledDim::k1D>(state, request, lane_mask, out);
+    case SampledDim::k2D: return QueryLodLanes<SampledDim::k2D>(state, request, lane_mask, out);
+    case SampledDim::k3D: return QueryLodLanes<SampledDim::k3D>(state, request, lane_mask, out);
+    case SampledDim::kCube: return QueryLodLanes<SampledDim::kCube>(state, request, lane_mask, out);
+  }
+}
+
+}  // namespace duet::texel

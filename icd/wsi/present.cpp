@@ -1,0 +1,115 @@
+// vkAcquireNextImageKHR / vkAcquireNextImage2KHR / vkQueuePresentKHR.
+//
+// Acquire hands out an image the presentation engine has finished with
+// (shown images are copied out before they are freed), so its semaphore and
+// fence are signalled at once. Present goes through the queue's worker as
+// a submission that waits on the present's semaphores and then passes the
+// images to each swapchain's engine: presents keep their order with the
+// queue's other work, and the presenting thread never waits for rendering.
+#include <vector>
+
+#include "cmdtape/queue_worker.h"
+#include "dispatch/entrypoints.h"
+#include "objects/device.h"
+#include "objects/sync.h"
+#include "util/vk_util.h"
+#include "wsi/swapchain.h"
+
+namespace duet::wsi {
+namespace {
+
+VkResult Acquire(Device* device, Swapchain* swapchain, uint64_t timeout, VkSemaphore semaphore, VkFence fence,
+                 uint32_t* index) {
+  if (swapchain->retired) return VK_ERROR_OUT_OF_DATE_KHR;
+  if (VkResult r = swapchain->engine->Acquire(timeout, index); r != VK_SUCCESS) return r;
+  // Checked after a possibly long wait, so a resize meanwhile is reported.
+  const VkResult status = swapchain->SurfaceStatus();
+  if (status < 0) {
+    swapchain->engine->Unacquire(*index);
+    return status;
+  }
+  if (semaphore != VK_NULL_HANDLE) SignalSemaphore(device, FromHandle<Semaphore>(semaphore), 0);
+  if (fence != VK_NULL_HANDLE) SignalFence(device, FromHandle<Fence>(fence));
+  return status;
+}
+
+// The worse of two present results: errors over SUBOPTIMAL over SUCCESS.
+VkResult Worse(VkResult a, VkResult b) {
+  if (a < 0) return a;
+  if (b < 0) return b;
+  return a != VK_SUCCESS ? a : b;
+}
+
+}  // namespace
+}  // namespace duet::wsi
+
+namespace duet::api {
+
+using wsi::Swapchain;
+
+VKAPI_ATTR VkResult VKAPI_CALL AcquireNextImageKHR(VkDevice device, VkSwapchainKHR swapchain, uint64_t timeout,
+                                                   VkSemaphore semaphore, VkFence fence, uint32_t* pImageIndex) {
+  return wsi::Acquire(FromHandle<Device>(device), FromHandle<Swapchain>(swapchain), timeout, semaphore, fence,
+                      pImageIndex);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL AcquireNextImage2KHR(VkDevice device, const VkAcquireNextImageInfoKHR* pAcquireInfo,
+                                                    uint32_t* pImageIndex) {
+  return wsi::Acquire(FromHandle<Device>(device), FromHandle<Swapchain>(pAcquireInfo->swapchain),
+                      pAcquireInfo->timeout, pAcquireInfo->semaphore, pAcquireInfo->fence, pImageIndex);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL QueuePresentKHR(VkQueue _queue, const VkPresentInfoKHR* pPresentInfo) {
+  Queue* queue = FromHandle<Queue>(_queue);
+  if (queue->device->lost) return VK_ERROR_DEVICE_LOST;
+  const auto* regions =
+      FindInChain<VkPresentRegionsKHR>(pPresentInfo->pNext, VK_STRUCTURE_TYPE_PRESENT_REGIONS_KHR);
+
+  struct Handoff {
+    std::shared_ptr<wsi::PresentEngine> engine;
+    uint32_t index;
+    bool discard;
+  };
+  std::vector<Handoff> handoffs;
+  VkResult overall = VK_SUCCESS;
+  for (uint32_t i = 0; i < pPresentInfo->swapchainCount; ++i) {
+    Swapchain* swapchain = FromHandle<Swapchain>(pPresentInfo->pSwapchains[i]);
+    const uint32_t index = pPresentInfo->pImageIndices[i];
+    // A retired swapchain may still present the images it handed out.
+    VkResult result = swapchain->SurfaceStatus();
+    if (result == VK_ERROR_OUT_OF_DATE_KHR && swapchain->retired) result = VK_SUCCESS;
+
+    std::vector<framebuffer::Rect> declared;
+    bool has_declared = false;
+    if (regions != nullptr && i < regions->swapchainCount && regions->pRegions != nullptr) {
+      const VkPresentRegionKHR& region = regions->pRegions[i];
+      // No rectangles means "the whole image may have changed": diff it.
+      has_declared = region.rectangleCount != 0 && region.pRectangles != nullptr;
+      for (uint32_t r = 0; has_declared && r < region.rectangleCount; ++r) {
+        const VkRectLayerKHR& rect = region.pRectangles[r];
+        if (rect.offset.x < 0 || rect.offset.y < 0) continue;  // invalid usage; ignored
+        declared.push_back({static_cast<uint32_t>(rect.offset.x), static_cast<uint32_t>(rect.offset.y),
+                            rect.extent.width, rect.extent.height});
+      }
+    }
+    swapchain->engine->Queue(index, std::move(declared), has_declared);
+    // An image that cannot be shown still waits for the semaphores and
+    // then goes back to the swapchain.
+    handoffs.push_back({swapchain->engine, index, result < 0});
+    if (pPresentInfo->pResults != nullptr) pPresentInfo->pResults[i] = result;
+    overall = wsi::Worse(overall, result);
+  }
+
+  cmdtape::Submission submission;
+  for (uint32_t i = 0; i < pPresentInfo->waitSemaphoreCount; ++i)
+    submission.waits.push_back({FromHandle<Semaphore>(pPresentInfo->pWaitSemaphores[i]), 0});
+  submission.host_operation = [handoffs = std::move(handoffs)](bool device_lost) {
+    for (const Handoff& h : handoffs) h.engine->Ready(h.index, h.discard || device_lost);
+  };
+  std::vector<cmdtape::Submission> batch;
+  batch.push_back(std::move(submission));
+  queue->worker.Submit(std::move(batch));
+  return overall;
+}
+
+}  // namespace duet::api

@@ -1,0 +1,184 @@
+#include "wsi/present_engine.h"
+
+#include <algorithm>
+
+#include "objects/sync.h"
+#include "util/log.h"
+#include "wsi/damage.h"
+#include "wsi/present_stats.h"
+
+namespace duet::wsi {
+
+using Clock = std::chrono::steady_clock;
+
+PresentEngine::PresentEngine(const EngineConfig& config, std::vector<EngineImage> images,
+                             std::unique_ptr<framebuffer::Output> output)
+    : config_(config), output_(std::move(output)),
+      shown_(size_t{config.extent.width} * config.extent.height * 4) {
+  slots_.resize(images.size());
+  for (size_t i = 0; i < images.size(); ++i) slots_[i].image = images[i];
+  thread_ = std::thread([this] { Run(); });
+}
+
+PresentEngine::~PresentEngine() { Stop(); }
+
+bool PresentEngine::lost() const {
+  std::lock_guard lock(mutex_);
+  return lost_;
+}
+
+bool PresentEngine::InFlight() const {
+  return std::any_of(slots_.begin(), slots_.end(), [](const Slot& s) {
+    return s.state == ImageState::kQueued || s.state == ImageState::kReady || s.state == ImageState::kPresenting;
+  });
+}
+
+VkResult PresentEngine::Acquire(uint64_t timeout_ns, uint32_t* index) {
+  const Clock::time_point deadline = DeadlineAfter(timeout_ns);
+  auto free_slot = [&] {
+    return std::find_if(slots_.begin(), slots_.end(), [](const Slot& s) { return s.state == ImageState::kFree; });
+  };
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    if (lost_) return VK_ERROR_SURFACE_LOST_KHR;
+    if (auto it = free_slot(); it != slots_.end()) {
+      it->state = ImageState::kAcquired;
+      *index = static_cast<uint32_t>(it - slots_.begin());
+      return VK_SUCCESS;
+    }
+    if (timeout_ns == 0) return VK_NOT_READY;
+    // Every image is with the application, so none can come back by
+    // waiting (it acquired more than the spec allows): do not hang it.
+    if (!InFlight()) {
+      DUET_WARN("vkAcquireNextImageKHR: every swapchain image is already acquired");
+      return VK_TIMEOUT;
+    }
+    if (deadline == Clock::time_point::max()) {
+      changed_.wait(lock);
+    } else if (changed_.wait_until(lock, deadline) == std::cv_status::timeout && free_slot() == slots_.end()) {
+      return VK_TIMEOUT;
+    }
+  }
+}
+
+void PresentEngine::Unacquire(uint32_t index) {
+  {
+    std::lock_guard lock(mutex_);
+    slots_[index].state = ImageState::kFree;
+  }
+  changed_.notify_all();
+}
+
+void PresentEngine::Queue(uint32_t index, std::vector<framebuffer::Rect> declared, bool has_declared) {
+  std::lock_guard lock(mutex_);
+  Slot& slot = slots_[index];
+  slot.state = ImageState::kQueued;
+  slot.declared = std::move(declared);
+  slot.has_declared = has_declared;
+}
+
+void PresentEngine::Ready(uint32_t index, bool discard) {
+  {
+    std::lock_guard lock(mutex_);
+    if (discard || stopping_) {
+      slots_[index].state = ImageState::kFree;
+    } else {
+      // MAILBOX: the newest image replaces the one waiting for the refresh.
+      if (config_.mode == VK_PRESENT_MODE_MAILBOX_KHR) {
+        for (uint32_t waiting : ready_) {
+          slots_[waiting].state = ImageState::kFree;
+          CountDropped();
+        }
+        ready_.clear();
+      }
+      slots_[index].state = ImageState::kReady;
+      ready_.push_back(index);
+    }
+  }
+  changed_.notify_all();
+}
+
+void PresentEngine::Drain(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mutex_);
+  if (!changed_.wait_for(lock, timeout, [&] { return !InFlight(); }))
+    DUET_WARN("swapchain destroyed while presents are still waiting for their semaphores");
+}
+
+void PresentEngine::Stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  // The window may go with the swapchain: nothing may touch it afterwards,
+  // even if a late present keeps this engine alive.
+  output_.reset();
+}
+
+Clock::time_point PresentEngine::NextRefresh() {
+  const Clock::time_point now = Clock::now();
+  const auto interval = std::chrono::nanoseconds(config_.refresh_interval_ns);
+  if (last_refresh_ == Clock::time_point{}) {
+    last_refresh_ = now;  // the first frame starts the refresh clock
+    return now;
+  }
+  // Refreshes happen on a fixed beat; a frame ready after one waits for the next.
+  Clock::time_point next = last_refresh_ + interval;
+  if (next < now) next += interval * ((now - next) / interval + 1);
+  last_refresh_ = next;
+  return next;
+}
+
+void PresentEngine::Run() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    changed_.wait(lock, [&] { return stopping_ || !ready_.empty(); });
+    if (ready_.empty()) return;  // stopping, nothing left to show
+    const bool paced = config_.refresh_interval_ns != 0 && config_.mode != VK_PRESENT_MODE_IMMEDIATE_KHR;
+    if (paced && !stopping_) {
+      const Clock::time_point refresh = NextRefresh();
+      changed_.wait_until(lock, refresh, [&] { return stopping_; });
+    }
+    // A MAILBOX newcomer may have replaced the image while we waited.
+    const uint32_t index = ready_.front();
+    ready_.pop_front();
+    Slot& slot = slots_[index];
+    slot.state = ImageState::kPresenting;
+    std::vector<framebuffer::Rect> declared = std::move(slot.declared);
+    const bool has_declared = slot.has_declared;
+    lock.unlock();
+    Show(index, std::move(declared), has_declared);
+    lock.lock();
+  }
+}
+
+void PresentEngine::Show(uint32_t index, std::vector<framebuffer::Rect> declared, bool has_declared) {
+  const EngineImage& image = slots_[index].image;  // slots_ never resizes
+  const uint32_t width = config_.extent.width, height = config_.extent.height;
+  const size_t shown_stride = size_t{width} * 4;
+  DamageResult damage;
+  if (!shown_valid_) {
+    damage = CopyAll(image.pixels, image.row_pitch, shown_.data(), shown_stride, width, height);
+    shown_valid_ = true;
+  } else if (has_declared) {
+    damage = CopyDeclared(declared, image.pixels, image.row_pitch, shown_.data(), shown_stride, width, height);
+  } else {
+    damage = DiffAndUpdate(image.pixels, image.row_pitch, shown_.data(), shown_stride, width, height);
+  }
+  {
+    std::lock_guard lock(mutex_);
+    slots_[index].state = ImageState::kFree;
+  }
+  changed_.notify_all();
+
+  CountPresent(damage.pixels, uint64_t{width} * height, damage.rects.size(), damage.bands);
+  const framebuffer::Frame frame{shown_.data(), width, height, shown_stride, config_.format};
+  if (output_->Present(frame, damage.rects) == framebuffer::Status::kLost) {
+    std::lock_guard lock(mutex_);
+    lost_ = true;
+    changed_.notify_all();
+  }
+}
+
+}  // namespace duet::wsi

@@ -1,0 +1,106 @@
+// The presentation engine of one swapchain: owns the state of each image
+// (free, acquired, queued, ready, being shown) and a thread that shows
+// ready images through the backend Output, paced by the present mode:
+//   FIFO       every presented image is shown, one per display refresh, in
+//              order; acquire blocks when the application is a full queue
+//              ahead of the display.
+//   MAILBOX    one image waits for the next refresh; a newer present
+//              replaces it (the replaced image is free again at once).
+//   IMMEDIATE  images are shown as soon as they are ready, no pacing.
+// When the target has no refresh (headless, unless DUET_REFRESH_HZ), FIFO
+// and MAILBOX show frames as fast as the backend takes them.
+//
+// Showing an image first brings the swapchain's copy of the last shown
+// frame up to date (content diff, or the application's declared damage) and
+// frees the image; the backend then transfers only the damage from that
+// copy, while the application already renders into the freed image.
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "backends/framebuffer/framebuffer.h"
+
+namespace duet::wsi {
+
+struct EngineImage {
+  const std::byte* pixels;  // mip 0, layer 0 of the swapchain image
+  size_t row_pitch;
+};
+
+struct EngineConfig {
+  VkPresentModeKHR mode = VK_PRESENT_MODE_FIFO_KHR;
+  framebuffer::Extent extent;
+  framebuffer::PixelFormat format = framebuffer::PixelFormat::kBgra8888;
+  uint64_t refresh_interval_ns = 0;
+};
+
+class PresentEngine {
+ public:
+  PresentEngine(const EngineConfig& config, std::vector<EngineImage> images,
+                std::unique_ptr<framebuffer::Output> output);
+  ~PresentEngine();  // Stop()
+  PresentEngine(const PresentEngine&) = delete;
+  PresentEngine& operator=(const PresentEngine&) = delete;
+
+  // A free image, now owned by the application. VK_NOT_READY when none is
+  // free and timeout_ns is 0, VK_TIMEOUT when none became free in time,
+  // VK_ERROR_SURFACE_LOST_KHR once the backend lost its window.
+  VkResult Acquire(uint64_t timeout_ns, uint32_t* index);
+  // Gives an acquired image back unshown (an acquire that then failed).
+  void Unacquire(uint32_t index);
+  // The application presented `index` (vkQueuePresentKHR, application
+  // thread). `declared` is its VK_KHR_incremental_present damage, if any.
+  void Queue(uint32_t index, std::vector<framebuffer::Rect> declared, bool has_declared);
+  // The present's waits are done (queue thread): show the image, or with
+  // `discard` free it unshown (out-of-date swapchain, lost device).
+  void Ready(uint32_t index, bool discard);
+  // Waits (up to `timeout`) until no image is queued, ready or being shown.
+  void Drain(std::chrono::milliseconds timeout);
+  // Shows what is ready, then ends the thread. Later Ready() calls free
+  // their image unshown.
+  void Stop();
+
+  bool lost() const;
+
+ private:
+  enum class ImageState : uint8_t { kFree, kAcquired, kQueued, kReady, kPresenting };
+  struct Slot {
+    EngineImage image;
+    ImageState state = ImageState::kFree;
+    bool has_declared = false;
+    std::vector<framebuffer::Rect> declared;
+  };
+
+  void Run();
+  // The next refresh at or after now (called with mutex_ held).
+  std::chrono::steady_clock::time_point NextRefresh();
+  void Show(uint32_t index, std::vector<framebuffer::Rect> declared, bool has_declared);
+  bool InFlight() const;  // any image queued, ready or being shown
+
+  const EngineConfig config_;
+  std::unique_ptr<framebuffer::Output> output_;
+  // The frame the backend shows now, kept up to date by Show().
+  std::vector<std::byte> shown_;
+  bool shown_valid_ = false;
+
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;  // image states, ready_, stopping_
+  std::vector<Slot> slots_;
+  std::deque<uint32_t> ready_;  // in present order
+  std::chrono::steady_clock::time_point last_refresh_{};
+  bool stopping_ = false;
+  bool lost_ = false;
+  std::thread thread_;
+};
+
+}  // namespace duet::wsi

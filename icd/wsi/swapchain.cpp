@@ -1,0 +1,170 @@
+// vkCreateSwapchainKHR / vkDestroySwapchainKHR / vkGetSwapchainImagesKHR.
+#include "wsi/swapchain.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "dispatch/entrypoints.h"
+#include "objects/device.h"
+#include "objects/image.h"
+#include "util/host_alloc.h"
+#include "util/log.h"
+#include "util/vk_util.h"
+#include "wsi/surface.h"
+
+namespace duet::wsi {
+namespace {
+
+// How long destroying a swapchain waits for presents still queued behind
+// semaphores: the spec says they have completed; an application that got
+// that wrong should not hang forever.
+constexpr std::chrono::milliseconds kDestroyDrainTimeout{5000};
+
+VkResult CheckCreateInfo(const VkSwapchainCreateInfoKHR& info, Surface* surface) {
+  VkSurfaceCapabilitiesKHR caps{};
+  if (VkResult r = GetSurfaceCapabilities(surface, &caps); r != VK_SUCCESS) return r;
+  const char* problem = nullptr;
+  if (!IsSurfaceFormat(info.imageFormat, info.imageColorSpace))
+    problem = "format and colour space are not offered by the surface";
+  else if (info.imageExtent.width == 0 || info.imageExtent.height == 0 ||
+           info.imageExtent.width > caps.maxImageExtent.width || info.imageExtent.height > caps.maxImageExtent.height)
+    problem = "image extent is outside the surface's limits";
+  else if (info.imageArrayLayers != 1)
+    problem = "only single-layer swapchains are supported";
+  else if ((info.imageUsage & ~caps.supportedUsageFlags) != 0)
+    problem = "image usage is not supported";
+  else if (std::find(PresentModes().begin(), PresentModes().end(), info.presentMode) == PresentModes().end())
+    problem = "present mode is not supported";
+  else if (info.flags != 0)
+    problem = "no swapchain create flags are supported";
+  if (problem == nullptr) return VK_SUCCESS;
+  DUET_WARN("vkCreateSwapchainKHR: %s", problem);
+  return VK_ERROR_INITIALIZATION_FAILED;
+}
+
+void DestroyImages(Swapchain* swapchain, const VkAllocationCallbacks* allocator) {
+  const VkDevice device = ToHandle(swapchain->device);
+  for (VkImage image : swapchain->images) api::DestroyImage(device, image, allocator);
+  for (VkDeviceMemory memory : swapchain->memories) api::FreeMemory(device, memory, allocator);
+  swapchain->images.clear();
+  swapchain->memories.clear();
+}
+
+VkResult CreateImages(Swapchain* swapchain, const VkSwapchainCreateInfoKHR& info, uint32_t count,
+                      const VkAllocationCallbacks* allocator, std::vector<EngineImage>* engine_images) {
+  const VkDevice device = ToHandle(swapchain->device);
+  VkImageCreateInfo image_info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  image_info.imageType = VK_IMAGE_TYPE_2D;
+  image_info.format = info.imageFormat;
+  image_info.extent = {info.imageExtent.width, info.imageExtent.height, 1};
+  image_info.mipLevels = 1;
+  image_info.arrayLayers = 1;
+  image_info.samples = VK_SAMPLE_COUNT_1_BIT;
+  image_info.tiling = VK_IMAGE_TILING_OPTIMAL;
+  image_info.usage = info.imageUsage;
+  image_info.sharingMode = info.imageSharingMode;
+  image_info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  for (uint32_t i = 0; i < count; ++i) {
+    VkImage image = VK_NULL_HANDLE;
+    if (VkResult r = api::CreateImage(device, &image_info, allocator, &image); r != VK_SUCCESS) return r;
+    swapchain->images.push_back(image);
+    VkMemoryRequirements requirements{};
+    api::GetImageMemoryRequirements(device, image, &requirements);
+    VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, requirements.size, 0};
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    if (VkResult r = api::AllocateMemory(device, &allocate, allocator, &memory); r != VK_SUCCESS) return r;
+    swapchain->memories.push_back(memory);
+    if (VkResult r = api::BindImageMemory(device, image, memory, 0); r != VK_SUCCESS) return r;
+    const Image* object = FromHandle<Image>(image);
+    const VkSubresourceLayout layout = object->layout.Subresource(VK_IMAGE_ASPECT_COLOR_BIT, 0, 0);
+    engine_images->push_back({object->Data() + layout.offset, static_cast<size_t>(layout.rowPitch)});
+  }
+  return VK_SUCCESS;
+}
+
+}  // namespace
+
+VkResult Swapchain::SurfaceStatus() const {
+  if (retired) return VK_ERROR_OUT_OF_DATE_KHR;
+  std::optional<framebuffer::Extent> now;
+  if (surface->target->CurrentExtent(&now) == framebuffer::Status::kLost || engine->lost())
+    return VK_ERROR_SURFACE_LOST_KHR;
+  if (!now.has_value()) return VK_SUCCESS;
+  if (now->width == 0 || now->height == 0) return VK_ERROR_OUT_OF_DATE_KHR;
+  return now->width == extent.width && now->height == extent.height ? VK_SUCCESS : VK_SUBOPTIMAL_KHR;
+}
+
+}  // namespace duet::wsi
+
+namespace duet::api {
+
+using wsi::Surface;
+using wsi::Swapchain;
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateSwapchainKHR(VkDevice _device, const VkSwapchainCreateInfoKHR* pCreateInfo,
+                                                  const VkAllocationCallbacks* pAllocator,
+                                                  VkSwapchainKHR* pSwapchain) {
+  Device* device = FromHandle<Device>(_device);
+  Surface* surface = FromHandle<Surface>(pCreateInfo->surface);
+  if (VkResult r = wsi::CheckCreateInfo(*pCreateInfo, surface); r != VK_SUCCESS) return r;
+  const VkAllocationCallbacks* allocator = ChooseAllocator(pAllocator, device->Allocator());
+
+  // The old swapchain is retired even if creating the new one fails.
+  if (Swapchain* old = FromHandle<Swapchain>(pCreateInfo->oldSwapchain)) old->retired = true;
+
+  Swapchain* swapchain = HostNew<Swapchain>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  if (swapchain == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  swapchain->device = device;
+  swapchain->surface = surface;
+  swapchain->extent = pCreateInfo->imageExtent;
+  swapchain->format = pCreateInfo->imageFormat;
+  swapchain->present_mode = pCreateInfo->presentMode;
+
+  const uint32_t count = std::clamp(pCreateInfo->minImageCount, wsi::kMinSwapchainImages, wsi::kMaxSwapchainImages);
+  std::vector<wsi::EngineImage> engine_images;
+  VkResult result = VK_SUCCESS;
+  try {
+    result = wsi::CreateImages(swapchain, *pCreateInfo, count, allocator, &engine_images);
+    if (result == VK_SUCCESS) {
+      const wsi::EngineConfig config{pCreateInfo->presentMode,
+                                     {pCreateInfo->imageExtent.width, pCreateInfo->imageExtent.height},
+                                     wsi::PixelFormatOf(pCreateInfo->imageFormat),
+                                     surface->target->RefreshInterval()};
+      std::unique_ptr<framebuffer::Output> output = surface->target->CreateOutput(config.extent, config.format);
+      if (output == nullptr)
+        result = VK_ERROR_INITIALIZATION_FAILED;
+      else
+        swapchain->engine = std::make_shared<wsi::PresentEngine>(config, std::move(engine_images), std::move(output));
+    }
+  } catch (const std::bad_alloc&) {
+    result = VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
+  if (result != VK_SUCCESS) {
+    wsi::DestroyImages(swapchain, allocator);
+    HostDelete(allocator, swapchain);
+    return result;
+  }
+  DUET_INFO("swapchain %ux%u, %u images, format %d, present mode %d on a %s surface", swapchain->extent.width,
+            swapchain->extent.height, count, swapchain->format, swapchain->present_mode, surface->kind);
+  *pSwapchain = ToHandle(swapchain);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroySwapchainKHR(VkDevice _device, VkSwapchainKHR _swapchain,
+                                               const VkAllocationCallbacks* pAllocator) {
+  Swapchain* swapchain = FromHandle<Swapchain>(_swapchain);
+  if (swapchain == nullptr) return;
+  const VkAllocationCallbacks* allocator = ChooseAllocator(pAllocator, FromHandle<Device>(_device)->Allocator());
+  swapchain->engine->Drain(wsi::kDestroyDrainTimeout);
+  swapchain->engine->Stop();
+  wsi::DestroyImages(swapchain, allocator);
+  HostDelete(allocator, swapchain);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL GetSwapchainImagesKHR(VkDevice, VkSwapchainKHR _swapchain,
+                                                     uint32_t* pSwapchainImageCount, VkImage* pSwapchainImages) {
+  const Swapchain* swapchain = FromHandle<Swapchain>(_swapchain);
+  return FillArray(std::span<const VkImage>(swapchain->images), pSwapchainImageCount, pSwapchainImages);
+}
+
+}  // namespace duet::api

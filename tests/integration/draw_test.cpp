@@ -1,0 +1,291 @@
+// Draws through the loader: exact coverage against a reference rasterizer
+// written in the test (edge functions with the top-left rule), attribute
+// interpolation, depth testing and instancing.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "shaders/color_triangle.frag.h"
+#include "shaders/color_triangle.vert.h"
+#include "vk_fixture.h"
+
+namespace duet_test {
+namespace {
+
+struct Vertex {
+  float position[4];
+  float color[4];
+};
+
+constexpr uint32_t kWidth = 64, kHeight = 48;
+
+class DrawTest : public QueueTest {
+ protected:
+
+  VkShaderModule Module(const uint32_t* code, size_t bytes) {
+    VkShaderModuleCreateInfo ci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    ci.codeSize = bytes;
+    ci.pCode = code;
+    VkShaderModule m = VK_NULL_HANDLE;
+    EXPECT_EQ(vkCreateShaderModule(device_, &ci, nullptr, &m), VK_SUCCESS);
+    Defer([this, m] { vkDestroyShaderModule(device_, m, nullptr); });
+    return m;
+  }
+
+  // A pipeline for dynamic rendering into one RGBA8 attachment (+ D32 depth).
+  VkPipeline MakePipeline(VkPrimitiveTopology topology, bool depth_test, VkCullModeFlags cull = VK_CULL_MODE_NONE) {
+    VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    EXPECT_EQ(vkCreatePipelineLayout(device_, &plci, nullptr, &layout), VK_SUCCESS);
+    Defer([this, layout] { vkDestroyPipelineLayout(device_, layout, nullptr); });
+    VkPipelineShaderStageCreateInfo stages[2] = {
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT,
+         Module(kColorTriangleVert, sizeof kColorTriangleVert), "main", nullptr},
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
+         Module(kColorTriangleFrag, sizeof kColorTriangleFrag), "main", nullptr}};
+    VkVertexInputBindingDescription binding{0, sizeof(Vertex), VK_VERTEX_INPUT_RATE_VERTEX};
+    VkVertexInputAttributeDescription attributes[2] = {{0, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 0},
+                                                       {1, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 16}};
+    VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    vi.vertexBindingDescriptionCount = 1;
+    vi.pVertexBindingDescriptions = &binding;
+    vi.vertexAttributeDescriptionCount = 2;
+    vi.pVertexAttributeDescriptions = attributes;
+    VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+    ia.topology = topology;
+    VkViewport viewport{0, 0, float(kWidth), float(kHeight), 0, 1};
+    VkRect2D scissor{{0, 0}, {kWidth, kHeight}};
+    VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+    vp.viewportCount = 1;
+    vp.pViewports = &viewport;
+    vp.scissorCount = 1;
+    vp.pScissors = &scissor;
+    VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+    rs.cullMode = cull;
+    rs.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+    rs.lineWidth = 1.0f;
+    VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+    ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+    VkPipelineDepthStencilStateCreateInfo ds{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+    ds.depthTestEnable = depth_test;
+    ds.depthWriteEnable = depth_test;
+    ds.depthCompareOp = VK_COMPARE_OP_LESS;
+    VkPipelineColorBlendAttachmentState blend{};
+    blend.colorWriteMask = 0xF;
+    VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+    cb.attachmentCount = 1;
+    cb.pAttachments = &blend;
+    VkFormat color_format = VK_FORMAT_R8G8B8A8_UNORM;
+    VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
+    rendering.colorAttachmentCount = 1;
+    rendering.pColorAttachmentFormats = &color_format;
+    rendering.depthAttachmentFormat = depth_test ? VK_FORMAT_D32_SFLOAT : VK_FORMAT_UNDEFINED;
+    VkGraphicsPipelineCreateInfo ci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+    ci.pNext = &rendering;
+    ci.stageCount = 2;
+    ci.pStages = stages;
+    ci.pVertexInputState = &vi;
+    ci.pInputAssemblyState = &ia;
+    ci.pViewportState = &vp;
+    ci.pRasterizationState = &rs;
+    ci.pMultisampleState = &ms;
+    ci.pDepthStencilState = &ds;
+    ci.pColorBlendState = &cb;
+    ci.layout = layout;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    EXPECT_EQ(vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline), VK_SUCCESS);
+    Defer([this, pipeline] { vkDestroyPipeline(device_, pipeline, nullptr); });
+    return pipeline;
+  }
+
+  VkImageView View(VkImage image, VkFormat format, VkImageAspectFlags aspect) {
+    VkImageViewCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    ci.image = image;
+    ci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    ci.format = format;
+    ci.subresourceRange = {aspect, 0, 1, 0, 1};
+    VkImageView view = VK_NULL_HANDLE;
+    EXPECT_EQ(vkCreateImageView(device_, &ci, nullptr, &view), VK_SUCCESS);
+    Defer([this, view] { vkDestroyImageView(device_, view, nullptr); });
+    return view;
+  }
+
+  VkImage Target(VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect) {
+    VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ci.imageType = VK_IMAGE_TYPE_2D;
+    ci.format = format;
+    ci.extent = {kWidth, kHeight, 1};
+    ci.mipLevels = 1;
+    ci.arrayLayers = 1;
+    ci.samples = VK_SAMPLE_COUNT_1_BIT;
+    ci.tiling = VK_IMAGE_TILING_OPTIMAL;
+    ci.usage = usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    return MakeGeneralImage(ci, aspect);
+  }
+
+  // Draws `vertices` (non-indexed, `instances` instances) into a cleared
+  // target and returns its RGBA8 pixels.
+  std::vector<uint8_t> Render(const std::vector<Vertex>& vertices, VkPrimitiveTopology topology, bool depth,
+                              VkCullModeFlags cull = VK_CULL_MODE_NONE) {
+    VkImage color = Target(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
+    VkImage depth_image = depth ? Target(VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                                         VK_IMAGE_ASPECT_DEPTH_BIT)
+                                : VK_NULL_HANDLE;
+    VkPipeline pipeline = MakePipeline(topology, depth, cull);
+    HostBuffer vb = MakeHostBuffer(vertices.size() * sizeof(Vertex), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+    std::memcpy(vb.data, vertices.data(), vertices.size() * sizeof(Vertex));
+
+    VkRenderingAttachmentInfo color_attachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    color_attachment.imageView = View(color, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
+    color_attachment.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+    color_attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    color_attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    color_attachment.clearValue.color = {{0.0f, 0.0f, 0.0f, 0.0f}};
+    VkRenderingAttachmentInfo depth_attachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    if (depth) {
+      depth_attachment.imageView = View(depth_image, VK_FORMAT_D32_SFLOAT, VK_IMAGE_ASPECT_DEPTH_BIT);
+      depth_attachment.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+      depth_attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+      depth_attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+      depth_attachment.clearValue.depthStencil = {1.0f, 0};
+    }
+    VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+    info.renderArea = {{0, 0}, {kWidth, kHeight}};
+    info.layerCount = 1;
+    info.colorAttachmentCount = 1;
+    info.pColorAttachments = &color_attachment;
+    info.pDepthAttachment = depth ? &depth_attachment : nullptr;
+
+    VkCommandBuffer cb = BeginCommands();
+    vkCmdBeginRendering(cb, &info);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    VkDeviceSize offset = 0;
+    vkCmdBindVertexBuffers(cb, 0, 1, &vb.buffer, &offset);
+    vkCmdDraw(cb, uint32_t(vertices.size()), 1, 0, 0);
+    vkCmdEndRendering(cb);
+    EndSubmitWait(cb);
+    return ReadImage(color, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {kWidth, kHeight, 1}, 4);
+  }
+};
+
+// Reference coverage: window coordinates snapped to 1/256 pixel, the
+// sample at the pixel centre, the top-left rule for samples on an edge.
+bool ReferenceCovers(const double (&x)[3], const double (&y)[3], int px, int py) {
+  int64_t fx[3], fy[3];
+  for (int i = 0; i < 3; ++i) {
+    fx[i] = std::llround(x[i] * 256);
+    fy[i] = std::llround(y[i] * 256);
+  }
+  const int64_t sx = int64_t(px) * 256 + 128, sy = int64_t(py) * 256 + 128;
+  int64_t area = (fx[1] - fx[0]) * (fy[2] - fy[0]) - (fx[2] - fx[0]) * (fy[1] - fy[0]);
+  if (area == 0) return false;
+  const int sign = area > 0 ? 1 : -1;
+  for (int e = 0; e < 3; ++e) {
+    const int j = (e + 1) % 3, k = (e + 2) % 3;
+    const int64_t dx = (fx[k] - fx[j]) * sign, dy = (fy[k] - fy[j]) * sign;
+    const int64_t value = dx * (sy - fy[j]) - dy * (sx - fx[j]);
+    if (value > 0) continue;
+    // On the edge: only a top edge (horizontal, interior below) or a left
+    // edge (interior to its right, in y-down framebuffer coordinates) owns it.
+    const bool top = dy == 0 && dx > 0;
+    const bool left = dy < 0;
+    if (value == 0 && (top || left)) continue;
+    return false;
+  }
+  return true;
+}
+
+Vertex V(float x, float y, float z, float r, float g, float b) { return {{x, y, z, 1.0f}, {r, g, b, 1.0f}}; }
+
+double WindowX(float ndc) { return (double(ndc) + 1.0) * 0.5 * kWidth; }
+double WindowY(float ndc) { return (double(ndc) + 1.0) * 0.5 * kHeight; }
+
+TEST_F(DrawTest, TriangleCoverageMatchesTheTopLeftRule) {
+  // Vertices on pixel centres and on pixel edges exercise the tie rules.
+  const std::vector<Vertex> v = {V(-0.75f, -0.5f, 0, 1, 1, 1), V(0.5f, -0.75f, 0, 1, 1, 1), V(0.0f, 0.75f, 0, 1, 1, 1)};
+  std::vector<uint8_t> pixels = Render(v, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false);
+  const double x[3] = {WindowX(v[0].position[0]), WindowX(v[1].position[0]), WindowX(v[2].position[0])};
+  const double y[3] = {WindowY(v[0].position[1]), WindowY(v[1].position[1]), WindowY(v[2].position[1])};
+  int mismatches = 0, covered = 0;
+  for (uint32_t py = 0; py < kHeight; ++py)
+    for (uint32_t px = 0; px < kWidth; ++px) {
+      const bool expected = ReferenceCovers(x, y, int(px), int(py));
+      const bool got = pixels[(py * kWidth + px) * 4 + 3] != 0;
+      covered += got;
+      if (expected != got && mismatches++ < 10) ADD_FAILURE() << "pixel " << px << "," << py << " expected " << expected;
+    }
+  EXPECT_EQ(mismatches, 0);
+  EXPECT_GT(covered, 200);
+}
+
+TEST_F(DrawTest, AdjacentTrianglesNeitherOverlapNorLeaveGaps) {
+  // Two triangles sharing a diagonal, blended additively would show overlap;
+  // here each writes its own colour and every pixel of the quad is covered once.
+  const std::vector<Vertex> v = {V(-1, -1, 0, 1, 0, 0), V(1, -1, 0, 1, 0, 0), V(-1, 1, 0, 1, 0, 0),
+                                 V(1, -1, 0, 0, 1, 0),  V(1, 1, 0, 0, 1, 0),  V(-1, 1, 0, 0, 1, 0)};
+  std::vector<uint8_t> pixels = Render(v, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false);
+  for (uint32_t py = 0; py < kHeight; ++py)
+    for (uint32_t px = 0; px < kWidth; ++px) {
+      const uint8_t* p = &pixels[(py * kWidth + px) * 4];
+      ASSERT_EQ(p[3], 255) << "gap at " << px << "," << py;
+      ASSERT_TRUE((p[0] == 255) != (p[1] == 255)) << px << "," << py;
+    }
+}
+
+TEST_F(DrawTest, ColorsInterpolateAcrossTheTriangle) {
+  const std::vector<Vertex> v = {V(-1, -1, 0, 1, 0, 0), V(3, -1, 0, 0, 1, 0), V(-1, 3, 0, 0, 0, 1)};
+  std::vector<uint8_t> pixels = Render(v, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false);
+  // The triangle covers the whole target; red + green + blue = 1 everywhere
+  // and red falls off linearly with x + y.
+  for (uint32_t py = 0; py < kHeight; py += 7)
+    for (uint32_t px = 0; px < kWidth; px += 5) {
+      const uint8_t* p = &pixels[(py * kWidth + px) * 4];
+      const double u = (px + 0.5) / (2.0 * kWidth), w = (py + 0.5) / (2.0 * kHeight);
+      EXPECT_NEAR(p[1], 255.0 * u, 1.01) << px << "," << py;
+      EXPECT_NEAR(p[2], 255.0 * w, 1.01) << px << "," << py;
+      EXPECT_NEAR(p[0], 255.0 * (1 - u - w), 1.01) << px << "," << py;
+    }
+}
+
+TEST_F(DrawTest, DepthTestKeepsTheNearestTriangle) {
+  // Far red triangle drawn after a near green one covering the same pixels.
+  const std::vector<Vertex> v = {V(-1, -1, 0.25f, 0, 1, 0), V(3, -1, 0.25f, 0, 1, 0), V(-1, 3, 0.25f, 0, 1, 0),
+                                 V(-1, -1, 0.75f, 1, 0, 0), V(3, -1, 0.75f, 1, 0, 0), V(-1, 3, 0.75f, 1, 0, 0)};
+  std::vector<uint8_t> pixels = Render(v, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, true);
+  for (uint32_t i = 0; i < kWidth * kHeight; ++i) {
+    ASSERT_EQ(pixels[i * 4 + 0], 0) << i;
+    ASSERT_EQ(pixels[i * 4 + 1], 255) << i;
+  }
+}
+
+TEST_F(DrawTest, BackFacesAreCulled) {
+  // Counter-clockwise in framebuffer space (y down) is front with this state.
+  const std::vector<Vertex> front = {V(-1, -1, 0, 1, 1, 1), V(-1, 1, 0, 1, 1, 1), V(1, -1, 0, 1, 1, 1)};
+  const std::vector<Vertex> back = {V(-1, -1, 0, 1, 1, 1), V(1, -1, 0, 1, 1, 1), V(-1, 1, 0, 1, 1, 1)};
+  std::vector<uint8_t> a = Render(front, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false, VK_CULL_MODE_BACK_BIT);
+  std::vector<uint8_t> b = Render(back, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false, VK_CULL_MODE_BACK_BIT);
+  size_t covered_a = 0, covered_b = 0;
+  for (uint32_t i = 0; i < kWidth * kHeight; ++i) {
+    covered_a += a[i * 4 + 3] != 0;
+    covered_b += b[i * 4 + 3] != 0;
+  }
+  EXPECT_GT(covered_a, 0u);
+  EXPECT_EQ(covered_b, 0u);
+}
+
+TEST_F(DrawTest, StripsAndFansCoverTheQuad) {
+  const std::vector<Vertex> strip = {V(-1, -1, 0, 1, 1, 1), V(1, -1, 0, 1, 1, 1), V(-1, 1, 0, 1, 1, 1),
+                                     V(1, 1, 0, 1, 1, 1)};
+  const std::vector<Vertex> fan = {V(-1, -1, 0, 1, 1, 1), V(1, -1, 0, 1, 1, 1), V(1, 1, 0, 1, 1, 1),
+                                   V(-1, 1, 0, 1, 1, 1)};
+  for (auto [vertices, topology] : {std::pair{strip, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP},
+                                    std::pair{fan, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN}}) {
+    std::vector<uint8_t> pixels = Render(vertices, topology, false);
+    for (uint32_t i = 0; i < kWidth * kHeight; ++i) ASSERT_EQ(pixels[i * 4 + 3], 255) << "topology " << topology;
+  }
+}
+
+}  // namespace
+}  // namespace duet_test

@@ -1,0 +1,357 @@
+// VK_EXT_headless_surface + VK_KHR_swapchain through the loader: surface
+// queries, acquire/present, PNG dumps (DUET_DUMP_FRAMES), present modes,
+// swapchain recreation and incremental-present damage.
+#include <algorithm>
+#include <cstring>
+
+#include "wsi_fixture.h"
+
+namespace duet_test {
+namespace {
+
+constexpr Rgba kRed{255, 0, 0, 255};
+constexpr Rgba kGreen{0, 255, 0, 255};
+constexpr Rgba kBlue{0, 0, 255, 255};
+constexpr Rgba kSlate{51, 102, 153, 255};
+
+using WsiHeadless = WsiTest;
+
+TEST_F(WsiHeadless, ExtensionsAreAdvertised) {
+  const std::vector<VkExtensionProperties> instance = InstanceExtensions();
+  for (const char* name : {VK_KHR_SURFACE_EXTENSION_NAME, VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME,
+                           VK_KHR_GET_SURFACE_CAPABILITIES_2_EXTENSION_NAME})
+    EXPECT_TRUE(HasExtension(instance, name)) << name;
+  const std::vector<VkExtensionProperties> device = DeviceExtensions(phys_);
+  for (const char* name : {VK_KHR_SWAPCHAIN_EXTENSION_NAME, VK_KHR_INCREMENTAL_PRESENT_EXTENSION_NAME})
+    EXPECT_TRUE(HasExtension(device, name)) << name;
+}
+
+TEST_F(WsiHeadless, SurfaceQueries) {
+  VkSurfaceKHR surface = MakeHeadlessSurface();
+  ASSERT_NE(surface, VK_NULL_HANDLE);
+
+  VkBool32 supported = VK_FALSE;
+  VK_ASSERT_OK(vkGetPhysicalDeviceSurfaceSupportKHR(phys_, queue_family_, surface, &supported));
+  EXPECT_EQ(supported, VK_TRUE);
+
+  VkSurfaceCapabilitiesKHR caps{};
+  VK_ASSERT_OK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(phys_, surface, &caps));
+  // Headless: the swapchain decides the size.
+  EXPECT_EQ(caps.currentExtent.width, UINT32_MAX);
+  EXPECT_EQ(caps.currentExtent.height, UINT32_MAX);
+  EXPECT_GE(caps.minImageCount, 1u);
+  EXPECT_TRUE(caps.maxImageCount == 0 || caps.maxImageCount >= caps.minImageCount);
+  EXPECT_GE(caps.maxImageExtent.width, 4096u);
+  EXPECT_EQ(caps.maxImageArrayLayers, 1u);
+  const VkImageUsageFlags wanted = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                                   VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+  EXPECT_EQ(caps.supportedUsageFlags & wanted, wanted);
+  EXPECT_NE(caps.supportedTransforms & VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR, 0u);
+  EXPECT_NE(caps.supportedCompositeAlpha & VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR, 0u);
+
+  // The *2 variant reports the same.
+  auto get_caps2 = InstanceProc<PFN_vkGetPhysicalDeviceSurfaceCapabilities2KHR>(
+      "vkGetPhysicalDeviceSurfaceCapabilities2KHR");
+  ASSERT_NE(get_caps2, nullptr);
+  VkPhysicalDeviceSurfaceInfo2KHR info{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SURFACE_INFO_2_KHR};
+  info.surface = surface;
+  VkSurfaceCapabilities2KHR caps2{VK_STRUCTURE_TYPE_SURFACE_CAPABILITIES_2_KHR};
+  VK_ASSERT_OK(get_caps2(phys_, &info, &caps2));
+  EXPECT_EQ(std::memcmp(&caps2.surfaceCapabilities, &caps, sizeof caps), 0);
+
+  uint32_t count = 0;
+  VK_ASSERT_OK(vkGetPhysicalDeviceSurfaceFormatsKHR(phys_, surface, &count, nullptr));
+  ASSERT_GE(count, 2u);
+  std::vector<VkSurfaceFormatKHR> formats(count);
+  VK_ASSERT_OK(vkGetPhysicalDeviceSurfaceFormatsKHR(phys_, surface, &count, formats.data()));
+  auto has_format = [&](VkFormat f) {
+    return std::any_of(formats.begin(), formats.end(), [&](const VkSurfaceFormatKHR& s) {
+      return s.format == f && s.colorSpace == VK_COLOR_SPACE_SRGB_NONLINEAR_KHR;
+    });
+  };
+  EXPECT_TRUE(has_format(VK_FORMAT_B8G8R8A8_UNORM));
+  EXPECT_TRUE(has_format(VK_FORMAT_B8G8R8A8_SRGB));
+  EXPECT_TRUE(has_format(VK_FORMAT_R8G8B8A8_UNORM));
+  uint32_t short_count = 1;
+  VkSurfaceFormatKHR one{};
+  EXPECT_EQ(vkGetPhysicalDeviceSurfaceFormatsKHR(phys_, surface, &short_count, &one), VK_INCOMPLETE);
+  EXPECT_EQ(one.format, formats[0].format);
+
+  auto get_formats2 =
+      InstanceProc<PFN_vkGetPhysicalDeviceSurfaceFormats2KHR>("vkGetPhysicalDeviceSurfaceFormats2KHR");
+  ASSERT_NE(get_formats2, nullptr);
+  uint32_t count2 = 0;
+  VK_ASSERT_OK(get_formats2(phys_, &info, &count2, nullptr));
+  ASSERT_EQ(count2, count);
+  std::vector<VkSurfaceFormat2KHR> formats2(count2, {VK_STRUCTURE_TYPE_SURFACE_FORMAT_2_KHR});
+  VK_ASSERT_OK(get_formats2(phys_, &info, &count2, formats2.data()));
+  for (uint32_t i = 0; i < count; ++i) {
+    EXPECT_EQ(formats2[i].surfaceFormat.format, formats[i].format);
+    EXPECT_EQ(formats2[i].surfaceFormat.colorSpace, formats[i].colorSpace);
+  }
+
+  VK_ASSERT_OK(vkGetPhysicalDeviceSurfacePresentModesKHR(phys_, surface, &count, nullptr));
+  std::vector<VkPresentModeKHR> modes(count);
+  VK_ASSERT_OK(vkGetPhysicalDeviceSurfacePresentModesKHR(phys_, surface, &count, modes.data()));
+  for (VkPresentModeKHR m : {VK_PRESENT_MODE_FIFO_KHR, VK_PRESENT_MODE_MAILBOX_KHR, VK_PRESENT_MODE_IMMEDIATE_KHR})
+    EXPECT_NE(std::find(modes.begin(), modes.end(), m), modes.end()) << "present mode " << m;
+}
+
+TEST_F(WsiHeadless, SwapchainImagesAreUsable) {
+  VkSurfaceKHR surface = MakeHeadlessSurface();
+  SwapchainOptions options;
+  options.min_images = 3;
+  VkSwapchainKHR swapchain = MakeSwapchain(surface, options);
+  ASSERT_NE(swapchain, VK_NULL_HANDLE);
+  const std::vector<VkImage> images = SwapchainImages(swapchain);
+  ASSERT_GE(images.size(), 3u);
+  // Every image is distinct.
+  std::vector<VkImage> sorted = images;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  uint32_t count = 1;
+  VkImage first = VK_NULL_HANDLE;
+  EXPECT_EQ(vkGetSwapchainImagesKHR(device_, swapchain, &count, &first), VK_INCOMPLETE);
+  EXPECT_EQ(first, images[0]);
+}
+
+// The cleared colour reaches the PNG written for the presented frame, in
+// either byte order.
+class WsiHeadlessFormat : public WsiTest, public ::testing::WithParamInterface<VkFormat> {};
+
+TEST_P(WsiHeadlessFormat, PresentedClearIsDumpedAsPng) {
+  TempDir dumps;
+  ScopedEnv dump_env("DUET_DUMP_FRAMES", dumps.path());
+  VkSurfaceKHR surface = MakeHeadlessSurface();
+  SwapchainOptions options;
+  options.format = GetParam();
+  options.extent = {37, 21};  // odd sizes: rows are not a multiple of anything
+  VkSwapchainKHR swapchain = MakeSwapchain(surface, options);
+  ASSERT_NE(swapchain, VK_NULL_HANDLE);
+  ASSERT_NO_FATAL_FAILURE(PresentFrame(swapchain, options, kSlate, {{36, 20, kRed}}));
+  VK_ASSERT_OK(vkQueueWaitIdle(queue_));
+  DestroySwapchain(swapchain);  // shows what is still queued
+
+  const std::vector<std::string> files = dumps.Files();
+  ASSERT_EQ(files.size(), 1u);
+  DecodedPng png;
+  ASSERT_TRUE(ReadPng(files[0], &png));
+  ASSERT_EQ(png.width, 37u);
+  ASSERT_EQ(png.height, 21u);
+  EXPECT_EQ(png.At(0, 0), kSlate);
+  EXPECT_EQ(png.At(20, 10), kSlate);
+  EXPECT_EQ(png.At(36, 20), kRed);
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, WsiHeadlessFormat,
+                         ::testing::Values(VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8G8B8A8_UNORM));
+
+TEST_F(WsiHeadless, AcquireWithTimeoutZeroWhenAllAcquiredIsNotReady) {
+  VkSurfaceKHR surface = MakeHeadlessSurface();
+  SwapchainOptions options;
+  options.min_images = 2;
+  VkSwapchainKHR swapchain = MakeSwapchain(surface, options);
+  ASSERT_NE(swapchain, VK_NULL_HANDLE);
+  const size_t count = SwapchainImages(swapchain).size();
+  std::vector<uint32_t> acquired;
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t index = UINT32_MAX;
+    VkSemaphore semaphore = MakeBinarySemaphore();
+    VK_ASSERT_OK(vkAcquireNextImageKHR(device_, swapchain, 0, semaphore, VK_NULL_HANDLE, &index));
+    EXPECT_EQ(std::count(acquired.begin(), acquired.end(), index), 0) << "image " << index << " handed out twice";
+    acquired.push_back(index);
+    // Consume the semaphore so it can be destroyed safely.
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+    submit.waitSemaphoreCount = 1;
+    submit.pWaitSemaphores = &semaphore;
+    submit.pWaitDstStageMask = &stage;
+    VkFence fence = MakeFence();
+    VK_ASSERT_OK(vkQueueSubmit(queue_, 1, &submit, fence));
+    WaitFence(fence);
+  }
+  uint32_t index = UINT32_MAX;
+  EXPECT_EQ(vkAcquireNextImageKHR(device_, swapchain, 0, VK_NULL_HANDLE, MakeFence(), &index), VK_NOT_READY);
+  EXPECT_EQ(vkAcquireNextImageKHR(device_, swapchain, 1000000, VK_NULL_HANDLE, MakeFence(), &index), VK_TIMEOUT);
+
+  // Presenting one gives it back once the presentation engine has shown it.
+  EXPECT_EQ(RenderAndPresent(swapchain, acquired[0], options, kBlue), VK_SUCCESS);
+  EXPECT_EQ(AcquireWithFence(swapchain, &index), VK_SUCCESS);
+  EXPECT_EQ(index, acquired[0]);
+}
+
+TEST_F(WsiHeadless, AcquireBlocksUntilAPresentFreesAnImage) {
+  // A 20 Hz "display": with FIFO, one frame is shown every 50 ms.
+  ScopedEnv refresh("DUET_REFRESH_HZ", "20");
+  VkSurfaceKHR surface = MakeHeadlessSurface();
+  SwapchainOptions options;
+  options.min_images = 2;
+  VkSwapchainKHR swapchain = MakeSwapchain(surface, options);
+  ASSERT_NE(swapchain, VK_NULL_HANDLE);
+  uint32_t a = 0, b = 0, c = 0;
+  ASSERT_EQ(AcquireWithFence(swapchain, &a), VK_SUCCESS);
+  ASSERT_EQ(AcquireWithFence(swapchain, &b), VK_SUCCESS);
+  ASSERT_EQ(RenderAndPresent(swapchain, a, options, kRed), VK_SUCCESS);
+  ASSERT_EQ(RenderAndPresent(swapchain, b, options, kGreen), VK_SUCCESS);
+  const uint64_t start = MonotonicNs();
+  ASSERT_EQ(AcquireWithFence(swapchain, &c), VK_SUCCESS);
+  EXPECT_TRUE(c == a || c == b);
+  // The first frame goes out at once; a second acquire must wait for a refresh.
+  ASSERT_EQ(RenderAndPresent(swapchain, c, options, kBlue), VK_SUCCESS);
+  uint32_t d = 0;
+  ASSERT_EQ(AcquireWithFence(swapchain, &d), VK_SUCCESS);
+  EXPECT_GE(MonotonicNs() - start, 40'000'000ull);
+}
+
+// Presents `frames` frames of distinct colours as fast as the application
+// can; returns how many the presentation engine wrote and how long it took.
+struct ModeRun {
+  size_t shown = 0;
+  uint64_t elapsed_ns = 0;
+  DecodedPng last;
+};
+
+class WsiPresentModes : public WsiTest {
+ protected:
+  ModeRun Run(VkPresentModeKHR mode, uint32_t frames, const char* refresh_hz) {
+    ModeRun run;
+    TempDir dumps;
+    ScopedEnv dump_env("DUET_DUMP_FRAMES", dumps.path());
+    ScopedEnv refresh("DUET_REFRESH_HZ", refresh_hz);
+    VkSurfaceKHR surface = MakeHeadlessSurface();
+    SwapchainOptions options;
+    options.mode = mode;
+    options.extent = {16, 16};
+    options.min_images = 3;
+    VkSwapchainKHR swapchain = MakeSwapchain(surface, options);
+    EXPECT_NE(swapchain, VK_NULL_HANDLE);
+    if (swapchain == VK_NULL_HANDLE) return run;
+    const uint64_t start = MonotonicNs();
+    for (uint32_t i = 0; i < frames; ++i) {
+      PresentFrame(swapchain, options, Rgba{uint8_t(i * 7), uint8_t(255 - i), 0, 255});
+      if (HasFatalFailure()) return run;
+    }
+    run.elapsed_ns = MonotonicNs() - start;
+    EXPECT_EQ(vkQueueWaitIdle(queue_), VK_SUCCESS);
+    DestroySwapchain(swapchain);
+    const std::vector<std::string> files = dumps.Files();
+    run.shown = files.size();
+    if (!files.empty()) ReadPng(files.back(), &run.last);
+    return run;
+  }
+};
+
+TEST_F(WsiPresentModes, FifoShowsEveryFrameOnePerRefresh) {
+  const ModeRun run = Run(VK_PRESENT_MODE_FIFO_KHR, 8, "20");
+  EXPECT_EQ(run.shown, 8u);
+  // 3 images: the application runs at most 3 frames ahead of a 50 ms refresh.
+  EXPECT_GE(run.elapsed_ns, (8 - 3 - 1) * 50'000'000ull);
+  ASSERT_EQ(run.last.width, 16u);
+  EXPECT_EQ(run.last.At(0, 0), (Rgba{49, 248, 0, 255}));
+}
+
+TEST_F(WsiPresentModes, MailboxReplacesWaitingFramesAndNeverBlocks) {
+  // 10 Hz: far slower than the application, so most frames are replaced.
+  const ModeRun run = Run(VK_PRESENT_MODE_MAILBOX_KHR, 20, "10");
+  EXPECT_GE(run.shown, 1u);
+  EXPECT_LT(run.shown, 20u);
+  ASSERT_EQ(run.last.width, 16u);
+  EXPECT_EQ(run.last.At(0, 0), (Rgba{133, 236, 0, 255}));  // the newest frame is the one shown last
+}
+
+TEST_F(WsiPresentModes, ImmediateShowsEveryFrameWithoutWaiting) {
+  const ModeRun run = Run(VK_PRESENT_MODE_IMMEDIATE_KHR, 20, "10");
+  EXPECT_EQ(run.shown, 20u);
+  // Unpaced: 20 frames at 10 Hz would take 2 s.
+  EXPECT_LT(run.elapsed_ns, 1'500'000'000ull);
+  ASSERT_EQ(run.last.width, 16u);
+  EXPECT_EQ(run.last.At(0, 0), (Rgba{133, 236, 0, 255}));
+}
+
+TEST_F(WsiHeadless, RecreateWithOldSwapchain) {
+  TempDir dumps;
+  ScopedEnv dump_env("DUET_DUMP_FRAMES", dumps.path());
+  VkSurfaceKHR surface = MakeHeadlessSurface();
+  SwapchainOptions first;
+  first.extent = {32, 32};
+  VkSwapchainKHR old_swapchain = MakeSwapchain(surface, first);
+  ASSERT_NE(old_swapchain, VK_NULL_HANDLE);
+  ASSERT_NO_FATAL_FAILURE(PresentFrame(old_swapchain, first, kRed));
+  uint32_t held = UINT32_MAX;
+  ASSERT_EQ(AcquireWithFence(old_swapchain, &held), VK_SUCCESS);
+
+  SwapchainOptions second;
+  second.extent = {48, 24};
+  second.old_swapchain = old_swapchain;
+  VkSwapchainKHR swapchain = MakeSwapchain(surface, second);
+  ASSERT_NE(swapchain, VK_NULL_HANDLE);
+
+  // The retired swapchain hands out no more images but may present the one it gave.
+  uint32_t index = UINT32_MAX;
+  EXPECT_EQ(vkAcquireNextImageKHR(device_, old_swapchain, 0, VK_NULL_HANDLE, MakeFence(), &index),
+            VK_ERROR_OUT_OF_DATE_KHR);
+  EXPECT_EQ(RenderAndPresent(old_swapchain, held, first, kGreen), VK_SUCCESS);
+  VK_ASSERT_OK(vkQueueWaitIdle(queue_));
+  DestroySwapchain(old_swapchain);
+
+  ASSERT_NO_FATAL_FAILURE(PresentFrame(swapchain, second, kBlue));
+  VK_ASSERT_OK(vkQueueWaitIdle(queue_));
+  DestroySwapchain(swapchain);
+
+  const std::vector<std::string> files = dumps.Files();
+  ASSERT_EQ(files.size(), 3u);
+  DecodedPng png;
+  ASSERT_TRUE(ReadPng(files[1], &png));
+  EXPECT_EQ(png.width, 32u);
+  EXPECT_EQ(png.At(5, 5), kGreen);
+  ASSERT_TRUE(ReadPng(files[2], &png));
+  EXPECT_EQ(png.width, 48u);
+  EXPECT_EQ(png.height, 24u);
+  EXPECT_EQ(png.At(47, 23), kBlue);
+}
+
+TEST_F(WsiHeadless, InvalidSwapchainParametersFail) {
+  VkSurfaceKHR surface = MakeHeadlessSurface();
+  SwapchainOptions options;
+  options.format = VK_FORMAT_R32_SFLOAT;
+  VkSwapchainKHR swapchain = VK_NULL_HANDLE;
+  EXPECT_NE(TryMakeSwapchain(surface, options, &swapchain), VK_SUCCESS);
+}
+
+// VK_KHR_incremental_present: the declared rectangles are the damage, so
+// only they reach the screen even where the image changed elsewhere.
+TEST_F(WsiHeadless, IncrementalPresentRegionsAreTheDamage) {
+  TempDir dumps;
+  ScopedEnv dump_env("DUET_DUMP_FRAMES", dumps.path());
+  VkSurfaceKHR surface = MakeHeadlessSurface();
+  SwapchainOptions options;
+  options.extent = {40, 30};
+  VkSwapchainKHR swapchain = MakeSwapchain(surface, options);
+  ASSERT_NE(swapchain, VK_NULL_HANDLE);
+  ASSERT_NO_FATAL_FAILURE(PresentFrame(swapchain, options, kRed));
+
+  uint32_t index = UINT32_MAX;
+  ASSERT_EQ(AcquireWithFence(swapchain, &index), VK_SUCCESS);
+  const VkRectLayerKHR rect{{4, 6}, {8, 5}, 0};
+  const VkPresentRegionKHR region{1, &rect};
+  VkPresentRegionsKHR regions{VK_STRUCTURE_TYPE_PRESENT_REGIONS_KHR};
+  regions.swapchainCount = 1;
+  regions.pRegions = &region;
+  ASSERT_EQ(RenderAndPresent(swapchain, index, options, kGreen, {}, &regions), VK_SUCCESS);
+  VK_ASSERT_OK(vkQueueWaitIdle(queue_));
+  DestroySwapchain(swapchain);
+
+  const std::vector<std::string> files = dumps.Files();
+  ASSERT_EQ(files.size(), 2u);
+  DecodedPng png;
+  ASSERT_TRUE(ReadPng(files[1], &png));
+  EXPECT_EQ(png.At(4, 6), kGreen);
+  EXPECT_EQ(png.At(11, 10), kGreen);
+  EXPECT_EQ(png.At(3, 6), kRed);
+  EXPECT_EQ(png.At(12, 10), kRed);
+  EXPECT_EQ(png.At(4, 11), kRed);
+  EXPECT_EQ(png.At(30, 20), kRed);
+}
+
+}  // namespace
+}  // namespace duet_test

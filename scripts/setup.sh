@@ -10,6 +10,8 @@ packages=(
   libvulkan-dev vulkan-tools vulkan-validationlayers mesa-vulkan-drivers
   spirv-headers spirv-tools glslang-tools
   libgtest-dev valgrind
+  libpng-dev libxcb1-dev libxcb-shm0-dev libx11-dev libwayland-dev libdrm-dev
+  xvfb weston
 )
 
 missing=()

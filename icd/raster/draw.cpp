@@ -113,9 +113,9 @@ void ExecuteDraw(const DrawBindings& bindings, const RenderTargets& targets, con
   const GraphicsState state = EffectiveState(gp, bindings);
   if (state.rasterization.discard || state.viewports.empty() || draw.count == 0) return;
 
-  const std::vector<spirv_exec::RootMemory> vertex_roots = spirv_exec::ResolveRoots(gp.vertex, bindings.shader);
-  const std::vector<spirv_exec::RootMemory> fragment_roots =
-      gp.has_fragment ? spirv_exec::ResolveRoots(gp.fragment, bindings.shader) : std::vector<spirv_exec::RootMemory>{};
+  const spirv_exec::ShaderResources vertex_resources = spirv_exec::ResolveResources(gp.vertex, bindings.shader);
+  const spirv_exec::ShaderResources fragment_resources =
+      gp.has_fragment ? spirv_exec::ResolveResources(gp.fragment, bindings.shader) : spirv_exec::ShaderResources{};
   const VaryingLayout layout = MatchVaryings(gp.vertex, gp.has_fragment ? &gp.fragment : nullptr);
   OutputTargets outputs = ResolveOutputs(targets, state);
   const VkViewport& viewport = state.viewports[0];
@@ -152,11 +152,11 @@ void ExecuteDraw(const DrawBindings& bindings, const RenderTargets& targets, con
 
   FragmentStage fragment;
   fragment.program = gp.has_fragment ? &gp.fragment : nullptr;
-  fragment.roots = &fragment_roots;
+  fragment.resources = &fragment_resources;
   fragment.layout = &layout;
   for (uint32_t instance = draw.first_instance; instance < draw.first_instance + draw.instance_count; ++instance) {
     ShadedVertices vertices;
-    ShadeVertices(bindings, state, gp.vertex, vertex_roots, layout, unique, instance, draw, &vertices);
+    ShadeVertices(bindings, state, gp.vertex, vertex_resources, layout, unique, instance, draw, &vertices);
     TriangleSetup setup;
     SetupTriangles(vertices, slots, state.topology, params, layout.floats, &setup);
     RasterizeTriangles(setup, fragment, outputs, samples_passed);

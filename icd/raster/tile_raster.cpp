@@ -125,7 +125,8 @@ class TileRasterizer {
       if (builtins_.helper != UINT32_MAX) wave_.Register(builtins_.helper)[l] = !lane.covered;
       if (builtins_.sample_id != UINT32_MAX) wave_.Register(builtins_.sample_id)[l] = 0;
     }
-    if (program != nullptr) spirv_exec::RunWave(*program, fragment_.roots->data(), &wave_);
+    if (program != nullptr)
+      spirv_exec::RunWave(*program, fragment_.resources->roots.data(), fragment_.resources->images.data(), &wave_);
 
     // Output merge in lane order, which is primitive order for each pixel.
     for (uint32_t l = 0; l < lanes; ++l) {

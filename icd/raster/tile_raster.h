@@ -18,7 +18,7 @@ inline constexpr int32_t kTileSize = 64;
 
 struct FragmentStage {
   const spirv_exec::Program* program = nullptr;  // nullptr: no fragment shader (depth/stencil only)
-  const std::vector<spirv_exec::RootMemory>* roots = nullptr;
+  const spirv_exec::ShaderResources* resources = nullptr;
   const VaryingLayout* layout = nullptr;
 };
 

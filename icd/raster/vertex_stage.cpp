@@ -77,7 +77,7 @@ std::vector<AttributeFetch> PlanFetches(const DrawBindings& bindings, const Grap
 }  // namespace
 
 void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, const Program& program,
-                   const std::vector<spirv_exec::RootMemory>& roots, const VaryingLayout& layout,
+                   const spirv_exec::ShaderResources& resources, const VaryingLayout& layout,
                    const std::vector<uint32_t>& vertex_ids, uint32_t instance, const DrawCall& draw,
                    ShadedVertices* out) {
   const std::vector<AttributeFetch> fetches = PlanFetches(bindings, state, program);
@@ -119,7 +119,7 @@ void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, con
         for (uint32_t c = 0; c < f.count && c < 4; ++c) wave.Register(f.reg + c)[l] = value.u[c];
       }
     }
-    spirv_exec::RunWave(program, roots.data(), &wave);
+    spirv_exec::RunWave(program, resources.roots.data(), resources.images.data(), &wave);
     for (uint32_t l = 0; l < lanes; ++l) {
       float* v = out->Vertex(uint32_t(first + l));
       if (position != UINT32_MAX)

@@ -38,7 +38,7 @@ inline constexpr uint32_t kVaryingsOffset = 5;
 // Shades `vertex_ids` (vertex indices as gl_VertexIndex sees them) of one
 // instance into `out` (in the same order).
 void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, const spirv_exec::Program& program,
-                   const std::vector<spirv_exec::RootMemory>& roots, const VaryingLayout& layout,
+                   const spirv_exec::ShaderResources& resources, const VaryingLayout& layout,
                    const std::vector<uint32_t>& vertex_ids, uint32_t instance, const DrawCall& draw,
                    ShadedVertices* out);
 

@@ -265,8 +265,19 @@ bool Compiler::DeclareGlobals(const SpirvEntryPoint& entry) {
         p.builtin_register = NewRegisters(ScalarCount(p.pointee));
         if (!DeclareInterface(p.pointee, p.builtin_register, storage == StorageClass::Input, d)) return false;
         break;
+      case StorageClass::UniformConstant: {
+        // Images, samplers and texel buffers: one image root per array element.
+        const SpirvType& pointee = m.Type(p.pointee);
+        const bool array = pointee.kind == SpvOp::OpTypeArray;
+        if (pointee.kind == SpvOp::OpTypeRuntimeArray) return Fail("runtime arrays of images are not supported yet");
+        p.image = true;
+        p.root = static_cast<uint32_t>(program_.images.size());
+        for (uint32_t e = 0; e < (array ? pointee.count : 1); ++e)
+          program_.images.push_back({d ? d->set : 0, d ? d->binding : 0, e});
+        break;
+      }
       default:
-        continue;  // images and samplers: compiled when used
+        continue;
     }
     values_[id] = value;
   }
@@ -306,6 +317,12 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
         uint32_t constant_index = 0;
         const bool is_constant = m.ScalarConstant(index_id, &constant_index);
         const SpirvType& t = m.Type(p.pointee);
+        if (p.image) {
+          if (!is_constant) return Fail("dynamically indexed image descriptor arrays are not supported yet");
+          p.root += constant_index;
+          p.pointee = t.element;
+          continue;
+        }
         // The first index into an array of buffer descriptors picks the root.
         if (i == 3 && p.builtin_register == kNoRegister && program_.roots[p.root].kind == RootKind::kDescriptorBuffer &&
             (t.kind == SpvOp::OpTypeArray || t.kind == SpvOp::OpTypeRuntimeArray)) {
@@ -382,6 +399,13 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
     case SpvOp::OpLoad: {
       const CompiledValue& ptr = Value(inst[2]);
       const PointerValue p = ptr.pointer;
+      if (p.image) {
+        CompiledValue& v = values_[inst[1]];
+        v.kind = CompiledValue::Kind::kImage;
+        v.type = inst[0];
+        v.image = v.sampler = p.root;
+        return true;
+      }
       CompiledValue& v = Define(inst[1], inst[0], ScalarCount(inst[0]));
       if (p.builtin_register != kNoRegister) {
         for (uint32_t i = 0; i < v.count; ++i) Emit(Op::kMove, v.reg + i, p.builtin_register + i);

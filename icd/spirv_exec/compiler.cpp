@@ -243,6 +243,7 @@ bool Compiler::CompileBlock(const SpirvBlock& block) {
     if (inst.op == SpvOp::OpPhi) continue;  // written by the incoming edges
     bool handled = false;
     if (!CompileMemoryInstruction(inst, &handled)) return false;
+    if (!handled && !CompileImageInstruction(inst, &handled)) return false;
     if (!handled && !CompileAluInstruction(inst, &handled)) return false;
     if (!handled) return Fail("unsupported instruction (opcode " + std::to_string(static_cast<uint32_t>(inst.op)) + ")");
     if (!error_.empty()) return false;

@@ -30,14 +30,16 @@ struct PointerValue {
   // Stage inputs and outputs are registers, not memory: the first register
   // of what the pointer points to.
   uint32_t builtin_register = kNoRegister;
+  bool image = false;  // UniformConstant: root indexes Program::images
 };
 
 struct CompiledValue {
-  enum class Kind : uint8_t { kNone, kRegisters, kPointer } kind = Kind::kNone;
+  enum class Kind : uint8_t { kNone, kRegisters, kPointer, kImage } kind = Kind::kNone;
   uint32_t reg = 0;    // first register
   uint32_t count = 0;  // scalar registers
   uint32_t type = 0;
   PointerValue pointer;
+  uint32_t image = UINT32_MAX, sampler = UINT32_MAX;  // kImage: Program::images indices
 };
 
 class Compiler {
@@ -63,6 +65,7 @@ class Compiler {
   bool CompileAluInstruction(const SpirvInstruction& inst, bool* handled);     // compile_alu.cpp
   bool CompileMatrixInstruction(const SpirvInstruction& inst);                 // compile_alu.cpp
   bool CompileGlslInstruction(const SpirvInstruction& inst);                   // compile_alu.cpp
+  bool CompileImageInstruction(const SpirvInstruction& inst, bool* handled);   // compile_image.cpp
   bool DeclareGlobals(const SpirvEntryPoint& entry);                           // compile_memory.cpp
   bool DeclareInterface(uint32_t type, uint32_t reg, bool input, const Decorations* d);
   uint32_t LocationCount(uint32_t type) const;

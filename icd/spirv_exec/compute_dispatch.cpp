@@ -35,7 +35,8 @@ void FillBuiltins(const Program& p, WaveState& w, const uint32_t group[3], const
   }
 }
 
-void RunWorkgroup(const Program& p, std::vector<RootMemory>& roots, const uint32_t group[3], const uint32_t count[3],
+void RunWorkgroup(const Program& p, std::vector<RootMemory>& roots, const ImageBinding* images, const uint32_t group[3],
+                  const uint32_t count[3],
                   std::vector<WaveState>& waves, std::vector<std::byte>& shared) {
   const uint32_t invocations = p.local_size[0] * p.local_size[1] * p.local_size[2];
   const uint32_t wave_count = (invocations + kWaveWidth - 1) / kWaveWidth;
@@ -62,7 +63,7 @@ void RunWorkgroup(const Program& p, std::vector<RootMemory>& roots, const uint32
     pending = false;
     for (uint32_t v = 0; v < wave_count; ++v) {
       if (finished[v]) continue;
-      if (RunWave(p, roots.data(), &waves[v]) == WaveStatus::kFinished) finished[v] = true;
+      if (RunWave(p, roots.data(), images, &waves[v]) == WaveStatus::kFinished) finished[v] = true;
       else pending = true;
     }
   }
@@ -77,16 +78,16 @@ void RunComputeDispatch(const ShaderBindings& bindings, const uint32_t base[3], 
     return;
   }
   const Program& program = pipeline->compute;
-  const std::vector<RootMemory> roots = ResolveRoots(program, bindings);
+  const ShaderResources resources = ResolveResources(program, bindings);
   const uint32_t total = count[0] * count[1] * count[2];
   if (total == 0) return;
   ParallelFor(total, [&](uint32_t index) {
     thread_local std::vector<WaveState> waves;
     thread_local std::vector<std::byte> shared;
-    std::vector<RootMemory> local_roots = roots;  // workgroup roots differ per workgroup
+    std::vector<RootMemory> local_roots = resources.roots;  // workgroup roots differ per workgroup
     const uint32_t group[3] = {base[0] + index % count[0], base[1] + (index / count[0]) % count[1],
                                base[2] + index / (count[0] * count[1])};
-    RunWorkgroup(program, local_roots, group, count, waves, shared);
+    RunWorkgroup(program, local_roots, resources.images.data(), group, count, waves, shared);
   });
 }
 

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "spirv_exec/glsl_std450.h"
+#include "spirv_exec/interpreter_image.h"
 #include "spirv_exec/wave.h"
 
 namespace duet::spirv_exec {
@@ -139,7 +140,7 @@ void ResetWave(const Program& program, LaneMask launched, WaveState* wave) {
   wave->pc = 0;
 }
 
-WaveStatus RunWave(const Program& p, const RootMemory* roots, WaveState* wave) {
+WaveStatus RunWave(const Program& p, const RootMemory* roots, const ImageBinding* images, WaveState* wave) {
   WaveState& w = *wave;
   const Inst* code = p.code.data();
   const uint32_t end = static_cast<uint32_t>(p.code.size());
@@ -351,6 +352,15 @@ WaveStatus RunWave(const Program& p, const RootMemory* roots, WaveState* wave) {
         break;
       case Op::kBarrier:
         return WaveStatus::kAtBarrier;
+
+      case Op::kImageRead:
+      case Op::kImageWrite:
+      case Op::kImageQuerySize:
+      case Op::kImageQueryLevels:
+      case Op::kImageQuerySamples:
+      case Op::kImageSample:
+        ExecuteImageInstruction(p, in, images, w);
+        break;
 
       case Op::kDerivX: {
         const uint32_t* a = w.Register(in.a);

@@ -78,6 +78,15 @@ enum class Op : uint16_t {
   kKill,         // active lanes finish and are marked killed (fragment discard)
   kBarrier,      // workgroup barrier: the wave yields until the workgroup arrives
 
+  // Images. aux = index into Program::images; coordinates in consecutive
+  // registers from a (b of them: x, y, z-or-layer); 4 result/value registers.
+  kImageRead,        // dst = texel at integer coordinates (storage images, texel buffers, fetches); c = lod register or kNone
+  kImageWrite,       // store the 4 registers from c
+  kImageQuerySize,   // dst.. = size (b components) at lod register a (kNone: 0)
+  kImageQueryLevels, // dst = mip levels of the view
+  kImageQuerySamples,  // dst = samples of the image
+  kImageSample,      // dst = filtered sample; a = coordinates, b = SampleOperands index, ext = sampler image index
+
   // Fragment quads: lanes 4q..4q+3 are pixels (0,0) (1,0) (0,1) (1,1) of quad q.
   kDerivX,       // dst = d(a)/dx; aux 1: fine (per row), 0: coarse (the quad's top row)
   kDerivY,       // dst = d(a)/dy; aux 1: fine (per column), 0: coarse
@@ -102,6 +111,29 @@ struct MemoryRoot {
   RootKind kind;
   uint32_t set = 0, binding = 0, element = 0;  // kDescriptorBuffer
   uint32_t offset = 0;                         // kWorkgroup / kPrivate: start in that memory
+};
+
+inline constexpr uint32_t kNoOperand = UINT32_MAX;
+
+// A descriptor holding an image, sampler or texel buffer, by set, binding
+// and array element.
+struct ImageRoot {
+  uint32_t set = 0, binding = 0, element = 0;
+};
+
+// The operands of one kImageSample besides the coordinates (registers or kNoOperand).
+struct SampleOperands {
+  uint32_t coordinate_count = 2;   // including the array layer / cube face vector
+  uint32_t lod = kNoOperand;       // explicit lod
+  uint32_t bias = kNoOperand;
+  uint32_t grad_x = kNoOperand, grad_y = kNoOperand;  // first registers of the derivatives
+  uint32_t offset = kNoOperand;    // ConstOffset / Offset: first register
+  uint32_t dref = kNoOperand;      // depth comparison reference
+  uint32_t min_lod = kNoOperand;
+  bool projective = false;         // divide coordinates by the last component
+  bool gather = false;
+  uint32_t gather_component = 0;
+  bool query_lod = false;          // OpImageQueryLod: dst = (lod, lambda)
 };
 
 struct SwitchTable {
@@ -167,6 +199,8 @@ struct Program {
   uint32_t register_count = 0;
   std::vector<std::pair<uint32_t, uint32_t>> constants;  // (register, value) set in every lane at wave start
   std::vector<MemoryRoot> roots;
+  std::vector<ImageRoot> images;
+  std::vector<SampleOperands> sample_operands;
   std::vector<SwitchTable> switches;
   BuiltinRegisters builtins;
   uint32_t workgroup_memory_size = 0;

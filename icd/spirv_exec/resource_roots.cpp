@@ -9,8 +9,10 @@
 namespace duet::spirv_exec {
 
 // Where each memory root of the program points for this dispatch.
-std::vector<RootMemory> ResolveRoots(const Program& program, const ShaderBindings& bindings) {
-  std::vector<RootMemory> roots(program.roots.size());
+ShaderResources ResolveResources(const Program& program, const ShaderBindings& bindings) {
+  ShaderResources resources;
+  std::vector<RootMemory>& roots = resources.roots;
+  roots.resize(program.roots.size());
   for (size_t i = 0; i < program.roots.size(); ++i) {
     const MemoryRoot& root = program.roots[i];
     RootMemory& memory = roots[i];
@@ -45,7 +47,16 @@ std::vector<RootMemory> ResolveRoots(const Program& program, const ShaderBinding
         break;  // per workgroup / per lane
     }
   }
-  return roots;
+  resources.images.resize(program.images.size());
+  for (size_t i = 0; i < program.images.size(); ++i) {
+    const ImageRoot& root = program.images[i];
+    const DescriptorSet* set = root.set < kMaxBoundDescriptorSets ? bindings.sets[root.set] : nullptr;
+    const DescriptorSetLayoutBinding* binding = set != nullptr ? set->Find(root.binding) : nullptr;
+    if (binding == nullptr || root.element >= binding->count) continue;
+    const Descriptor& d = set->descriptors[binding->first_descriptor + root.element];
+    resources.images[i] = {d.image_view, d.buffer_view, d.sampler};
+  }
+  return resources;
 }
 
 }  // namespace duet::spirv_exec

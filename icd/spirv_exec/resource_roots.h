@@ -1,5 +1,5 @@
-// Resolves the memory roots of a Program (descriptor buffers, push
-// constants) against the descriptor sets and push constants a command
+// Resolves the memory roots (descriptor buffers, push constants) and image
+// roots of a Program against the descriptor sets and push constants a command
 // buffer has bound. Workgroup and per-lane roots are left to the caller.
 #pragma once
 
@@ -11,6 +11,6 @@
 
 namespace duet::spirv_exec {
 
-std::vector<RootMemory> ResolveRoots(const Program& program, const ShaderBindings& bindings);
+ShaderResources ResolveResources(const Program& program, const ShaderBindings& bindings);
 
 }  // namespace duet::spirv_exec

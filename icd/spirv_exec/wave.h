@@ -30,6 +30,29 @@ struct WaveState {
   uint32_t* Register(uint32_t r) { return &registers[size_t(r) * kWaveWidth]; }
 };
 
+}  // namespace duet::spirv_exec
+
+namespace duet {
+struct ImageView;
+struct BufferView;
+struct Sampler;
+}  // namespace duet
+
+namespace duet::spirv_exec {
+
+// What an ImageRoot resolves to for one dispatch or draw.
+struct ImageBinding {
+  const ImageView* view = nullptr;           // images (sampled, storage, combined)
+  const BufferView* buffer_view = nullptr;   // texel buffers
+  const Sampler* sampler = nullptr;          // samplers and combined image samplers
+};
+
+// The resources a Program runs against.
+struct ShaderResources {
+  std::vector<RootMemory> roots;
+  std::vector<ImageBinding> images;
+};
+
 enum class WaveStatus { kFinished, kAtBarrier };
 
 // Sizes the state for `program`, broadcasts its constants and makes the
@@ -40,6 +63,6 @@ void ResetWave(const Program& program, LaneMask launched, WaveState* wave);
 // Runs until the program ends or the wave reaches a workgroup barrier.
 // `roots` has one entry per Program::roots; kWorkgroup roots point into the
 // workgroup's memory, kPrivate roots are per lane and need no entry.
-WaveStatus RunWave(const Program& program, const RootMemory* roots, WaveState* wave);
+WaveStatus RunWave(const Program& program, const RootMemory* roots, const ImageBinding* images, WaveState* wave);
 
 }  // namespace duet::spirv_exec

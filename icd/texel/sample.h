@@ -101,6 +101,7 @@ struct SampledImageState {
   const float* rgb8_table = nullptr;    // kRgba8/kBgra8: R, G, B codes to float (UNORM or sRGB-decoded)
   const float* alpha8_table = nullptr;  //                A codes to float (UNORM)
   uint8_t swizzle[4] = {0, 1, 2, 3};  // source component of R, G, B, A, or kSwizzleZero/kSwizzleOne
+  bool identity_swizzle = true;       // swizzle is {0, 1, 2, 3}: results are copied
   uint32_t one_bits = 0;              // bits of "one": 1.0f for float formats, 1 for integer formats
   TexelValue invalid_texel{};         // what a fetch outside the image reads (before the swizzle)
   SampledLevel levels[kMaxMipLevels];
@@ -134,7 +135,9 @@ enum class LodMode : uint8_t {
 };
 
 // One image instruction's operands, one array element per lane. Null
-// pointers read as 0 (or as the constant given beside them).
+// pointers read as 0 (or as the constant given beside them). Arrays hold at
+// least as many elements as the highest active lane + 1: per-lane loops may
+// run over inactive lanes below it (their results are discarded).
 struct SampleRequest {
   // Coordinates in SPIR-V operand order: 1D (s), 1D array (s, a), 2D (s, t),
   // 2D array (s, t, a), 3D (s, t, r), cube (x, y, z), cube array (x, y, z, a).

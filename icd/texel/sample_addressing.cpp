@@ -26,12 +26,19 @@ constexpr FaceAxes kFaceAxes[6] = {
     {2, -1, 0, -1, 1, -1},  // -Z: sc = -rx, tc = -ry
 };
 
-void AddTexel(TexelValue* sum, const TexelValue& texel, ValueClass value_class) {
+// The average of three texels (a cube corner) in the value class's arithmetic.
+TexelValue AverageOfThree(const TexelValue texels[3], ValueClass value_class) {
+  TexelValue out;
   for (int c = 0; c < 4; ++c) {
-    if (value_class == ValueClass::kFloat) sum->f[c] += texel.f[c];
-    else if (value_class == ValueClass::kSint) sum->i[c] += texel.i[c];
-    else sum->u[c] += texel.u[c];
+    if (value_class == ValueClass::kFloat) {
+      out.f[c] = (texels[0].f[c] + texels[1].f[c] + texels[2].f[c]) / 3.0f;
+    } else if (value_class == ValueClass::kSint) {
+      out.i[c] = static_cast<int32_t>((int64_t{texels[0].i[c]} + texels[1].i[c] + texels[2].i[c]) / 3);
+    } else {
+      out.u[c] = static_cast<uint32_t>((uint64_t{texels[0].u[c]} + texels[1].u[c] + texels[2].u[c]) / 3);
+    }
   }
+  return out;
 }
 
 }  // namespace
@@ -128,13 +135,7 @@ void ReadReplacedTexel(const SampledImageState& state, const SampledLevel& level
     if (dref != nullptr) {
       for (TexelValue& t : texels) t.f[0] = CompareDepth(state.sampler.compare_op, *dref, t.f[0]) ? 1.0f : 0.0f;
     }
-    TexelValue sum{};
-    for (const TexelValue& t : texels) AddTexel(&sum, t, state.value_class);
-    for (int c = 0; c < 4; ++c) {
-      if (state.value_class == ValueClass::kFloat) out->f[c] = sum.f[c] / 3.0f;
-      else if (state.value_class == ValueClass::kSint) out->i[c] = sum.i[c] / 3;
-      else out->u[c] = sum.u[c] / 3;
-    }
+    *out = AverageOfThree(texels, state.value_class);
     return;
   }
   if (dref != nullptr) out->f[0] = CompareDepth(state.sampler.compare_op, *dref, out->f[0]) ? 1.0f : 0.0f;

@@ -217,6 +217,7 @@ void ResolveSampledImage(const ImageView& view, const SamplerState* sampler, Sam
   out->swizzle[1] = SwizzleSource(view.components.g, 1);
   out->swizzle[2] = SwizzleSource(view.components.b, 2);
   out->swizzle[3] = SwizzleSource(view.components.a, 3);
+  out->identity_swizzle = out->swizzle[0] == 0 && out->swizzle[1] == 1 && out->swizzle[2] == 2 && out->swizzle[3] == 3;
   bool present[4];
   PresentComponents(*view_info, aspect, present);
   out->invalid_texel = ExpandToRgba(TexelValue{}, present, out->one_bits);
@@ -240,7 +241,12 @@ void ResolveSampledImage(const ImageView& view, const SamplerState* sampler, Sam
     level.extent[2] = out->dim == SampledDim::k3D ? static_cast<int32_t>(mip.extent.depth) : 1;
     for (int c = 0; c < 3; ++c) level.scale[c] = unnormalized ? 1.0f : static_cast<float>(level.extent[c]);
   }
-  if (sampler != nullptr) ResolveSampler(*sampler, aspect, present, out);
+  if (sampler != nullptr) {
+    ResolveSampler(*sampler, aspect, present, out);
+  } else {
+    // Sampling without a sampler is invalid; keep it memory-safe anyway.
+    for (int c = 0; c < 3; ++c) out->wrap_nearest[c] = out->wrap_linear[c] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+  }
 }
 
 void ResolveSampledImage(const ImageView& view, const Sampler* sampler, SampledImageState* out) {

@@ -250,3 +250,139 @@ TEST_F(ComputeTest, InvalidSpirvIsRejected) {
 
 }  // namespace
 }  // namespace duet_test
+
+#include "shaders/storage_image.comp.h"
+
+namespace duet_test {
+namespace {
+
+TEST_F(ComputeTest, StorageImagesAndTexelBuffers) {
+  constexpr uint32_t w = 13, h = 9, n = 200;
+  auto make_image = [&](VkFormat format) {
+    VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ci.imageType = VK_IMAGE_TYPE_2D;
+    ci.format = format;
+    ci.extent = {w, h, 1};
+    ci.mipLevels = 1;
+    ci.arrayLayers = 1;
+    ci.samples = VK_SAMPLE_COUNT_1_BIT;
+    ci.usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    VkImage image = MakeGeneralImage(ci);
+    VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    vci.image = image;
+    vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    vci.format = format;
+    vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    VkImageView view = VK_NULL_HANDLE;
+    EXPECT_EQ(vkCreateImageView(device_, &vci, nullptr, &view), VK_SUCCESS);
+    Defer([this, view] { vkDestroyImageView(device_, view, nullptr); });
+    return std::pair{image, view};
+  };
+  auto [src, src_view] = make_image(VK_FORMAT_R8G8B8A8_UNORM);
+  auto [dst, dst_view] = make_image(VK_FORMAT_R32G32B32A32_SFLOAT);
+  std::vector<uint8_t> pixels(w * h * 4);
+  for (size_t i = 0; i < pixels.size(); ++i) pixels[i] = uint8_t(i * 7 + 3);
+  WriteImage(src, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {w, h, 1}, 4, pixels);
+
+  HostBuffer in = MakeHostBuffer(n * 4, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
+  HostBuffer out = MakeHostBuffer(n * 4, VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT);
+  for (uint32_t i = 0; i < n; ++i) {
+    in.as<uint32_t>()[i] = i * 3 + 1;
+    out.as<uint32_t>()[i] = 0xDEADBEEF;
+  }
+  auto buffer_view = [&](VkBuffer buffer) {
+    VkBufferViewCreateInfo ci{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
+    ci.buffer = buffer;
+    ci.format = VK_FORMAT_R32_UINT;
+    ci.range = VK_WHOLE_SIZE;
+    VkBufferView view = VK_NULL_HANDLE;
+    EXPECT_EQ(vkCreateBufferView(device_, &ci, nullptr, &view), VK_SUCCESS);
+    Defer([this, view] { vkDestroyBufferView(device_, view, nullptr); });
+    return view;
+  };
+  VkBufferView in_view = buffer_view(in.buffer), out_view = buffer_view(out.buffer);
+
+  const VkDescriptorType types[4] = {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                                     VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER};
+  std::vector<VkDescriptorSetLayoutBinding> bindings;
+  for (uint32_t i = 0; i < 4; ++i) bindings.push_back({i, types[i], 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+  VkDescriptorSetLayoutCreateInfo lci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  lci.bindingCount = 4;
+  lci.pBindings = bindings.data();
+  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateDescriptorSetLayout(device_, &lci, nullptr, &set_layout), VK_SUCCESS);
+  Defer([this, set_layout] { vkDestroyDescriptorSetLayout(device_, set_layout, nullptr); });
+  VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  plci.setLayoutCount = 1;
+  plci.pSetLayouts = &set_layout;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreatePipelineLayout(device_, &plci, nullptr, &layout), VK_SUCCESS);
+  Defer([this, layout] { vkDestroyPipelineLayout(device_, layout, nullptr); });
+  VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  mci.codeSize = sizeof kStorageImageComp;
+  mci.pCode = kStorageImageComp;
+  VkShaderModule module = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateShaderModule(device_, &mci, nullptr, &module), VK_SUCCESS);
+  VkComputePipelineCreateInfo cci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  cci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module,
+               "main", nullptr};
+  cci.layout = layout;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cci, nullptr, &pipeline), VK_SUCCESS);
+  vkDestroyShaderModule(device_, module, nullptr);
+  Defer([this, pipeline] { vkDestroyPipeline(device_, pipeline, nullptr); });
+
+  VkDescriptorPoolSize sizes[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2},
+                                   {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1},
+                                   {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 1}};
+  VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  dpci.maxSets = 1;
+  dpci.poolSizeCount = 3;
+  dpci.pPoolSizes = sizes;
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateDescriptorPool(device_, &dpci, nullptr, &pool), VK_SUCCESS);
+  Defer([this, pool] { vkDestroyDescriptorPool(device_, pool, nullptr); });
+  VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  dsai.descriptorPool = pool;
+  dsai.descriptorSetCount = 1;
+  dsai.pSetLayouts = &set_layout;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  ASSERT_EQ(vkAllocateDescriptorSets(device_, &dsai, &set), VK_SUCCESS);
+  VkDescriptorImageInfo image_infos[2] = {{VK_NULL_HANDLE, src_view, VK_IMAGE_LAYOUT_GENERAL},
+                                          {VK_NULL_HANDLE, dst_view, VK_IMAGE_LAYOUT_GENERAL}};
+  VkWriteDescriptorSet writes[4]{};
+  for (uint32_t i = 0; i < 4; ++i) {
+    writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    writes[i].dstSet = set;
+    writes[i].dstBinding = i;
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = types[i];
+  }
+  writes[0].pImageInfo = &image_infos[0];
+  writes[1].pImageInfo = &image_infos[1];
+  writes[2].pTexelBufferView = &in_view;
+  writes[3].pTexelBufferView = &out_view;
+  vkUpdateDescriptorSets(device_, 4, writes, 0, nullptr);
+
+  VkCommandBuffer cb = BeginCommands();
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
+  vkCmdDispatch(cb, 2, 2, 1);
+  EndSubmitWait(cb);
+
+  std::vector<uint8_t> result = ReadImage(dst, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {w, h, 1}, 16);
+  const float* f = reinterpret_cast<const float*>(result.data());
+  for (uint32_t y = 0; y < h; ++y)
+    for (uint32_t x = 0; x < w; ++x) {
+      const uint8_t* p = &pixels[(y * w + x) * 4];
+      const float* q = &f[(y * w + x) * 4];
+      ASSERT_NEAR(q[0], p[2] / 255.0f + float(x), 1e-5f);
+      ASSERT_NEAR(q[1], p[1] / 255.0f + float(y), 1e-5f);
+      ASSERT_NEAR(q[2], p[0] / 255.0f, 1e-5f);
+      ASSERT_NEAR(q[3], 1.0f - p[3] / 255.0f, 1e-5f);
+    }
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(out.as<uint32_t>()[i], (i < 256 ? (i * 3 + 1) * 2 : 0xDEADBEEF)) << i;
+}
+
+}  // namespace
+}  // namespace duet_test

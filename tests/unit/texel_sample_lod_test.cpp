@@ -61,6 +61,27 @@ TEST_F(SampleMips, DerivativesOfOneTwoAndFourTexelsPickLevelsZeroOneTwo) {
   EXPECT_FLOAT_EQ(RedAtRho(sampler, 0.0f), Unorm8(LevelRed(0)));   // a point footprint: lambda = -inf
 }
 
+TEST_F(SampleMips, EachLaneGetsItsOwnLod) {
+  const SamplerState sampler = MakeSampler(VK_FILTER_NEAREST);
+  const SampledImageState state = Resolve(view_, &sampler);
+  constexpr uint32_t kLanes = 32;
+  float s[kLanes], t[kLanes], dsdx[kLanes], zero[kLanes] = {};
+  for (uint32_t l = 0; l < kLanes; ++l) {
+    s[l] = t[l] = 0.5f;
+    dsdx[l] = static_cast<float>(1u << (l % 3)) / 4.0f;  // rho 1, 2, 4: levels 0, 1, 2
+  }
+  SampleRequest request;
+  request.coords[0] = s;
+  request.coords[1] = t;
+  request.lod_mode = LodMode::kDerivatives;
+  request.ddx[0] = dsdx;
+  request.ddx[1] = request.ddy[0] = request.ddy[1] = zero;
+  TexelValue out[kLanes];
+  const LaneMask mask = 0x7FFFFFFEu;  // not lane 0 nor 31
+  Sample(state, request, mask, out);
+  for (uint32_t l = 1; l < 31; ++l) EXPECT_FLOAT_EQ(out[l].f[0], Unorm8(LevelRed(l % 3))) << "lane " << l;
+}
+
 TEST_F(SampleMips, RhoIsTheLongerOfTheXAndYDerivativeVectors) {
   const SamplerState sampler = MakeSampler(VK_FILTER_NEAREST);
   Lane lane;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <vector>
 
+#include "objects/sampler.h"
 #include "texel_sample_test_image.h"
 
 namespace duet::texel::sample_test {
@@ -127,6 +128,43 @@ TEST_F(Sample2D, BorderColoursOfEveryKind) {
     const TexelValue got = SampleOne(state, lane);
     for (int k = 0; k < 4; ++k) EXPECT_EQ(got.f[k], c.rgba[k]) << "border " << c.color << " component " << k;
   }
+}
+
+// The sampler's create info, pNext chain included, becomes a SamplerState;
+// a Sampler object gives the same minus the chain it does not keep.
+TEST_F(Sample2D, SamplerStateFromCreateInfoAndFromTheObject) {
+  VkSamplerReductionModeCreateInfo reduction{VK_STRUCTURE_TYPE_SAMPLER_REDUCTION_MODE_CREATE_INFO};
+  reduction.reductionMode = VK_SAMPLER_REDUCTION_MODE_MAX;
+  VkSamplerCustomBorderColorCreateInfoEXT custom{VK_STRUCTURE_TYPE_SAMPLER_CUSTOM_BORDER_COLOR_CREATE_INFO_EXT,
+                                                 &reduction};
+  custom.customBorderColor.float32[0] = 0.5f;
+  custom.customBorderColor.float32[3] = 1.0f;
+  VkSamplerCreateInfo info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, &custom};
+  info.magFilter = info.minFilter = VK_FILTER_LINEAR;
+  info.addressModeU = info.addressModeV = info.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+  info.borderColor = VK_BORDER_COLOR_FLOAT_CUSTOM_EXT;
+  info.maxLod = 4.0f;
+  const SamplerState state = MakeSamplerState(info);
+  EXPECT_EQ(state.reduction_mode, VK_SAMPLER_REDUCTION_MODE_MAX);
+  EXPECT_EQ(state.custom_border_color.float32[0], 0.5f);
+  EXPECT_EQ(state.address_modes[1], VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER);
+  EXPECT_EQ(state.max_lod, 4.0f);
+
+  Lane lane;
+  lane.coords[0] = 1.5f;
+  lane.coords[1] = 0.5f;
+  TexelValue got = SampleOne(Resolve(view_, &state), lane);
+  EXPECT_EQ(got.f[0], 0.5f);
+  EXPECT_EQ(got.f[3], 1.0f);
+
+  Sampler object(info);
+  object.reduction_mode = VK_SAMPLER_REDUCTION_MODE_MAX;
+  SampledImageState from_object;
+  ResolveSampledImage(view_, &object, &from_object);
+  EXPECT_EQ(from_object.sampler.reduction_mode, VK_SAMPLER_REDUCTION_MODE_MAX);
+  EXPECT_EQ(from_object.mag_filter, VK_FILTER_LINEAR);
+  got = SampleOne(from_object, lane);
+  EXPECT_EQ(got.f[0], 0.0f);  // the object lost the custom colour with its chain
 }
 
 // Texel replacement replaces only the components the format has; conversion

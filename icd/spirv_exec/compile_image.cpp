@@ -1,0 +1,149 @@
+// Image instructions: combining images and samplers, reads and writes at
+// integer coordinates, size queries, and sampling with its image operands.
+#include "spirv_exec/compiler.h"
+
+namespace duet::spirv_exec {
+
+using SpvOp = spv::Op;
+
+namespace {
+
+// Image operand bits (SPIR-V "Image Operands").
+constexpr uint32_t kBias = 0x1, kLod = 0x2, kGrad = 0x4, kConstOffset = 0x8, kOffset = 0x10, kConstOffsets = 0x20,
+                   kSample = 0x40, kMinLod = 0x80;
+
+bool IsSample(SpvOp op) {
+  switch (op) {
+    case SpvOp::OpImageSampleImplicitLod:
+    case SpvOp::OpImageSampleExplicitLod:
+    case SpvOp::OpImageSampleDrefImplicitLod:
+    case SpvOp::OpImageSampleDrefExplicitLod:
+    case SpvOp::OpImageSampleProjImplicitLod:
+    case SpvOp::OpImageSampleProjExplicitLod:
+    case SpvOp::OpImageSampleProjDrefImplicitLod:
+    case SpvOp::OpImageSampleProjDrefExplicitLod:
+    case SpvOp::OpImageGather:
+    case SpvOp::OpImageDrefGather:
+    case SpvOp::OpImageQueryLod:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+bool Compiler::CompileImageInstruction(const SpirvInstruction& inst, bool* handled) {
+  *handled = true;
+  switch (inst.op) {
+    case SpvOp::OpSampledImage: {
+      CompiledValue& v = values_[inst[1]];
+      v.kind = CompiledValue::Kind::kImage;
+      v.type = inst[0];
+      v.image = Value(inst[2]).image;
+      v.sampler = Value(inst[3]).sampler;
+      return true;
+    }
+    case SpvOp::OpImage: {
+      CompiledValue& v = values_[inst[1]];
+      v.kind = CompiledValue::Kind::kImage;
+      v.type = inst[0];
+      v.image = Value(inst[2]).image;
+      return true;
+    }
+    case SpvOp::OpImageRead:
+    case SpvOp::OpImageFetch: {
+      const CompiledValue& image = Value(inst[2]);
+      const CompiledValue& coords = Value(inst[3]);
+      uint32_t lod = kNoOperand;
+      if (inst.word_count > 4) {
+        const uint32_t mask = inst[4];
+        uint32_t next = 5;
+        if (mask & kLod) lod = Value(inst[next++]).reg;
+        // Memory-model and sign-extension operands change nothing here.
+        constexpr uint32_t kIgnored = kSample | 0x100 | 0x200 | 0x400 | 0x800 | 0x1000 | 0x2000 | 0x4000;
+        if (mask & ~(kLod | kIgnored)) return Fail("unsupported image operands on a read");
+      }
+      const uint32_t result = NewRegisters(4);
+      Emit(Op::kImageRead, result, coords.reg, coords.count, lod, uint16_t(image.image));
+      const CompiledValue& v = Define(inst[1], inst[0], ScalarCount(inst[0]));
+      for (uint32_t c = 0; c < v.count; ++c) Emit(Op::kMove, v.reg + c, result + c);
+      return true;
+    }
+    case SpvOp::OpImageWrite: {
+      const CompiledValue& image = Value(inst[0]);
+      const CompiledValue& coords = Value(inst[1]);
+      const CompiledValue& texel = Value(inst[2]);
+      const uint32_t value = NewRegisters(4);
+      for (uint32_t c = 0; c < 4; ++c) Emit(Op::kMove, value + c, c < texel.count ? texel.reg + c : ConstantRegister(0));
+      Emit(Op::kImageWrite, 0, coords.reg, coords.count, value, uint16_t(image.image));
+      return true;
+    }
+    case SpvOp::OpImageQuerySize:
+    case SpvOp::OpImageQuerySizeLod: {
+      const CompiledValue& image = Value(inst[2]);
+      const uint32_t lod = inst.op == SpvOp::OpImageQuerySizeLod ? Value(inst[3]).reg : kNoOperand;
+      const CompiledValue& v = Define(inst[1], inst[0], ScalarCount(inst[0]));
+      Emit(Op::kImageQuerySize, v.reg, lod, v.count, 0, uint16_t(image.image));
+      return true;
+    }
+    case SpvOp::OpImageQueryLevels:
+    case SpvOp::OpImageQuerySamples: {
+      const CompiledValue& image = Value(inst[2]);
+      const CompiledValue& v = Define(inst[1], inst[0], 1);
+      Emit(inst.op == SpvOp::OpImageQueryLevels ? Op::kImageQueryLevels : Op::kImageQuerySamples, v.reg, 0, 0, 0,
+           uint16_t(image.image));
+      return true;
+    }
+    default:
+      break;
+  }
+  if (!IsSample(inst.op)) {
+    *handled = false;
+    return true;
+  }
+
+  const CompiledValue& image = Value(inst[2]);
+  const CompiledValue& coords = Value(inst[3]);
+  SampleOperands ops;
+  ops.coordinate_count = coords.count;
+  uint32_t next = 4;
+  const bool dref = inst.op == SpvOp::OpImageSampleDrefImplicitLod || inst.op == SpvOp::OpImageSampleDrefExplicitLod ||
+                    inst.op == SpvOp::OpImageSampleProjDrefImplicitLod ||
+                    inst.op == SpvOp::OpImageSampleProjDrefExplicitLod || inst.op == SpvOp::OpImageDrefGather;
+  ops.projective = inst.op == SpvOp::OpImageSampleProjImplicitLod || inst.op == SpvOp::OpImageSampleProjExplicitLod ||
+                   inst.op == SpvOp::OpImageSampleProjDrefImplicitLod ||
+                   inst.op == SpvOp::OpImageSampleProjDrefExplicitLod;
+  ops.gather = inst.op == SpvOp::OpImageGather || inst.op == SpvOp::OpImageDrefGather;
+  ops.query_lod = inst.op == SpvOp::OpImageQueryLod;
+  if (inst.op == SpvOp::OpImageGather) {
+    uint32_t component = 0;
+    module_.ScalarConstant(inst[next++], &component);
+    ops.gather_component = component;
+  }
+  if (dref) ops.dref = Value(inst[next++]).reg;
+  if (next < inst.word_count) {
+    const uint32_t mask = inst[next++];
+    if (mask & kBias) ops.bias = Value(inst[next++]).reg;
+    if (mask & kLod) ops.lod = Value(inst[next++]).reg;
+    if (mask & kGrad) {
+      ops.grad_x = Value(inst[next++]).reg;
+      ops.grad_y = Value(inst[next++]).reg;
+    }
+    if (mask & (kConstOffset | kOffset)) ops.offset = Value(inst[next++]).reg;
+    if (mask & kConstOffsets) return Fail("ConstOffsets gathers are not supported yet");
+    if (mask & kSample) next++;
+    if (mask & kMinLod) ops.min_lod = Value(inst[next++]).reg;
+  }
+  const bool implicit = ops.lod == kNoOperand && ops.grad_x == kNoOperand;
+  if (implicit) program_.uses_derivatives = true;
+  const uint32_t result = NewRegisters(4);
+  Emit(Op::kImageSample, result, coords.reg, uint32_t(program_.sample_operands.size()), 0, uint16_t(image.image),
+       image.sampler);
+  program_.sample_operands.push_back(ops);
+  const CompiledValue& v = Define(inst[1], inst[0], ScalarCount(inst[0]));
+  for (uint32_t c = 0; c < v.count; ++c) Emit(Op::kMove, v.reg + c, result + c);
+  return true;
+}
+
+}  // namespace duet::spirv_exec

@@ -1,6 +1,5 @@
 // duet_bench_transfer: transfer throughput of Duet next to lavapipe and
 // memcpy, on this machine, in this run. See bench/README.md.
-#include <algorithm>
 #include <cstdio>
 #include <exception>
 
@@ -14,6 +13,8 @@
 
 namespace duet_bench {
 namespace {
+
+constexpr char kProgram[] = "duet_bench_transfer";
 
 int RunTable(const Options& options) {
   const TimingPlan plan{.quick = options.quick};
@@ -29,19 +30,34 @@ int RunTable(const Options& options) {
     std::printf("Warm-up once, N chosen for ~%.0f ms per run, best of %u runs.\n\n", plan.target_seconds * 1000,
                 plan.timed_runs);
 
-  TablePrinter table;
+  TablePrinter table(38, {"duet GB/s", "lavapipe GB/s", "memcpy GB/s", "duet/memcpy", "duet/lavapipe"});
   table.PrintHeader();
   for (const WorkloadInfo& workload : AllWorkloads()) {
-    if (!options.workloads.empty() &&
-        std::find(options.workloads.begin(), options.workloads.end(), workload.name) == options.workloads.end())
-      continue;
+    if (!options.Selected(workload.name)) continue;
     const double memcpy_gbps = HostBaselineGbps(workload.host_op, workload.bytes, plan);
-    const Cell duet_cell = RunOnIcd(duet, workload, options);
-    const Cell lavapipe_cell = RunOnIcd(lavapipe, workload, options);
-    table.PrintRow(workload.label, duet_cell, lavapipe_cell, memcpy_gbps);
+    const std::optional<double> memcpy_rate = memcpy_gbps > 0 ? std::optional(memcpy_gbps * 1e9) : std::nullopt;
+    const Cell duet_cell = RunOnIcd(duet, workload.name, options);
+    const Cell lavapipe_cell = RunOnIcd(lavapipe, workload.name, options);
+    table.PrintRow(workload.label,
+                   {FormatRate(duet_cell.rate, 1e-9), FormatRate(lavapipe_cell.rate, 1e-9),
+                    FormatRate(memcpy_rate, 1e-9), FormatRatio(duet_cell.rate, memcpy_rate, true),
+                    FormatRatio(duet_cell.rate, lavapipe_cell.rate)});
+    table.Collect(duet.label, workload.label, duet_cell);
+    table.Collect(lavapipe.label, workload.label, lavapipe_cell);
   }
   table.PrintFooter();
   return 0;
+}
+
+int RunChild(const Options& options) {
+  const WorkloadInfo& info = *FindWorkload(options.workloads.front());
+  ChildSpec spec;
+  spec.app_name = kProgram;
+  spec.units_per_rep = double(info.bytes);
+  spec.prepare = [&info](BenchDevice& device) -> std::unique_ptr<BenchWorkload> {
+    return PrepareWorkload(info, device);
+  };
+  return RunChildMode(options, spec);
 }
 
 }  // namespace
@@ -49,10 +65,11 @@ int RunTable(const Options& options) {
 
 int main(int argc, char** argv) {
   int exit_code = 0;
-  const auto options = duet_bench::ParseOptions(argc, argv, &exit_code);
+  const auto options =
+      duet_bench::ParseOptions(argc, argv, duet_bench::kProgram, duet_bench::AllWorkloadNames(), &exit_code);
   if (!options) return exit_code;
   try {
-    return options->icd ? duet_bench::RunChildMode(*options) : duet_bench::RunTable(*options);
+    return options->icd ? duet_bench::RunChild(*options) : duet_bench::RunTable(*options);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "duet_bench_transfer: %s\n", e.what());
     return 1;

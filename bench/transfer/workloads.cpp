@@ -1,5 +1,6 @@
 #include "workloads.h"
 
+#include <array>
 #include <cstring>
 #include <string>
 
@@ -33,11 +34,19 @@ constexpr std::array<WorkloadInfo, std::size(kEntries)> MakeInfos() {
 }
 constexpr auto kInfos = MakeInfos();
 
+constexpr std::array<WorkloadName, std::size(kEntries)> MakeNames() {
+  std::array<WorkloadName, std::size(kEntries)> names{};
+  for (size_t i = 0; i < std::size(kEntries); ++i) names[i] = {kEntries[i].info.name, kEntries[i].info.label};
+  return names;
+}
+constexpr auto kNames = MakeNames();
+
 uint32_t PatternWord(uint64_t index) { return uint32_t(index * 0x9e3779b1u) ^ 0x5bd1e995u; }
 
 }  // namespace
 
 std::span<const WorkloadInfo> AllWorkloads() { return kInfos; }
+std::span<const WorkloadName> AllWorkloadNames() { return kNames; }
 
 const WorkloadInfo* FindWorkload(std::string_view name) {
   for (const WorkloadInfo& info : kInfos)
@@ -50,6 +59,8 @@ std::unique_ptr<Workload> PrepareWorkload(const WorkloadInfo& info, BenchDevice&
     if (e.info.name == info.name) return e.make(device);
   throw BenchFailure("unknown workload " + std::string(info.name));
 }
+
+void Workload::RecordBetween(VkCommandBuffer cb) { RecordRepetitionBarrier(cb); }
 
 void RecordRepetitionBarrier(VkCommandBuffer cb) {
   VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};

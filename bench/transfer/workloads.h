@@ -10,7 +10,9 @@
 #include <span>
 #include <string_view>
 
+#include "bench_workload.h"
 #include "host_baseline.h"
+#include "options.h"
 
 namespace duet_bench {
 
@@ -24,17 +26,14 @@ struct WorkloadInfo {
 };
 
 std::span<const WorkloadInfo> AllWorkloads();
+std::span<const WorkloadName> AllWorkloadNames();
 const WorkloadInfo* FindWorkload(std::string_view name);
 
-class Workload {
+// A transfer workload: Verify checks the destination byte for byte; the
+// repetitions are separated by RecordRepetitionBarrier.
+class Workload : public BenchWorkload {
  public:
-  virtual ~Workload() = default;
-  // Records one repetition of the measured command.
-  virtual void RecordOnce(VkCommandBuffer cb) = 0;
-  // After the timed runs: throws BenchFailure unless the destination holds
-  // exactly what the command should have written (a command that does
-  // nothing has no throughput to report).
-  virtual void Verify(BenchDevice& device) = 0;
+  void RecordBetween(VkCommandBuffer cb) override;
 };
 
 // Creates the workload's resources on `device` and fills its sources; the

@@ -26,6 +26,9 @@ DeviceFeatures MakeFeatures() {
   // Mandatory in every Vulkan version.
   f.core.robustBufferAccess = VK_TRUE;
 
+  // Implemented and tested (tests/integration/draw_test.cpp).
+  f.core.largePoints = VK_TRUE;
+
   // Mandatory since Vulkan 1.1.
   f.vulkan11.multiview = VK_TRUE;
 

@@ -117,11 +117,7 @@ void ExecuteDraw(const DrawBindings& bindings, const RenderTargets& targets, con
   const spirv_exec::ShaderResources fragment_resources =
       gp.has_fragment ? spirv_exec::ResolveResources(gp.fragment, bindings.shader) : spirv_exec::ShaderResources{};
   const VaryingLayout layout = MatchVaryings(gp.vertex, gp.has_fragment ? &gp.fragment : nullptr);
-  OutputTargets outputs = ResolveOutputs(targets, state);
   const VkViewport& viewport = state.viewports[0];
-  outputs.depth_clamp = state.rasterization.depth_clamp;
-  outputs.min_depth = std::min(viewport.minDepth, viewport.maxDepth);
-  outputs.max_depth = std::max(viewport.minDepth, viewport.maxDepth);
 
   // The scissor, inside the render area.
   VkRect2D scissor = state.scissors.empty() ? targets.render_area : state.scissors[0];
@@ -133,7 +129,7 @@ void ExecuteDraw(const DrawBindings& bindings, const RenderTargets& targets, con
                                        int64_t(targets.render_area.offset.y) + targets.render_area.extent.height);
   if (x1 <= x0 || y1 <= y0) return;
   SetupParameters params{viewport, {{x0, y0}, {uint32_t(x1 - x0), uint32_t(y1 - y0)}}, &state.rasterization,
-                         outputs.has_depth ? outputs.depth_format : VK_FORMAT_UNDEFINED};
+                         targets.depth.view != nullptr ? targets.depth.view->image->format : VK_FORMAT_UNDEFINED};
 
   const std::vector<uint32_t> ids = DrawIndices(bindings, state, draw);
   // Shade each distinct vertex once per instance; primitives refer to slots.
@@ -154,12 +150,22 @@ void ExecuteDraw(const DrawBindings& bindings, const RenderTargets& targets, con
   fragment.program = gp.has_fragment ? &gp.fragment : nullptr;
   fragment.resources = &fragment_resources;
   fragment.layout = &layout;
-  for (uint32_t instance = draw.first_instance; instance < draw.first_instance + draw.instance_count; ++instance) {
-    ShadedVertices vertices;
-    ShadeVertices(bindings, state, gp.vertex, vertex_resources, layout, unique, instance, draw, &vertices);
-    TriangleSetup setup;
-    SetupTriangles(vertices, slots, state.topology, params, layout.floats, &setup);
-    RasterizeTriangles(setup, fragment, outputs, samples_passed);
+  // Multiview renders the draw once per view, into the view's layer.
+  const uint32_t view_mask = targets.view_mask != 0 ? targets.view_mask : 1u;
+  for (uint32_t view = 0; view < 32; ++view) {
+    if (((view_mask >> view) & 1) == 0) continue;
+    OutputTargets outputs = ResolveOutputs(targets, state, targets.view_mask != 0 ? view : 0);
+    outputs.depth_clamp = state.rasterization.depth_clamp;
+    outputs.min_depth = std::min(viewport.minDepth, viewport.maxDepth);
+    outputs.max_depth = std::max(viewport.minDepth, viewport.maxDepth);
+    fragment.view_index = view;
+    for (uint32_t instance = draw.first_instance; instance < draw.first_instance + draw.instance_count; ++instance) {
+      ShadedVertices vertices;
+      ShadeVertices(bindings, state, gp.vertex, vertex_resources, layout, unique, instance, draw, view, &vertices);
+      TriangleSetup setup;
+      SetupTriangles(vertices, slots, state.topology, params, layout.floats, &setup);
+      RasterizeTriangles(setup, fragment, outputs, samples_passed);
+    }
   }
 }
 

@@ -1,10 +1,12 @@
 #include "raster/fragment_output.h"
 
 #include <algorithm>
+#include <cmath>
 #include <bit>
 #include <cstring>
 
 #include "objects/image.h"
+#include "raster/view_access.h"
 
 namespace duet::raster {
 namespace {
@@ -80,10 +82,10 @@ void ClampForFormat(const texel::TexelCodec& codec, VkFormat format, float* v) {
   for (int c = 0; c < 4; ++c) v[c] = std::clamp(v[c], lo, 1.0f);
 }
 
-void WriteColor(const ColorOutput& out, const ColorBlendState& blend_state, uint32_t x, uint32_t y,
+void WriteColor(const ColorOutput& out, const ColorBlendState& blend_state, uint32_t x, uint32_t y, uint32_t sample,
                 const uint32_t* value) {
   const texel::TexelCodec& codec = *out.codec;
-  std::byte* at = out.access.Block(x, y, 0);
+  std::byte* at = out.access.Block(x, y, 0) + sample * codec.texel_size;
   const VkColorComponentFlags mask = out.blend.colorWriteMask;
   texel::TexelValue src;
   std::memcpy(src.u, value, 16);
@@ -119,8 +121,11 @@ void WriteColor(const ColorOutput& out, const ColorBlendState& blend_state, uint
 
 }  // namespace
 
-OutputTargets ResolveOutputs(const RenderTargets& targets, const GraphicsState& state) {
+OutputTargets ResolveOutputs(const RenderTargets& targets, const GraphicsState& state, uint32_t layer) {
   OutputTargets out;
+  out.sample_mask = state.multisample.sample_mask;
+  out.alpha_to_coverage = state.multisample.alpha_to_coverage;
+  out.alpha_to_one = state.multisample.alpha_to_one;
   out.depth_stencil = state.depth_stencil;
   out.blend = state.blend;
   out.colors.resize(targets.colors.size());
@@ -131,8 +136,8 @@ OutputTargets ResolveOutputs(const RenderTargets& targets, const GraphicsState& 
     c.codec = texel::GetTexelCodec(t.view->format);
     if (c.codec == nullptr) continue;
     c.enabled = true;
-    c.access = AccessSubresource(*t.view->image, VK_IMAGE_ASPECT_COLOR_BIT, t.view->range.baseMipLevel,
-                                 t.view->range.baseArrayLayer);
+    c.access = AccessViewLayer(*t.view, VK_IMAGE_ASPECT_COLOR_BIT, layer);
+    out.samples = uint32_t(t.view->image->samples);
     if (i < state.blend.attachments.size()) {
       c.blend = state.blend.attachments[i];
     } else {
@@ -142,34 +147,35 @@ OutputTargets ResolveOutputs(const RenderTargets& targets, const GraphicsState& 
   if (targets.depth.view != nullptr && targets.depth.view->image->Data() != nullptr) {
     out.has_depth = true;
     out.depth_format = targets.depth.view->image->format;
-    out.depth = AccessSubresource(*targets.depth.view->image, VK_IMAGE_ASPECT_DEPTH_BIT,
-                                  targets.depth.view->range.baseMipLevel, targets.depth.view->range.baseArrayLayer);
+    out.depth = AccessViewLayer(*targets.depth.view, VK_IMAGE_ASPECT_DEPTH_BIT, layer);
+    out.samples = uint32_t(targets.depth.view->image->samples);
   }
   if (targets.stencil.view != nullptr && targets.stencil.view->image->Data() != nullptr) {
     out.has_stencil = true;
-    out.stencil = AccessSubresource(*targets.stencil.view->image, VK_IMAGE_ASPECT_STENCIL_BIT,
-                                    targets.stencil.view->range.baseMipLevel,
-                                    targets.stencil.view->range.baseArrayLayer);
+    out.stencil = AccessViewLayer(*targets.stencil.view, VK_IMAGE_ASPECT_STENCIL_BIT, layer);
+    out.samples = uint32_t(targets.stencil.view->image->samples);
   }
   return out;
 }
 
-bool WriteFragment(const OutputTargets& t, uint32_t x, uint32_t y, const FragmentValues& values) {
-  const DepthStencilState& ds = t.depth_stencil;
-  float depth = values.depth;
-  if (t.depth_clamp) depth = std::clamp(depth, t.min_depth, t.max_depth);
+namespace {
 
-  std::byte* depth_at = t.has_depth ? t.depth.Block(x, y, 0) : nullptr;
-  std::byte* stencil_at = t.has_stencil ? t.stencil.Block(x, y, 0) : nullptr;
+// The depth/stencil tests and writes for one sample; true when it passes.
+bool TestSample(const OutputTargets& t, uint32_t x, uint32_t y, uint32_t sample, float depth, bool front_facing) {
+  const DepthStencilState& ds = t.depth_stencil;
+  if (t.depth_clamp) depth = std::clamp(depth, t.min_depth, t.max_depth);
+  const uint32_t depth_size = t.depth.block_size / std::max(t.samples, 1u);
+  std::byte* depth_at = t.has_depth ? t.depth.Block(x, y, 0) + sample * depth_size : nullptr;
+  std::byte* stencil_at = t.has_stencil ? t.stencil.Block(x, y, 0) + sample : nullptr;
   const float stored_depth = depth_at != nullptr ? texel::UnpackDepth(t.depth_format, depth_at) : 0.0f;
 
   if (ds.depth_bounds_test && depth_at != nullptr &&
       (stored_depth < ds.min_depth_bounds || stored_depth > ds.max_depth_bounds))
     return false;
 
-  const StencilFaceState& face = values.front_facing ? ds.front : ds.back;
+  const StencilFaceState& face = front_facing ? ds.front : ds.back;
   const bool stencil_enabled = ds.stencil_test && stencil_at != nullptr;
-  uint8_t stencil = stencil_at != nullptr ? uint8_t(*stencil_at) : 0;
+  const uint8_t stencil = stencil_at != nullptr ? uint8_t(*stencil_at) : 0;
   const uint8_t reference = uint8_t(face.reference);
   auto write_stencil = [&](VkStencilOp op) {
     const uint8_t updated = StencilOperation(op, stencil, reference);
@@ -195,12 +201,37 @@ bool WriteFragment(const OutputTargets& t, uint32_t x, uint32_t y, const Fragmen
     if (ds.depth_write) texel::PackDepth(t.depth_format, depth, depth_at);
   }
   if (stencil_enabled) write_stencil(face.pass);
-
-  for (size_t i = 0; i < t.colors.size() && i < 8; ++i) {
-    if (!t.colors[i].enabled || values.colors[i] == nullptr) continue;
-    WriteColor(t.colors[i], t.blend, x, y, values.colors[i]);
-  }
   return true;
+}
+
+// Alpha to coverage: the first round(alpha * samples) samples, a fixed pattern.
+uint32_t AlphaCoverage(float alpha, uint32_t samples) {
+  const int n = int(std::lround(std::clamp(alpha, 0.0f, 1.0f) * float(samples)));
+  return n >= 32 ? ~0u : (1u << n) - 1;
+}
+
+}  // namespace
+
+uint32_t WriteFragment(const OutputTargets& t, uint32_t x, uint32_t y, const FragmentValues& values) {
+  uint32_t coverage = values.coverage & t.sample_mask;
+  const uint32_t* first_color = t.colors.empty() ? nullptr : values.colors[0];
+  if (t.alpha_to_coverage && first_color != nullptr)
+    coverage &= AlphaCoverage(std::bit_cast<float>(first_color[3]), t.samples);
+  uint32_t passed = 0;
+  for (uint32_t s = 0; s < t.samples; ++s) {
+    if (((coverage >> s) & 1) == 0) continue;
+    if (!TestSample(t, x, y, s, values.depth[s], values.front_facing)) continue;
+    ++passed;
+    for (size_t i = 0; i < t.colors.size() && i < 8; ++i) {
+      if (!t.colors[i].enabled || values.colors[i] == nullptr) continue;
+      uint32_t color[4];
+      std::memcpy(color, values.colors[i], 16);
+      if (t.alpha_to_one && t.colors[i].codec->value_class == texel::ValueClass::kFloat)
+        color[3] = std::bit_cast<uint32_t>(1.0f);
+      WriteColor(t.colors[i], t.blend, x, y, s, color);
+    }
+  }
+  return passed;
 }
 
 }  // namespace duet::raster

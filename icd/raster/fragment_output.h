@@ -20,7 +20,14 @@ struct ColorOutput {
   VkPipelineColorBlendAttachmentState blend{};
 };
 
+// Standard sample locations (the spec's table), in 1/16 pixel.
+inline constexpr uint8_t kSampleLocations4[4][2] = {{6, 2}, {14, 6}, {2, 10}, {10, 14}};
+
 struct OutputTargets {
+  uint32_t samples = 1;             // of the attachments (1 or 4)
+  uint32_t sample_mask = ~0u;       // VkPipelineMultisampleStateCreateInfo::pSampleMask
+  bool alpha_to_coverage = false;
+  bool alpha_to_one = false;
   std::vector<ColorOutput> colors;  // by fragment output location
   bool has_depth = false, has_stencil = false;
   SubresourceAccess depth, stencil;
@@ -31,19 +38,20 @@ struct OutputTargets {
   bool depth_clamp = false;
 };
 
-// Resolves the render targets' first layer (layered rendering comes later).
-OutputTargets ResolveOutputs(const RenderTargets& targets, const GraphicsState& state);
+// Resolves the render targets at one framebuffer layer (multiview: the view).
+OutputTargets ResolveOutputs(const RenderTargets& targets, const GraphicsState& state, uint32_t layer);
 
 // One fragment's values from the fragment shader, as 32-bit words per
 // output location (float or integer, per the attachment format).
 struct FragmentValues {
   const uint32_t* colors[8] = {};  // 4 words each; nullptr: location not written
-  float depth;                     // interpolated or shader-written, before clamping
+  float depth[4];                  // per sample: interpolated or shader-written, before clamping
+  uint32_t coverage;               // samples covered (bit s: sample s)
   bool front_facing;
 };
 
-// Runs the tests and writes for the pixel; returns whether the sample passed
-// the depth and stencil tests (for occlusion queries).
-bool WriteFragment(const OutputTargets& targets, uint32_t x, uint32_t y, const FragmentValues& values);
+// Runs the tests and writes for each covered sample of the pixel; returns
+// how many samples passed the depth and stencil tests (occlusion queries).
+uint32_t WriteFragment(const OutputTargets& targets, uint32_t x, uint32_t y, const FragmentValues& values);
 
 }  // namespace duet::raster

@@ -75,7 +75,14 @@ struct WindowVertex {
   const float* varyings;
 };
 
-void EmitTriangle(const WindowVertex (&v)[3], const SetupParameters& p, uint32_t varying_floats, TriangleSetup* out) {
+struct PointInfo {
+  float x, y, size;
+};
+
+// `cullable`: polygons face and can be culled; the triangles of points and
+// lines always count as front-facing.
+void EmitTriangle(const WindowVertex (&v)[3], const SetupParameters& p, uint32_t varying_floats, TriangleSetup* out,
+                  bool cullable = true, const PointInfo* point = nullptr) {
   int64_t fx[3], fy[3];
   for (int i = 0; i < 3; ++i) {
     fx[i] = std::llround(v[i].x * kSubpixelOne);
@@ -87,8 +94,8 @@ void EmitTriangle(const WindowVertex (&v)[3], const SetupParameters& p, uint32_t
   if (area == 0) return;
   const bool counter_clockwise = area < 0;
   const RasterizationState& r = *p.rasterization;
-  const bool front = (r.front_face == VK_FRONT_FACE_COUNTER_CLOCKWISE) == counter_clockwise;
-  if ((r.cull_mode & (front ? VK_CULL_MODE_FRONT_BIT : VK_CULL_MODE_BACK_BIT)) != 0) return;
+  const bool front = !cullable || (r.front_face == VK_FRONT_FACE_COUNTER_CLOCKWISE) == counter_clockwise;
+  if (cullable && (r.cull_mode & (front ? VK_CULL_MODE_FRONT_BIT : VK_CULL_MODE_BACK_BIT)) != 0) return;
 
   // Order the vertices so every edge function is positive inside.
   int order[3] = {0, 1, 2};
@@ -116,6 +123,12 @@ void EmitTriangle(const WindowVertex (&v)[3], const SetupParameters& p, uint32_t
   }
   t.inverse_area = 1.0 / double(sum);
   t.front_facing = front;
+  if (point != nullptr) {
+    t.point = true;
+    t.point_x = point->x;
+    t.point_y = point->y;
+    t.point_size = point->size;
+  }
 
   if (r.depth_bias) {
     // Slope: the largest of |dz/dx| and |dz/dy| of the plane through the vertices.
@@ -157,6 +170,61 @@ WindowVertex ToWindow(const float* clip, const VkViewport& vp, const float* vary
   w.inv_w = inv_w;
   w.varyings = varyings;
   return w;
+}
+
+// A point: a square of its size around the vertex, all attributes the vertex's.
+void SetupPoint(const float* v, const SetupParameters& p, uint32_t varying_floats, TriangleSetup* out) {
+  for (int plane = 0; plane < 7; ++plane) {
+    if (!p.rasterization->depth_clip && (plane == 4 || plane == 5)) continue;
+    if (PlaneDistance(v, plane) < 0) return;
+  }
+  const WindowVertex c = ToWindow(v, p.viewport, v + kVaryingsOffset);
+  const float size = std::max(v[4], 1.0f);
+  const double h = size * 0.5;
+  WindowVertex corners[4] = {c, c, c, c};
+  corners[0].x -= h; corners[0].y -= h;
+  corners[1].x += h; corners[1].y -= h;
+  corners[2].x += h; corners[2].y += h;
+  corners[3].x -= h; corners[3].y += h;
+  const PointInfo info{float(c.x), float(c.y), size};
+  const WindowVertex a[3] = {corners[0], corners[1], corners[2]};
+  const WindowVertex b[3] = {corners[0], corners[2], corners[3]};
+  EmitTriangle(a, p, varying_floats, out, false, &info);
+  EmitTriangle(b, p, varying_floats, out, false, &info);
+}
+
+// A line: clipped in clip space, then a rectangle of the line width along it.
+void SetupLine(const float* v0, const float* v1, const SetupParameters& p, uint32_t stride, uint32_t varying_floats,
+               TriangleSetup* out) {
+  float t0 = 0.0f, t1 = 1.0f;
+  for (int plane = 0; plane < 7; ++plane) {
+    if (!p.rasterization->depth_clip && (plane == 4 || plane == 5)) continue;
+    const float d0 = PlaneDistance(v0, plane), d1 = PlaneDistance(v1, plane);
+    if (d0 < 0 && d1 < 0) return;
+    if (d0 < 0) t0 = std::max(t0, d0 / (d0 - d1));
+    if (d1 < 0) t1 = std::min(t1, d0 / (d0 - d1));
+  }
+  if (t0 >= t1) return;
+  std::vector<float> a(v0, v0 + stride), b(v0, v0 + stride);
+  for (uint32_t k = 0; k < stride; ++k) {
+    a[k] = v0[k] + (v1[k] - v0[k]) * t0;
+    b[k] = v0[k] + (v1[k] - v0[k]) * t1;
+  }
+  const WindowVertex w0 = ToWindow(a.data(), p.viewport, a.data() + kVaryingsOffset);
+  const WindowVertex w1 = ToWindow(b.data(), p.viewport, b.data() + kVaryingsOffset);
+  const double dx = w1.x - w0.x, dy = w1.y - w0.y, length = std::sqrt(dx * dx + dy * dy);
+  if (length == 0) return;
+  const double half = p.rasterization->line_width * 0.5;
+  const double nx = -dy / length * half, ny = dx / length * half;
+  WindowVertex c[4] = {w0, w0, w1, w1};
+  c[0].x += nx; c[0].y += ny;
+  c[1].x -= nx; c[1].y -= ny;
+  c[2].x -= nx; c[2].y -= ny;
+  c[3].x += nx; c[3].y += ny;
+  const WindowVertex first[3] = {c[0], c[1], c[2]};
+  const WindowVertex second[3] = {c[0], c[2], c[3]};
+  EmitTriangle(first, p, varying_floats, out, false);
+  EmitTriangle(second, p, varying_floats, out, false);
 }
 
 void SetupOne(const float* v0, const float* v1, const float* v2, const SetupParameters& p, uint32_t stride,
@@ -216,8 +284,19 @@ void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>&
       case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:
         for (size_t i = 1; i + 1 < n; ++i) emit(run[i], run[i + 1], run[0]);
         break;
+      case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
+        for (size_t i = 0; i < n; ++i) SetupPoint(vertices.Vertex(run[i]), params, varying_floats, out);
+        break;
+      case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:
+        for (size_t i = 0; i + 1 < n; i += 2)
+          SetupLine(vertices.Vertex(run[i]), vertices.Vertex(run[i + 1]), params, vertices.stride, varying_floats, out);
+        break;
+      case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:
+        for (size_t i = 0; i + 1 < n; ++i)
+          SetupLine(vertices.Vertex(run[i]), vertices.Vertex(run[i + 1]), params, vertices.stride, varying_floats, out);
+        break;
       default:
-        break;  // points, lines and patches are not rasterized yet
+        break;  // adjacency and patch topologies need geometry/tessellation stages, which are not supported
     }
     start = end + 1;
   }

@@ -1,6 +1,7 @@
 // From shaded vertices to triangles ready to rasterize: assembly by
 // topology, clipping in clip space, the viewport transform, culling, and
-// fixed-point edge functions with the top-left rule.
+// fixed-point edge functions with the top-left rule. Points become squares
+// and lines (strict, as the device reports) rectangles, each two triangles.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,9 @@ struct Triangle {
   float inv_w[3];               // 1 / clip w
   float depth_offset;           // depth bias (constant + slope), applied to every fragment
   bool front_facing;
+  // Points are squares: gl_PointCoord comes from the centre and size.
+  bool point = false;
+  float point_x = 0, point_y = 0, point_size = 1;
   int32_t min_x, min_y, max_x, max_y;  // pixel bounds, exclusive max, inside the scissor
   uint32_t varyings;            // offset in floats into TriangleSetup::varyings (3 vertices)
 };

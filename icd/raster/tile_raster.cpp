@@ -20,24 +20,27 @@ constexpr uint32_t kQuadsPerWave = kWaveWidth / 4;
 struct Lane {
   int32_t x, y;
   uint32_t triangle;
-  bool covered;
+  uint32_t coverage;  // covered samples; 0 for a helper pixel
 };
 
 // Registers of the fragment program's built-ins, looked up once per draw.
 struct FragmentBuiltins {
-  uint32_t frag_coord, front_facing, helper, sample_id, frag_depth;
+  uint32_t frag_coord, front_facing, helper, sample_id, frag_depth, sample_mask, view_index, point_coord;
   explicit FragmentBuiltins(const spirv_exec::Program& p)
       : frag_coord(p.BuiltinInput(uint32_t(spv::BuiltIn::FragCoord))),
         front_facing(p.BuiltinInput(uint32_t(spv::BuiltIn::FrontFacing))),
         helper(p.BuiltinInput(uint32_t(spv::BuiltIn::HelperInvocation))),
         sample_id(p.BuiltinInput(uint32_t(spv::BuiltIn::SampleId))),
-        frag_depth(p.BuiltinOutput(uint32_t(spv::BuiltIn::FragDepth))) {}
+        frag_depth(p.BuiltinOutput(uint32_t(spv::BuiltIn::FragDepth))),
+        sample_mask(p.BuiltinOutput(uint32_t(spv::BuiltIn::SampleMask))),
+        view_index(p.BuiltinInput(uint32_t(spv::BuiltIn::ViewIndex))),
+        point_coord(p.BuiltinInput(uint32_t(spv::BuiltIn::PointCoord))) {}
 };
 
 class TileRasterizer {
  public:
   TileRasterizer(const TriangleSetup& setup, const FragmentStage& fragment, const OutputTargets& outputs)
-      : setup_(setup), fragment_(fragment), outputs_(outputs),
+      : setup_(setup), fragment_(fragment), outputs_(outputs), samples_(std::max(outputs.samples, 1u)),
         builtins_(fragment.program != nullptr ? *fragment.program : empty_program_) {}
 
   uint64_t Run(int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
@@ -48,16 +51,17 @@ class TileRasterizer {
       if (bx0 >= bx1 || by0 >= by1) continue;
       for (int32_t qy = by0; qy < by1; qy += 2) {
         for (int32_t qx = bx0; qx < bx1; qx += 2) {
-          bool covered[4];
+          uint32_t coverage[4];
           bool any = false;
           for (int i = 0; i < 4; ++i) {
             const int32_t px = qx + (i & 1), py = qy + (i >> 1);
-            covered[i] = px >= std::max(tri.min_x, x0) && px < bx1 && py >= std::max(tri.min_y, y0) && py < by1 &&
-                         Inside(tri, px, py);
-            any |= covered[i];
+            const bool inside_box =
+                px >= std::max(tri.min_x, x0) && px < bx1 && py >= std::max(tri.min_y, y0) && py < by1;
+            coverage[i] = inside_box ? Coverage(tri, px, py) : 0;
+            any |= coverage[i] != 0;
           }
           if (!any) continue;
-          for (int i = 0; i < 4; ++i) lanes_[quads_ * 4 + i] = {qx + (i & 1), qy + (i >> 1), t, covered[i]};
+          for (int i = 0; i < 4; ++i) lanes_[quads_ * 4 + i] = {qx + (i & 1), qy + (i >> 1), t, coverage[i]};
           if (++quads_ == kQuadsPerWave) Flush();
         }
       }
@@ -67,12 +71,28 @@ class TileRasterizer {
   }
 
  private:
-  static bool Inside(const Triangle& t, int32_t px, int32_t py) {
-    const int64_t sx = (int64_t(px) << kSubpixelBits) + kSubpixelOne / 2;
-    const int64_t sy = (int64_t(py) << kSubpixelBits) + kSubpixelOne / 2;
+  static bool Inside(const Triangle& t, int64_t sx, int64_t sy) {
     for (int e = 0; e < 3; ++e)
       if (t.a[e] * sx + t.b[e] * sy + t.c[e] - t.bias[e] < 0) return false;
     return true;
+  }
+
+  // Sample positions in sub-pixel units: the centre, or the standard 4x pattern.
+  void SamplePosition(int32_t px, int32_t py, uint32_t s, int64_t* sx, int64_t* sy) const {
+    constexpr int64_t kToSubpixel = kSubpixelOne / 16;
+    const int64_t ox = samples_ == 1 ? 8 : kSampleLocations4[s][0], oy = samples_ == 1 ? 8 : kSampleLocations4[s][1];
+    *sx = (int64_t(px) << kSubpixelBits) + ox * kToSubpixel;
+    *sy = (int64_t(py) << kSubpixelBits) + oy * kToSubpixel;
+  }
+
+  uint32_t Coverage(const Triangle& t, int32_t px, int32_t py) const {
+    uint32_t mask = 0;
+    for (uint32_t s = 0; s < samples_; ++s) {
+      int64_t sx, sy;
+      SamplePosition(px, py, s, &sx, &sy);
+      if (Inside(t, sx, sy)) mask |= 1u << s;
+    }
+    return mask;
   }
 
   // Screen-space barycentrics at the pixel centre (extrapolated for helpers).
@@ -87,6 +107,7 @@ class TileRasterizer {
     const uint32_t lanes = quads_ * 4;
     const LaneMask launched = lanes == kWaveWidth ? spirv_exec::kAllLanes : (LaneMask{1} << lanes) - 1;
     float depth[kWaveWidth];
+    float sample_depth[kWaveWidth][4];
     const spirv_exec::Program* program = fragment_.program;
     if (program != nullptr) spirv_exec::ResetWave(*program, launched, &wave_);
     for (uint32_t l = 0; l < lanes; ++l) {
@@ -96,6 +117,18 @@ class TileRasterizer {
       Barycentrics(tri, lane.x, lane.y, lambda);
       const double z = lambda[0] * tri.z[0] + lambda[1] * tri.z[1] + lambda[2] * tri.z[2];
       depth[l] = float(z) + tri.depth_offset;
+      // Depth is evaluated at each sample, colour once per pixel.
+      for (uint32_t s = 0; s < samples_; ++s) {
+        if (samples_ == 1) {
+          sample_depth[l][s] = depth[l];
+          continue;
+        }
+        int64_t sx, sy;
+        SamplePosition(lane.x, lane.y, s, &sx, &sy);
+        double zs = 0;
+        for (int e = 0; e < 3; ++e) zs += double(tri.a[e] * sx + tri.b[e] * sy + tri.c[e]) * tri.inverse_area * tri.z[e];
+        sample_depth[l][s] = float(zs) + tri.depth_offset;
+      }
       if (program == nullptr) continue;
       const double inv_w = lambda[0] * tri.inv_w[0] + lambda[1] * tri.inv_w[1] + lambda[2] * tri.inv_w[2];
       double perspective[3];
@@ -122,8 +155,15 @@ class TileRasterizer {
         for (int c = 0; c < 4; ++c) wave_.Register(builtins_.frag_coord + c)[l] = std::bit_cast<uint32_t>(coord[c]);
       }
       if (builtins_.front_facing != UINT32_MAX) wave_.Register(builtins_.front_facing)[l] = tri.front_facing;
-      if (builtins_.helper != UINT32_MAX) wave_.Register(builtins_.helper)[l] = !lane.covered;
+      if (builtins_.helper != UINT32_MAX) wave_.Register(builtins_.helper)[l] = lane.coverage == 0;
       if (builtins_.sample_id != UINT32_MAX) wave_.Register(builtins_.sample_id)[l] = 0;
+      if (builtins_.view_index != UINT32_MAX) wave_.Register(builtins_.view_index)[l] = fragment_.view_index;
+      if (builtins_.point_coord != UINT32_MAX && tri.point) {
+        const float s = 0.5f + (float(lane.x) + 0.5f - tri.point_x) / tri.point_size;
+        const float t = 0.5f + (float(lane.y) + 0.5f - tri.point_y) / tri.point_size;
+        wave_.Register(builtins_.point_coord)[l] = std::bit_cast<uint32_t>(s);
+        wave_.Register(builtins_.point_coord + 1)[l] = std::bit_cast<uint32_t>(t);
+      }
     }
     if (program != nullptr)
       spirv_exec::RunWave(*program, fragment_.resources->roots.data(), fragment_.resources->images.data(), &wave_);
@@ -131,15 +171,18 @@ class TileRasterizer {
     // Output merge in lane order, which is primitive order for each pixel.
     for (uint32_t l = 0; l < lanes; ++l) {
       const Lane& lane = lanes_[l];
-      if (!lane.covered) continue;
+      if (lane.coverage == 0) continue;
       FragmentValues values;
       values.front_facing = setup_.triangles[lane.triangle].front_facing;
-      values.depth = depth[l];
+      values.coverage = lane.coverage;
+      for (uint32_t s = 0; s < samples_; ++s) values.depth[s] = sample_depth[l][s];
       uint32_t colors[8][4];
       if (program != nullptr) {
         if ((wave_.killed >> l) & 1) continue;
         if (builtins_.frag_depth != UINT32_MAX)
-          values.depth = std::bit_cast<float>(wave_.Register(builtins_.frag_depth)[l]);
+          for (uint32_t s = 0; s < samples_; ++s)
+            values.depth[s] = std::bit_cast<float>(wave_.Register(builtins_.frag_depth)[l]);
+        if (builtins_.sample_mask != UINT32_MAX) values.coverage &= wave_.Register(builtins_.sample_mask)[l];
         for (const spirv_exec::InterfaceSlot& out : program->outputs) {
           if (out.location >= 8) continue;
           uint32_t* color = colors[out.location];
@@ -150,7 +193,7 @@ class TileRasterizer {
           values.colors[out.location] = color;
         }
       }
-      if (WriteFragment(outputs_, uint32_t(lane.x), uint32_t(lane.y), values)) ++passed_;
+      passed_ += WriteFragment(outputs_, uint32_t(lane.x), uint32_t(lane.y), values);
     }
     quads_ = 0;
   }
@@ -158,6 +201,7 @@ class TileRasterizer {
   const TriangleSetup& setup_;
   const FragmentStage& fragment_;
   const OutputTargets& outputs_;
+  const uint32_t samples_;
   static inline const spirv_exec::Program empty_program_{};
   FragmentBuiltins builtins_;
   spirv_exec::WaveState wave_;

@@ -20,6 +20,7 @@ struct FragmentStage {
   const spirv_exec::Program* program = nullptr;  // nullptr: no fragment shader (depth/stencil only)
   const spirv_exec::ShaderResources* resources = nullptr;
   const VaryingLayout* layout = nullptr;
+  uint32_t view_index = 0;  // multiview: the view being rendered
 };
 
 // Rasterizes `setup` into `outputs`; adds passing samples to *samples_passed.

@@ -79,7 +79,7 @@ std::vector<AttributeFetch> PlanFetches(const DrawBindings& bindings, const Grap
 void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, const Program& program,
                    const spirv_exec::ShaderResources& resources, const VaryingLayout& layout,
                    const std::vector<uint32_t>& vertex_ids, uint32_t instance, const DrawCall& draw,
-                   ShadedVertices* out) {
+                   uint32_t view_index, ShadedVertices* out) {
   const std::vector<AttributeFetch> fetches = PlanFetches(bindings, state, program);
   const uint32_t position = program.BuiltinOutput(uint32_t(spv::BuiltIn::Position));
   const uint32_t point_size = program.BuiltinOutput(uint32_t(spv::BuiltIn::PointSize));
@@ -88,6 +88,7 @@ void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, con
   const uint32_t base_vertex = program.BuiltinInput(uint32_t(spv::BuiltIn::BaseVertex));
   const uint32_t base_instance = program.BuiltinInput(uint32_t(spv::BuiltIn::BaseInstance));
   const uint32_t draw_index = program.BuiltinInput(uint32_t(spv::BuiltIn::DrawIndex));
+  const uint32_t view = program.BuiltinInput(uint32_t(spv::BuiltIn::ViewIndex));
 
   out->stride = kVaryingsOffset + layout.floats;
   out->data.assign(size_t(out->stride) * vertex_ids.size(), 0.0f);
@@ -107,6 +108,7 @@ void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, con
       set(base_vertex, draw.indexed ? uint32_t(draw.vertex_offset) : draw.first);
       set(base_instance, draw.first_instance);
       set(draw_index, draw.draw_index);
+      set(view, view_index);
       for (const AttributeFetch& f : fetches) {
         const uint32_t element = f.per_instance ? (f.divisor == 0 ? draw.first_instance
                                                                    : draw.first_instance +

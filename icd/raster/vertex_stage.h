@@ -40,6 +40,6 @@ inline constexpr uint32_t kVaryingsOffset = 5;
 void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, const spirv_exec::Program& program,
                    const spirv_exec::ShaderResources& resources, const VaryingLayout& layout,
                    const std::vector<uint32_t>& vertex_ids, uint32_t instance, const DrawCall& draw,
-                   ShadedVertices* out);
+                   uint32_t view_index, ShadedVertices* out);
 
 }  // namespace duet::raster

@@ -9,6 +9,7 @@
 
 #include "shaders/color_triangle.frag.h"
 #include "shaders/color_triangle.vert.h"
+#include "shaders/point.vert.h"
 #include "vk_fixture.h"
 
 namespace duet_test {
@@ -35,14 +36,17 @@ class DrawTest : public QueueTest {
   }
 
   // A pipeline for dynamic rendering into one RGBA8 attachment (+ D32 depth).
-  VkPipeline MakePipeline(VkPrimitiveTopology topology, bool depth_test, VkCullModeFlags cull = VK_CULL_MODE_NONE) {
+  VkPipeline MakePipeline(VkPrimitiveTopology topology, bool depth_test, VkCullModeFlags cull = VK_CULL_MODE_NONE,
+                          VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT) {
     VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     VkPipelineLayout layout = VK_NULL_HANDLE;
     EXPECT_EQ(vkCreatePipelineLayout(device_, &plci, nullptr, &layout), VK_SUCCESS);
     Defer([this, layout] { vkDestroyPipelineLayout(device_, layout, nullptr); });
     VkPipelineShaderStageCreateInfo stages[2] = {
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT,
-         Module(kColorTriangleVert, sizeof kColorTriangleVert), "main", nullptr},
+         topology == VK_PRIMITIVE_TOPOLOGY_POINT_LIST ? Module(kPointVert, sizeof kPointVert)
+                                                      : Module(kColorTriangleVert, sizeof kColorTriangleVert),
+         "main", nullptr},
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
          Module(kColorTriangleFrag, sizeof kColorTriangleFrag), "main", nullptr}};
     VkVertexInputBindingDescription binding{0, sizeof(Vertex), VK_VERTEX_INPUT_RATE_VERTEX};
@@ -67,7 +71,7 @@ class DrawTest : public QueueTest {
     rs.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
     rs.lineWidth = 1.0f;
     VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-    ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+    ms.rasterizationSamples = samples;
     VkPipelineDepthStencilStateCreateInfo ds{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
     ds.depthTestEnable = depth_test;
     ds.depthWriteEnable = depth_test;
@@ -112,14 +116,15 @@ class DrawTest : public QueueTest {
     return view;
   }
 
-  VkImage Target(VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect) {
+  VkImage Target(VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect,
+                 VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT) {
     VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     ci.imageType = VK_IMAGE_TYPE_2D;
     ci.format = format;
     ci.extent = {kWidth, kHeight, 1};
     ci.mipLevels = 1;
     ci.arrayLayers = 1;
-    ci.samples = VK_SAMPLE_COUNT_1_BIT;
+    ci.samples = samples;
     ci.tiling = VK_IMAGE_TILING_OPTIMAL;
     ci.usage = usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     return MakeGeneralImage(ci, aspect);
@@ -128,12 +133,19 @@ class DrawTest : public QueueTest {
   // Draws `vertices` (non-indexed, `instances` instances) into a cleared
   // target and returns its RGBA8 pixels.
   std::vector<uint8_t> Render(const std::vector<Vertex>& vertices, VkPrimitiveTopology topology, bool depth,
-                              VkCullModeFlags cull = VK_CULL_MODE_NONE) {
-    VkImage color = Target(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
+                              VkCullModeFlags cull = VK_CULL_MODE_NONE,
+                              VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT) {
+    VkImage color = Target(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
+                           samples);
+    // Multisampled colour resolves (averaging) into a single-sampled image.
+    VkImage resolved = samples != VK_SAMPLE_COUNT_1_BIT
+                           ? Target(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+                                    VK_IMAGE_ASPECT_COLOR_BIT)
+                           : VK_NULL_HANDLE;
     VkImage depth_image = depth ? Target(VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
                                          VK_IMAGE_ASPECT_DEPTH_BIT)
                                 : VK_NULL_HANDLE;
-    VkPipeline pipeline = MakePipeline(topology, depth, cull);
+    VkPipeline pipeline = MakePipeline(topology, depth, cull, samples);
     HostBuffer vb = MakeHostBuffer(vertices.size() * sizeof(Vertex), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
     std::memcpy(vb.data, vertices.data(), vertices.size() * sizeof(Vertex));
 
@@ -143,6 +155,11 @@ class DrawTest : public QueueTest {
     color_attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
     color_attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
     color_attachment.clearValue.color = {{0.0f, 0.0f, 0.0f, 0.0f}};
+    if (resolved != VK_NULL_HANDLE) {
+      color_attachment.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT;
+      color_attachment.resolveImageView = View(resolved, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
+      color_attachment.resolveImageLayout = VK_IMAGE_LAYOUT_GENERAL;
+    }
     VkRenderingAttachmentInfo depth_attachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
     if (depth) {
       depth_attachment.imageView = View(depth_image, VK_FORMAT_D32_SFLOAT, VK_IMAGE_ASPECT_DEPTH_BIT);
@@ -166,7 +183,8 @@ class DrawTest : public QueueTest {
     vkCmdDraw(cb, uint32_t(vertices.size()), 1, 0, 0);
     vkCmdEndRendering(cb);
     EndSubmitWait(cb);
-    return ReadImage(color, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {kWidth, kHeight, 1}, 4);
+    return ReadImage(resolved != VK_NULL_HANDLE ? resolved : color, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0},
+                     {kWidth, kHeight, 1}, 4);
   }
 };
 
@@ -285,6 +303,55 @@ TEST_F(DrawTest, StripsAndFansCoverTheQuad) {
     std::vector<uint8_t> pixels = Render(vertices, topology, false);
     for (uint32_t i = 0; i < kWidth * kHeight; ++i) ASSERT_EQ(pixels[i * 4 + 3], 255) << "topology " << topology;
   }
+}
+
+TEST_F(DrawTest, PointsAreSquaresOfTheirSize) {
+  // Window position (20, 12) exactly: a size-4 point covers x 18..21, y 10..13.
+  const float x = 20.0f / kWidth * 2 - 1, y = 12.0f / kHeight * 2 - 1;
+  std::vector<uint8_t> pixels = Render({V(x, y, 0, 0, 1, 0)}, VK_PRIMITIVE_TOPOLOGY_POINT_LIST, false);
+  for (uint32_t py = 0; py < kHeight; ++py)
+    for (uint32_t px = 0; px < kWidth; ++px) {
+      const bool inside = px >= 18 && px < 22 && py >= 10 && py < 14;
+      ASSERT_EQ(pixels[(py * kWidth + px) * 4 + 1], inside ? 255 : 0) << px << "," << py;
+    }
+}
+
+TEST_F(DrawTest, LinesCoverOnePixelAcrossTheirLength) {
+  // Window y 24.25: the 1-pixel-wide rectangle spans y 23.75..24.75, so only row 24's centres are inside.
+  const float y = 24.25f / kHeight * 2 - 1;
+  const float x = 16.25f / kWidth * 2 - 1;
+  std::vector<uint8_t> h = Render({V(-1, y, 0, 1, 0, 0), V(1, y, 0, 1, 0, 0)}, VK_PRIMITIVE_TOPOLOGY_LINE_LIST, false);
+  std::vector<uint8_t> v = Render({V(x, -1, 0, 1, 0, 0), V(x, 1, 0, 1, 0, 0)}, VK_PRIMITIVE_TOPOLOGY_LINE_STRIP, false);
+  for (uint32_t py = 0; py < kHeight; ++py)
+    for (uint32_t px = 0; px < kWidth; ++px) {
+      ASSERT_EQ(h[(py * kWidth + px) * 4], py == 24 ? 255 : 0) << "horizontal " << px << "," << py;
+      ASSERT_EQ(v[(py * kWidth + px) * 4], px == 16 ? 255 : 0) << "vertical " << px << "," << py;
+    }
+}
+
+TEST_F(DrawTest, MultisampledEdgesResolveToPartialCoverage) {
+  // A triangle over half the target; with 4 samples at the standard
+  // positions, each pixel resolves to (covered samples / 4) of white.
+  const std::vector<Vertex> v = {V(-1, -1, 0, 1, 1, 1), V(1, -1, 0, 1, 1, 1), V(-1, 0.9f, 0, 1, 1, 1)};
+  std::vector<uint8_t> pixels = Render(v, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false, VK_CULL_MODE_NONE,
+                                       VK_SAMPLE_COUNT_4_BIT);
+  const double x[3] = {WindowX(-1), WindowX(1), WindowX(-1)};
+  const double y[3] = {WindowY(-1), WindowY(-1), WindowY(0.9f)};
+  static constexpr double kPositions[4][2] = {{0.375, 0.125}, {0.875, 0.375}, {0.125, 0.625}, {0.625, 0.875}};
+  int partial = 0;
+  for (uint32_t py = 0; py < kHeight; ++py)
+    for (uint32_t px = 0; px < kWidth; ++px) {
+      int covered = 0;
+      for (const auto& s : kPositions) {
+        // Sample-centred reference: shift the triangle so the sample sits at a pixel centre.
+        const double sx[3] = {x[0] + 0.5 - s[0], x[1] + 0.5 - s[0], x[2] + 0.5 - s[0]};
+        const double sy[3] = {y[0] + 0.5 - s[1], y[1] + 0.5 - s[1], y[2] + 0.5 - s[1]};
+        covered += ReferenceCovers(sx, sy, int(px), int(py));
+      }
+      partial += covered > 0 && covered < 4;
+      ASSERT_NEAR(pixels[(py * kWidth + px) * 4], 255.0 * covered / 4, 1.01) << px << "," << py;
+    }
+  EXPECT_GT(partial, 10);
 }
 
 }  // namespace

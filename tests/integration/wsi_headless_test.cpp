@@ -310,6 +310,52 @@ TEST_F(WsiHeadless, RecreateWithOldSwapchain) {
   EXPECT_EQ(png.At(47, 23), kBlue);
 }
 
+// One vkQueuePresentKHR for two swapchains: each gets its image and result.
+TEST_F(WsiHeadless, OnePresentForTwoSwapchains) {
+  TempDir dumps;
+  ScopedEnv dump_env("DUET_DUMP_FRAMES", dumps.path());
+  SwapchainOptions small;
+  small.extent = {8, 8};
+  SwapchainOptions wide;
+  wide.extent = {24, 4};
+  VkSwapchainKHR swapchains[] = {MakeSwapchain(MakeHeadlessSurface(), small),
+                                 MakeSwapchain(MakeHeadlessSurface(), wide)};
+  ASSERT_NE(swapchains[0], VK_NULL_HANDLE);
+  ASSERT_NE(swapchains[1], VK_NULL_HANDLE);
+  uint32_t indices[2] = {};
+  ASSERT_EQ(AcquireWithFence(swapchains[0], &indices[0]), VK_SUCCESS);
+  ASSERT_EQ(AcquireWithFence(swapchains[1], &indices[1]), VK_SUCCESS);
+  VkSemaphore rendered[] = {MakeBinarySemaphore(), MakeBinarySemaphore()};
+  ASSERT_NO_FATAL_FAILURE(Render(SwapchainImages(swapchains[0])[indices[0]], small.format, kRed, {}, rendered[0]));
+  ASSERT_NO_FATAL_FAILURE(Render(SwapchainImages(swapchains[1])[indices[1]], wide.format, kBlue, {}, rendered[1]));
+  VkResult results[2] = {VK_ERROR_UNKNOWN, VK_ERROR_UNKNOWN};
+  VkPresentInfoKHR present{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
+  present.waitSemaphoreCount = 2;
+  present.pWaitSemaphores = rendered;
+  present.swapchainCount = 2;
+  present.pSwapchains = swapchains;
+  present.pImageIndices = indices;
+  present.pResults = results;
+  VK_ASSERT_OK(vkQueuePresentKHR(queue_, &present));
+  EXPECT_EQ(results[0], VK_SUCCESS);
+  EXPECT_EQ(results[1], VK_SUCCESS);
+  VK_ASSERT_OK(vkQueueWaitIdle(queue_));
+  DestroySwapchain(swapchains[0]);
+  DestroySwapchain(swapchains[1]);
+
+  const std::vector<std::string> files = dumps.Files();
+  ASSERT_EQ(files.size(), 2u);
+  bool saw_red = false, saw_blue = false;
+  for (const std::string& f : files) {
+    DecodedPng png;
+    ASSERT_TRUE(ReadPng(f, &png));
+    saw_red |= png.width == 8 && png.At(7, 7) == kRed;
+    saw_blue |= png.width == 24 && png.At(23, 3) == kBlue;
+  }
+  EXPECT_TRUE(saw_red);
+  EXPECT_TRUE(saw_blue);
+}
+
 TEST_F(WsiHeadless, InvalidSwapchainParametersFail) {
   VkSurfaceKHR surface = MakeHeadlessSurface();
   SwapchainOptions options;

@@ -28,21 +28,18 @@ std::string StderrTail(const std::string& err, size_t max_lines = 3) {
 
 }  // namespace
 
-Cell RunOnIcd(const IcdTarget& target, const WorkloadInfo& workload, const Options& options) {
+Cell RunOnIcd(const IcdTarget& target, std::string_view workload, const Options& options) {
   Cell cell;
   if (access(target.manifest.c_str(), R_OK) != 0) {
     cell.note = "manifest " + target.manifest + " not found";
     return cell;
   }
-  std::vector<std::string> argv = {SelfExecutable(), "--icd", target.manifest, "--workload",
-                                   std::string(workload.name)};
+  std::vector<std::string> argv = {SelfExecutable(), "--icd", target.manifest, "--workload", std::string(workload)};
   if (options.quick) argv.emplace_back("--quick");
-  const uint32_t timeout_s = options.child_timeout_seconds != 0 ? options.child_timeout_seconds
-                             : options.quick                    ? 30
-                                                                : 120;
   ChildOutcome outcome;
   try {
-    outcome = RunChildProcess(argv, LoaderEnvironment(target.manifest), std::chrono::seconds(timeout_s));
+    outcome = RunChildProcess(argv, LoaderEnvironment(target.manifest),
+                              std::chrono::seconds(options.ChildTimeoutSeconds()));
   } catch (const std::exception& e) {
     cell.note = std::string("could not run the child: ") + e.what();
     return cell;
@@ -50,10 +47,11 @@ Cell RunOnIcd(const IcdTarget& target, const WorkloadInfo& workload, const Optio
 
   const ChildReport report = ParseChildOutput(outcome.out);
   cell.device_name = report.device_name;
-  cell.gbps = report.gbps;
+  cell.fingerprint = report.fingerprint;
+  cell.rate = report.rate;
   if (!report.complete) {
     cell.note = "the child reported nothing (" + outcome.Describe() + ")" + StderrTail(outcome.err);
-  } else if (!report.gbps) {
+  } else if (!report.rate) {
     cell.note = report.failure + StderrTail(outcome.err);
   } else if (!outcome.Succeeded()) {
     cell.note = "measured, but the child then ended with " + outcome.Describe() + StderrTail(outcome.err);

@@ -17,9 +17,11 @@ std::string OneLine(std::string_view text) {
 
 std::string DeviceLine(std::string_view device_name) { return "device " + OneLine(device_name) + "\n"; }
 
-std::string OkLine(double gbps, const Timing& timing) {
+std::string FingerprintLine(std::string_view fingerprint) { return "fingerprint " + OneLine(fingerprint) + "\n"; }
+
+std::string OkLine(double rate, const Timing& timing) {
   char line[128];
-  std::snprintf(line, sizeof line, "ok %.6f %u %.9f\n", gbps, timing.reps, timing.best_seconds);
+  std::snprintf(line, sizeof line, "ok %.9g %u %.9f\n", rate, timing.reps, timing.best_seconds);
   return line;
 }
 
@@ -33,11 +35,13 @@ ChildReport ParseChildOutput(std::string_view out) {
     const std::string_view rest = line.size() > 3 ? std::string_view(line).substr(3) : std::string_view();
     if (line.starts_with("device ")) {
       report.device_name = std::string(std::string_view(line).substr(7));
+    } else if (line.starts_with("fingerprint ")) {
+      report.fingerprint = std::string(std::string_view(line).substr(12));
     } else if (line.starts_with("ok ")) {
       std::istringstream fields{std::string(rest)};
-      double gbps = 0;
-      if (fields >> gbps >> report.timing.reps >> report.timing.best_seconds) {
-        report.gbps = gbps;
+      double rate = 0;
+      if (fields >> rate >> report.timing.reps >> report.timing.best_seconds) {
+        report.rate = rate;
         report.complete = true;
       }
     } else if (line.starts_with("na ")) {

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace duet_bench {
 namespace {
@@ -31,6 +32,9 @@ const char* ResultName(VkResult r) {
     DUET_BENCH_CASE(VK_ERROR_INCOMPATIBLE_DRIVER)
     DUET_BENCH_CASE(VK_ERROR_TOO_MANY_OBJECTS)
     DUET_BENCH_CASE(VK_ERROR_FORMAT_NOT_SUPPORTED)
+    DUET_BENCH_CASE(VK_ERROR_FRAGMENTED_POOL)
+    DUET_BENCH_CASE(VK_ERROR_OUT_OF_POOL_MEMORY)
+    DUET_BENCH_CASE(VK_PIPELINE_COMPILE_REQUIRED)
     DUET_BENCH_CASE(VK_ERROR_UNKNOWN)
 #undef DUET_BENCH_CASE
     default:
@@ -45,9 +49,9 @@ void Check(VkResult r, const char* what) {
     throw BenchFailure(std::string(what) + " -> " + ResultName(r) + " (" + std::to_string(int(r)) + ")");
 }
 
-BenchDevice::BenchDevice() {
+BenchDevice::BenchDevice(const char* app_name, const DeviceFeatureRequest& features) {
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-  app.pApplicationName = "duet_bench_transfer";
+  app.pApplicationName = app_name;
   app.apiVersion = VK_API_VERSION_1_3;
   VkInstanceCreateInfo instance_info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   instance_info.pApplicationInfo = &app;
@@ -64,11 +68,27 @@ BenchDevice::BenchDevice() {
   vkGetPhysicalDeviceQueueFamilyProperties(physical_, &family_count, nullptr);
   std::vector<VkQueueFamilyProperties> families(family_count);
   vkGetPhysicalDeviceQueueFamilyProperties(physical_, &family_count, families.data());
+  // A family that does graphics and compute if there is one (the compute
+  // and graphics benchmarks need it), else any that can transfer.
   constexpr VkQueueFlags kTransferCapable = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT;
+  constexpr VkQueueFlags kGraphicsCompute = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
   uint32_t family = UINT32_MAX;
+  for (uint32_t i = 0; i < family_count && family == UINT32_MAX; ++i)
+    if ((families[i].queueFlags & kGraphicsCompute) == kGraphicsCompute && families[i].queueCount > 0) family = i;
   for (uint32_t i = 0; i < family_count && family == UINT32_MAX; ++i)
     if ((families[i].queueFlags & kTransferCapable) != 0 && families[i].queueCount > 0) family = i;
   if (family == UINT32_MAX) throw BenchFailure("no queue family supports transfers");
+  queue_flags_ = families[family].queueFlags;
+
+  VkPhysicalDeviceVulkan13Features supported13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  if (properties_.apiVersion >= VK_API_VERSION_1_3) {
+    VkPhysicalDeviceFeatures2 supported{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    supported.pNext = &supported13;
+    vkGetPhysicalDeviceFeatures2(physical_, &supported);
+  }
+  VkPhysicalDeviceVulkan13Features enabled13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  dynamic_rendering_ = features.dynamic_rendering && supported13.dynamicRendering == VK_TRUE;
+  enabled13.dynamicRendering = dynamic_rendering_ ? VK_TRUE : VK_FALSE;
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -78,6 +98,7 @@ BenchDevice::BenchDevice() {
   VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
+  if (dynamic_rendering_) device_info.pNext = &enabled13;
   Check(vkCreateDevice(physical_, &device_info, nullptr, &device_), "vkCreateDevice");
   vkGetDeviceQueue(device_, family, 0, &queue_);
 
@@ -91,6 +112,7 @@ BenchDevice::BenchDevice() {
 BenchDevice::~BenchDevice() {
   if (device_ != VK_NULL_HANDLE) {
     vkDeviceWaitIdle(device_);
+    for (auto it = deferred_.rbegin(); it != deferred_.rend(); ++it) (*it)(device_);
     for (VkImage image : images_) vkDestroyImage(device_, image, nullptr);
     for (VkBuffer buffer : buffers_) vkDestroyBuffer(device_, buffer, nullptr);
     for (VkDeviceMemory memory : memories_) vkFreeMemory(device_, memory, nullptr);
@@ -168,6 +190,36 @@ VkImage BenchDevice::CreateImage(VkFormat format, VkExtent2D extent, VkImageUsag
   vkGetImageMemoryRequirements(device_, image, &req);
   Check(vkBindImageMemory(device_, image, Allocate(req, 0), 0), "vkBindImageMemory");
   return image;
+}
+
+void BenchDevice::Defer(std::function<void(VkDevice)> destroy) { deferred_.push_back(std::move(destroy)); }
+
+bool BenchDevice::SupportsOptimal(VkFormat format, VkFormatFeatureFlags features) const {
+  VkFormatProperties properties{};
+  vkGetPhysicalDeviceFormatProperties(physical_, format, &properties);
+  return (properties.optimalTilingFeatures & features) == features;
+}
+
+VkShaderModule BenchDevice::CreateShaderModule(std::span<const uint32_t> code) {
+  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  info.codeSize = code.size_bytes();
+  info.pCode = code.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  Check(vkCreateShaderModule(device_, &info, nullptr, &module), "vkCreateShaderModule");
+  Defer([module](VkDevice d) { vkDestroyShaderModule(d, module, nullptr); });
+  return module;
+}
+
+VkImageView BenchDevice::CreateImageView(VkImage image, VkFormat format, VkImageAspectFlags aspect) {
+  VkImageViewCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  info.image = image;
+  info.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  info.format = format;
+  info.subresourceRange = {aspect, 0, 1, 0, 1};
+  VkImageView view = VK_NULL_HANDLE;
+  Check(vkCreateImageView(device_, &info, nullptr, &view), "vkCreateImageView");
+  Defer([view](VkDevice d) { vkDestroyImageView(d, view, nullptr); });
+  return view;
 }
 
 VkCommandBuffer BenchDevice::Record(const std::function<void(VkCommandBuffer)>& record) {

@@ -1,7 +1,9 @@
 // What a child run prints on stdout, one line each, and how the parent
 // reads it back:
 //   device <deviceName>
-//   ok <GB/s> <repetitions> <best run seconds>
+//   fingerprint <text>    optional, before "ok": a summary of the result
+//                         the parent compares across drivers
+//   ok <rate> <repetitions> <best run seconds>     rate in units per second
 //   na <reason>
 #pragma once
 
@@ -15,12 +17,14 @@
 namespace duet_bench {
 
 std::string DeviceLine(std::string_view device_name);
-std::string OkLine(double gbps, const Timing& timing);
+std::string FingerprintLine(std::string_view fingerprint);
+std::string OkLine(double rate, const Timing& timing);
 std::string NaLine(std::string_view reason);
 
 struct ChildReport {
   std::string device_name;     // empty if the device was never created
-  std::optional<double> gbps;  // set by an "ok" line
+  std::string fingerprint;     // empty unless the workload reports one
+  std::optional<double> rate;  // set by an "ok" line
   Timing timing;
   std::string failure;         // the reason of an "na" line
   bool complete = false;       // an "ok" or "na" line was seen

@@ -26,6 +26,8 @@ using TimedRun = std::function<double(uint32_t reps)>;
 
 Timing MeasureBest(const TimedRun& run, const TimingPlan& plan);
 
+// Units (bytes, invocations, frames) per second over the best run.
+double RatePerSecond(double units_per_rep, const Timing& t);
 // Decimal gigabytes (1e9 bytes) per second.
 double GigabytesPerSecond(uint64_t bytes_per_rep, const Timing& t);
 

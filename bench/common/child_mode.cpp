@@ -3,14 +3,11 @@
 #include <cstdio>
 #include <exception>
 #include <map>
-#include <memory>
 #include <string>
 
 #include "child_process.h"
 #include "measure.h"
 #include "result_line.h"
-#include "vk_bench_device.h"
-#include "workloads.h"
 
 namespace duet_bench {
 namespace {
@@ -22,18 +19,17 @@ void Emit(const std::string& line) {
 
 }  // namespace
 
-int RunChildMode(const Options& options) {
+int RunChildMode(const Options& options, const ChildSpec& spec) {
   // Before the first loader call: the loader reads these once per process.
   ApplyEnvironment(LoaderEnvironment(*options.icd));
-  const WorkloadInfo& info = *FindWorkload(options.workloads.front());
   const TimingPlan plan{.quick = options.quick};
 
   std::unique_ptr<BenchDevice> device;
-  std::unique_ptr<Workload> workload;
+  std::unique_ptr<BenchWorkload> workload;
   try {
-    device = std::make_unique<BenchDevice>();
+    device = std::make_unique<BenchDevice>(spec.app_name, spec.features);
     Emit(DeviceLine(device->DeviceName()));
-    workload = PrepareWorkload(info, *device);
+    workload = spec.prepare(*device);
     // One command buffer per repetition count, recorded on first use.
     std::map<uint32_t, VkCommandBuffer> recorded;
     const TimedRun run = [&](uint32_t reps) {
@@ -41,7 +37,7 @@ int RunChildMode(const Options& options) {
       if (inserted) {
         it->second = device->Record([&](VkCommandBuffer cb) {
           for (uint32_t i = 0; i < reps; ++i) {
-            if (i != 0) RecordRepetitionBarrier(cb);
+            if (i != 0) workload->RecordBetween(cb);
             workload->RecordOnce(cb);
           }
         });
@@ -50,7 +46,9 @@ int RunChildMode(const Options& options) {
     };
     const Timing timing = MeasureBest(run, plan);
     workload->Verify(*device);
-    Emit(OkLine(GigabytesPerSecond(info.bytes, timing), timing));
+    const std::string fingerprint = workload->Fingerprint();
+    if (!fingerprint.empty()) Emit(FingerprintLine(fingerprint));
+    Emit(OkLine(RatePerSecond(spec.units_per_rep, timing), timing));
   } catch (const std::exception& e) {
     Emit(NaLine(e.what()));
   }

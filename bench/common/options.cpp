@@ -1,10 +1,8 @@
 #include "options.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <string_view>
-
-#include "workloads.h"
 
 #ifndef DUET_ICD_MANIFEST
 #error "DUET_ICD_MANIFEST must name the build tree's duet_icd.json"
@@ -16,11 +14,13 @@
 namespace duet_bench {
 namespace {
 
-void PrintUsage(std::FILE* out) {
+void PrintUsage(std::FILE* out, std::string_view program, std::span<const WorkloadName> workloads) {
+  const int n = int(program.size());
+  const char* p = program.data();
   std::fprintf(out,
-               "usage: duet_bench_transfer [--quick] [--duet MANIFEST] [--lavapipe MANIFEST]\n"
-               "                           [--workload NAME]... [--timeout SECONDS]\n"
-               "       duet_bench_transfer --icd MANIFEST --workload NAME [--quick]   (one child run)\n"
+               "usage: %.*s [--quick] [--duet MANIFEST] [--lavapipe MANIFEST]\n"
+               "       %*s [--workload NAME]... [--timeout SECONDS]\n"
+               "       %.*s --icd MANIFEST --workload NAME [--quick]   (one child run)\n"
                "\n"
                "  --quick      one repetition, one timed run (smoke test; the numbers mean little)\n"
                "  --duet       Duet's manifest (default %s)\n"
@@ -28,20 +28,30 @@ void PrintUsage(std::FILE* out) {
                "  --workload   run only this workload (repeatable)\n"
                "  --timeout    seconds a child may take before it is killed (default 120, quick 30)\n"
                "\nworkloads:\n",
-               DUET_ICD_MANIFEST, DUET_LAVAPIPE_MANIFEST);
-  for (const WorkloadInfo& w : AllWorkloads())
+               n, p, n, "", n, p, DUET_ICD_MANIFEST, DUET_LAVAPIPE_MANIFEST);
+  for (const WorkloadName& w : workloads)
     std::fprintf(out, "  %-22.*s %.*s\n", int(w.name.size()), w.name.data(), int(w.label.size()), w.label.data());
 }
 
 }  // namespace
 
-std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
+bool Options::Selected(std::string_view workload) const {
+  return workloads.empty() || std::find(workloads.begin(), workloads.end(), workload) != workloads.end();
+}
+
+uint32_t Options::ChildTimeoutSeconds() const {
+  return child_timeout_seconds != 0 ? child_timeout_seconds : quick ? 30 : 120;
+}
+
+std::optional<Options> ParseOptions(int argc, char** argv, std::string_view program,
+                                    std::span<const WorkloadName> workloads, int* exit_code) {
   Options o;
   o.duet_manifest = DUET_ICD_MANIFEST;
   o.lavapipe_manifest = DUET_LAVAPIPE_MANIFEST;
   auto bad = [&](const char* why, std::string_view arg) -> std::optional<Options> {
-    std::fprintf(stderr, "duet_bench_transfer: %s: %.*s\n\n", why, int(arg.size()), arg.data());
-    PrintUsage(stderr);
+    std::fprintf(stderr, "%.*s: %s: %.*s\n\n", int(program.size()), program.data(), why, int(arg.size()),
+                 arg.data());
+    PrintUsage(stderr, program, workloads);
     *exit_code = 2;
     return std::nullopt;
   };
@@ -49,7 +59,7 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
     const std::string_view arg = argv[i];
     const bool has_value = i + 1 < argc;
     if (arg == "--help" || arg == "-h") {
-      PrintUsage(stdout);
+      PrintUsage(stdout, program, workloads);
       *exit_code = 0;
       return std::nullopt;
     } else if (arg == "--quick") {
@@ -62,7 +72,9 @@ std::optional<Options> ParseOptions(int argc, char** argv, int* exit_code) {
       o.icd = argv[++i];
     } else if (arg == "--workload" && has_value) {
       const std::string_view name = argv[++i];
-      if (FindWorkload(name) == nullptr) return bad("unknown workload", name);
+      const bool known = std::any_of(workloads.begin(), workloads.end(),
+                                     [&](const WorkloadName& w) { return w.name == name; });
+      if (!known) return bad("unknown workload", name);
       o.workloads.emplace_back(name);
     } else if (arg == "--timeout" && has_value) {
       const int seconds = std::atoi(argv[++i]);

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,14 +30,35 @@ struct MappedBuffer {
   VkDeviceSize size = 0;
 };
 
+// Optional features a benchmark asks for; each is enabled only if the
+// device reports it (a workload that needs a missing one fails with n/a).
+struct DeviceFeatureRequest {
+  bool dynamic_rendering = false;
+};
+
 class BenchDevice {
  public:
-  BenchDevice();
+  // `app_name` goes into VkApplicationInfo.
+  explicit BenchDevice(const char* app_name, const DeviceFeatureRequest& features = {});
   ~BenchDevice();
   BenchDevice(const BenchDevice&) = delete;
   BenchDevice& operator=(const BenchDevice&) = delete;
 
   std::string DeviceName() const { return properties_.deviceName; }
+  VkDevice device() const { return device_; }
+  VkPhysicalDevice physical_device() const { return physical_; }
+  VkQueueFlags queue_flags() const { return queue_flags_; }
+  bool dynamic_rendering_enabled() const { return dynamic_rendering_; }
+
+  // Runs `destroy(device)` when the device is torn down (before the
+  // buffers, images and memory below go, last registered first).
+  void Defer(std::function<void(VkDevice)> destroy);
+  // True if optimal tiling of `format` has all of `features`.
+  bool SupportsOptimal(VkFormat format, VkFormatFeatureFlags features) const;
+  // A shader module from SPIR-V words; destroyed with the device.
+  VkShaderModule CreateShaderModule(std::span<const uint32_t> code);
+  // A 2D view of the whole of `image`; destroyed with the device.
+  VkImageView CreateImageView(VkImage image, VkFormat format, VkImageAspectFlags aspect);
 
   // A buffer in host-visible coherent memory, mapped.
   MappedBuffer CreateBuffer(VkDeviceSize size, VkBufferUsageFlags usage);
@@ -59,6 +81,9 @@ class BenchDevice {
   VkPhysicalDeviceMemoryProperties memory_properties_{};
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue queue_ = VK_NULL_HANDLE;
+  VkQueueFlags queue_flags_ = 0;
+  bool dynamic_rendering_ = false;
+  std::vector<std::function<void(VkDevice)>> deferred_;
   VkCommandPool pool_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;
   std::vector<VkBuffer> buffers_;

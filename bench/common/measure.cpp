@@ -29,9 +29,13 @@ Timing MeasureBest(const TimedRun& run, const TimingPlan& plan) {
   return t;
 }
 
-double GigabytesPerSecond(uint64_t bytes_per_rep, const Timing& t) {
+double RatePerSecond(double units_per_rep, const Timing& t) {
   if (t.best_seconds <= 0) return 0;
-  return double(bytes_per_rep) * t.reps / t.best_seconds / 1e9;
+  return units_per_rep * t.reps / t.best_seconds;
+}
+
+double GigabytesPerSecond(uint64_t bytes_per_rep, const Timing& t) {
+  return RatePerSecond(double(bytes_per_rep), t) / 1e9;
 }
 
 }  // namespace duet_bench

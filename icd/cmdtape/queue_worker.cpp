@@ -60,9 +60,10 @@ void QueueWorker::Execute(const Submission& submission) {
     --buffer->pending_submissions;
   }
   if (submission.host_operation) submission.host_operation(!alive || device_->lost);
-  for (const SemaphoreOperation& signal : submission.signals)
-    SignalSemaphore(device_, signal.semaphore, signal.value);
-  if (submission.fence != nullptr) SignalFence(device_, submission.fence);
+  std::vector<std::pair<Semaphore*, uint64_t>> signals;
+  signals.reserve(submission.signals.size());
+  for (const SemaphoreOperation& signal : submission.signals) signals.emplace_back(signal.semaphore, signal.value);
+  SignalAll(device_, signals.data(), signals.size(), submission.fence);
 }
 
 }  // namespace duet::cmdtape

@@ -55,6 +55,18 @@ void SignalSemaphore(Device* device, Semaphore* semaphore, uint64_t value) {
   device->sync_cv.notify_all();
 }
 
+void SignalAll(Device* device, const std::pair<Semaphore*, uint64_t>* semaphores, size_t count, Fence* fence) {
+  {
+    std::lock_guard lock(device->sync_mutex);
+    for (size_t i = 0; i < count; ++i) {
+      Semaphore* s = semaphores[i].first;
+      s->value = s->type == VK_SEMAPHORE_TYPE_TIMELINE ? semaphores[i].second : 1;
+    }
+    if (fence != nullptr) fence->signaled = true;
+  }
+  device->sync_cv.notify_all();
+}
+
 void SetEvent(Device* device, Event* event, bool signaled) {
   {
     std::lock_guard lock(device->sync_mutex);

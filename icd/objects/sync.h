@@ -6,7 +6,9 @@
 #include <vulkan/vulkan_core.h>
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "util/object.h"
 
@@ -46,6 +48,9 @@ std::chrono::steady_clock::time_point DeadlineAfter(uint64_t timeout_ns);
 // Queue-side operations, each taking Device::sync_mutex itself.
 void SignalFence(Device* device, Fence* fence);
 void SignalSemaphore(Device* device, Semaphore* semaphore, uint64_t value);
+// Signals several semaphores (and a fence, if not null) as one operation:
+// a waiter woken by any of them sees all of them signaled.
+void SignalAll(Device* device, const std::pair<Semaphore*, uint64_t>* semaphores, size_t count, Fence* fence);
 void SetEvent(Device* device, Event* event, bool signaled);
 // Blocks until the semaphore reaches `value` (binary: is signaled, which the
 // wait consumes) or the device is lost; false when lost.

@@ -293,7 +293,7 @@ std::vector<DrmConnector> EnumerateDrmConnectors() {
   std::vector<DrmConnector> connectors;
   DIR* dir = opendir("/dev/dri");
   if (dir == nullptr) {
-    DUET_INFO("VK_KHR_display: no displays: /dev/dri does not exist (no DRM device)");
+    DUET_WARN("VK_KHR_display: no displays: there is no DRM device (/dev/dri does not exist)");
     return connectors;
   }
   std::vector<std::string> cards;
@@ -301,11 +301,11 @@ std::vector<DrmConnector> EnumerateDrmConnectors() {
     if (std::strncmp(e->d_name, "card", 4) == 0) cards.push_back(std::string("/dev/dri/") + e->d_name);
   closedir(dir);
   std::sort(cards.begin(), cards.end());
-  if (cards.empty()) DUET_INFO("VK_KHR_display: no displays: no /dev/dri/card* device");
+  if (cards.empty()) DUET_WARN("VK_KHR_display: no displays: there is no DRM device (no /dev/dri/card*)");
   for (const std::string& path : cards) {
     const int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
     if (fd < 0) {
-      DUET_INFO("VK_KHR_display: cannot open %s: %s", path.c_str(), std::strerror(errno));
+      DUET_WARN("VK_KHR_display: cannot open %s: %s", path.c_str(), std::strerror(errno));
       continue;
     }
     AddConnectors(std::make_shared<DrmCard>(fd), &connectors);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 
 namespace duet::framebuffer {
@@ -49,13 +48,6 @@ void PackRect(const Frame& frame, const Rect& rect, std::byte* dst, PixelFormat 
 Rect ClipRect(const Rect& rect, Extent extent) {
   if (rect.x >= extent.width || rect.y >= extent.height) return {};
   return {rect.x, rect.y, std::min(rect.width, extent.width - rect.x), std::min(rect.height, extent.height - rect.y)};
-}
-
-uint64_t RefreshIntervalFromEnvironment(uint32_t default_hz) {
-  uint32_t hz = default_hz;
-  if (const char* value = std::getenv("DUET_REFRESH_HZ"); value != nullptr && value[0] != '\0')
-    hz = static_cast<uint32_t>(std::strtoul(value, nullptr, 10));
-  return hz == 0 ? 0 : 1'000'000'000ull / hz;
 }
 
 }  // namespace duet::framebuffer

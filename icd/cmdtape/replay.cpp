@@ -231,19 +231,19 @@ class TapeExecutor {
   void operator()(const CmdDispatchRecord& r) {
     const uint32_t base[3] = {0, 0, 0};
     const uint32_t count[3] = {r.groupCountX, r.groupCountY, r.groupCountZ};
-    spirv_exec::RunComputeDispatch(compute_, base, count);
+    spirv_exec::RunComputeDispatch(device_, compute_, base, count);
   }
   void operator()(const CmdDispatchBaseRecord& r) {
     const uint32_t base[3] = {r.baseGroupX, r.baseGroupY, r.baseGroupZ};
     const uint32_t count[3] = {r.groupCountX, r.groupCountY, r.groupCountZ};
-    spirv_exec::RunComputeDispatch(compute_, base, count);
+    spirv_exec::RunComputeDispatch(device_, compute_, base, count);
   }
   void operator()(const CmdDispatchIndirectRecord& r) {
     VkDispatchIndirectCommand command;
     std::memcpy(&command, FromHandle<Buffer>(r.buffer)->Data() + r.offset, sizeof command);
     const uint32_t base[3] = {0, 0, 0};
     const uint32_t count[3] = {command.x, command.y, command.z};
-    spirv_exec::RunComputeDispatch(compute_, base, count);
+    spirv_exec::RunComputeDispatch(device_, compute_, base, count);
   }
 
   // Render pass instances: targets, load-op clears, resolves (raster/render_pass_state).

@@ -12,6 +12,7 @@
 #include "cmdtape/queue_worker.h"
 #include "dispatch/extensions.h"
 #include "objects/device_capabilities.h"
+#include "spirv_exec/shader_watchdog.h"
 #include "util/object.h"
 
 namespace duet {
@@ -39,7 +40,9 @@ struct Device : DispatchableObject {
   // are rare enough that sharing costs nothing measurable.
   std::mutex sync_mutex;
   std::condition_variable sync_cv;
-  std::atomic<bool> lost{false};  // set by the queue watchdog; waits then fail
+  std::atomic<bool> lost{false};  // set by the shader watchdog; waits then fail
+  // A shader wave running longer than this loses the device (DUET_WATCHDOG_MS, read at creation).
+  int64_t shader_watchdog_ns = spirv_exec::WatchdogLimitFromEnvironment();
 
   std::atomic<uint32_t> memory_allocation_count{0};
   std::atomic<uint64_t> memory_allocated_bytes{0};

@@ -8,6 +8,7 @@
 
 #include "objects/device_limits.h"
 #include "spirv_exec/ir.h"
+#include "texel/sampler_state.h"
 
 namespace duet {
 namespace {
@@ -127,7 +128,7 @@ DeviceProperties MakeProperties() {
   l.mipmapPrecisionBits = 8;
   l.maxDrawIndexedIndexValue = UINT32_MAX;
   l.maxDrawIndirectCount = 1;
-  l.maxSamplerLodBias = 15.0f;
+  l.maxSamplerLodBias = texel::kMaxSamplerLodBias;
   l.maxSamplerAnisotropy = 1.0f;
   l.maxViewports = 1;
   l.maxViewportDimensions[0] = l.maxViewportDimensions[1] = limits::kMaxImageDimension2D;

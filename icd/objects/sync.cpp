@@ -26,11 +26,14 @@ namespace {
 template <typename Done>
 VkResult WaitUntil(Device* device, std::unique_lock<std::mutex>& lock, std::chrono::steady_clock::time_point deadline,
                    Done done) {
-  while (!done()) {
+  // Lost first: work that was cut short may still signal its fence.
+  for (;;) {
     if (device->lost) return VK_ERROR_DEVICE_LOST;
+    if (done()) break;
     if (deadline == std::chrono::steady_clock::time_point::max()) {
       device->sync_cv.wait(lock);
     } else if (device->sync_cv.wait_until(lock, deadline) == std::cv_status::timeout) {
+      if (device->lost) return VK_ERROR_DEVICE_LOST;
       return done() ? VK_SUCCESS : VK_TIMEOUT;
     }
   }

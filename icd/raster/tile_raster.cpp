@@ -166,7 +166,8 @@ class TileRasterizer {
       }
     }
     if (program != nullptr)
-      spirv_exec::RunWave(*program, fragment_.resources->roots.data(), fragment_.resources->images.data(), &wave_);
+      spirv_exec::RunWave(*program, fragment_.resources->roots.data(), fragment_.resources->images.data(),
+                          fragment_.resources->sampled.data(), &wave_);
 
     // Output merge in lane order, which is primitive order for each pixel.
     for (uint32_t l = 0; l < lanes; ++l) {

@@ -121,7 +121,7 @@ void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, con
         for (uint32_t c = 0; c < f.count && c < 4; ++c) wave.Register(f.reg + c)[l] = value.u[c];
       }
     }
-    spirv_exec::RunWave(program, resources.roots.data(), resources.images.data(), &wave);
+    spirv_exec::RunWave(program, resources.roots.data(), resources.images.data(), resources.sampled.data(), &wave);
     for (uint32_t l = 0; l < lanes; ++l) {
       float* v = out->Vertex(uint32_t(first + l));
       if (position != UINT32_MAX)

@@ -1,5 +1,6 @@
-// Arithmetic, comparisons, conversions, composites and GLSL.std.450: every
-// vector or matrix operation becomes one scalar IR instruction per component.
+// Arithmetic, comparisons, conversions, composites, matrices and integer dot
+// products: every vector or matrix operation becomes one scalar IR
+// instruction per component. GLSL.std.450 is in compile_glsl.cpp.
 #include <spirv/unified1/GLSL.std.450.h>
 
 #include "spirv_exec/compiler.h"
@@ -48,30 +49,13 @@ constexpr LaneOp kLaneOps[] = {
     {SpvOp::OpConvertFToS, Op::kConvertFToS, 1}, {SpvOp::OpConvertFToU, Op::kConvertFToU, 1},
     {SpvOp::OpConvertSToF, Op::kConvertSToF, 1}, {SpvOp::OpConvertUToF, Op::kConvertUToF, 1},
     {SpvOp::OpBitcast, Op::kMove, 1},
+    {SpvOp::OpQuantizeToF16, Op::kQuantizeToF16, 1},
 };
 
-// GLSL.std.450 instructions that work component by component.
-bool IsComponentwiseGlsl(uint32_t op, uint32_t* operands) {
+bool IsIntegerDot(SpvOp op) {
   switch (op) {
-    case GLSLstd450Round: case GLSLstd450RoundEven: case GLSLstd450Trunc: case GLSLstd450FAbs:
-    case GLSLstd450SAbs: case GLSLstd450FSign: case GLSLstd450SSign: case GLSLstd450Floor:
-    case GLSLstd450Ceil: case GLSLstd450Fract: case GLSLstd450Radians: case GLSLstd450Degrees:
-    case GLSLstd450Sin: case GLSLstd450Cos: case GLSLstd450Tan: case GLSLstd450Asin:
-    case GLSLstd450Acos: case GLSLstd450Atan: case GLSLstd450Sinh: case GLSLstd450Cosh:
-    case GLSLstd450Tanh: case GLSLstd450Asinh: case GLSLstd450Acosh: case GLSLstd450Atanh:
-    case GLSLstd450Exp: case GLSLstd450Log: case GLSLstd450Exp2: case GLSLstd450Log2:
-    case GLSLstd450Sqrt: case GLSLstd450InverseSqrt: case GLSLstd450FindILsb:
-    case GLSLstd450FindSMsb: case GLSLstd450FindUMsb:
-      *operands = 1;
-      return true;
-    case GLSLstd450Atan2: case GLSLstd450Pow: case GLSLstd450FMin: case GLSLstd450UMin:
-    case GLSLstd450SMin: case GLSLstd450FMax: case GLSLstd450UMax: case GLSLstd450SMax:
-    case GLSLstd450Step: case GLSLstd450Ldexp: case GLSLstd450NMin: case GLSLstd450NMax:
-      *operands = 2;
-      return true;
-    case GLSLstd450FClamp: case GLSLstd450UClamp: case GLSLstd450SClamp: case GLSLstd450FMix:
-    case GLSLstd450SmoothStep: case GLSLstd450Fma: case GLSLstd450NClamp:
-      *operands = 3;
+    case SpvOp::OpSDot: case SpvOp::OpUDot: case SpvOp::OpSUDot:
+    case SpvOp::OpSDotAccSat: case SpvOp::OpUDotAccSat: case SpvOp::OpSUDotAccSat:
       return true;
     default:
       return false;
@@ -95,8 +79,11 @@ bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled
     return true;
   }
 
+  if (IsIntegerDot(inst.op)) return CompileIntegerDot(inst);
+
   switch (inst.op) {
     case SpvOp::OpCopyObject:
+    case SpvOp::OpCopyLogical:  // registers have no layout: a logical copy is a copy
     case SpvOp::OpUConvert:
     case SpvOp::OpSConvert:
     case SpvOp::OpFConvert: {
@@ -110,6 +97,64 @@ bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled
     case SpvOp::OpUndef:
       Define(inst[1], inst[0], ScalarCount(inst[0]));
       return true;
+    case SpvOp::OpBitFieldInsert: {  // base, insert, offset, count (offset and count are scalars)
+      const CompiledValue& base = Value(inst[2]);
+      const CompiledValue& insert = Value(inst[3]);
+      const uint32_t offset = Value(inst[4]).reg, count = Value(inst[5]).reg;
+      const CompiledValue& v = Define(inst[1], inst[0], base.count);
+      for (uint32_t i = 0; i < base.count; ++i) Emit(Op::kBitFieldInsert, v.reg + i, base.reg + i, insert.reg + i, offset, 0, count);
+      return true;
+    }
+    case SpvOp::OpBitFieldSExtract:
+    case SpvOp::OpBitFieldUExtract: {  // base, offset, count
+      const CompiledValue& base = Value(inst[2]);
+      const uint32_t offset = Value(inst[3]).reg, count = Value(inst[4]).reg;
+      const CompiledValue& v = Define(inst[1], inst[0], base.count);
+      const Op ir = inst.op == SpvOp::OpBitFieldSExtract ? Op::kBitFieldSExtract : Op::kBitFieldUExtract;
+      for (uint32_t i = 0; i < base.count; ++i) Emit(ir, v.reg + i, base.reg + i, offset, count);
+      return true;
+    }
+    case SpvOp::OpIAddCarry:
+    case SpvOp::OpISubBorrow:
+    case SpvOp::OpUMulExtended:
+    case SpvOp::OpSMulExtended: {
+      // struct { low result, carry / borrow / high half }, each as wide as the operands.
+      const CompiledValue& a = Value(inst[2]);
+      const CompiledValue& b = Value(inst[3]);
+      const uint32_t n = a.count;
+      const CompiledValue& v = Define(inst[1], inst[0], 2 * n);
+      Op low = Op::kIAdd, high = Op::kIAddCarry;
+      if (inst.op == SpvOp::OpISubBorrow) low = Op::kISub, high = Op::kISubBorrow;
+      if (inst.op == SpvOp::OpUMulExtended) low = Op::kIMul, high = Op::kIMulHighU;
+      if (inst.op == SpvOp::OpSMulExtended) low = Op::kIMul, high = Op::kIMulHighS;
+      for (uint32_t i = 0; i < n; ++i) {
+        Emit(low, v.reg + i, a.reg + i, b.reg + i);
+        Emit(high, v.reg + n + i, a.reg + i, b.reg + i);
+      }
+      return true;
+    }
+    case SpvOp::OpAny:
+    case SpvOp::OpAll: {  // booleans are 0 or 1
+      const CompiledValue& a = Value(inst[2]);
+      const CompiledValue& v = Define(inst[1], inst[0], 1);
+      Emit(Op::kMove, v.reg, a.reg);
+      for (uint32_t i = 1; i < a.count; ++i) Emit(inst.op == SpvOp::OpAny ? Op::kBitOr : Op::kBitAnd, v.reg, v.reg, a.reg + i);
+      return true;
+    }
+    case SpvOp::OpDemoteToHelperInvocation:
+      Emit(Op::kDemote);
+      return true;
+    case SpvOp::OpIsHelperInvocationEXT:
+      Emit(Op::kIsHelper, Define(inst[1], inst[0], 1).reg);
+      return true;
+    case SpvOp::OpGroupNonUniformElect: {
+      // Subgroups are waves; only the Subgroup scope exists for it.
+      uint32_t scope = 0;
+      if (!module_.ScalarConstant(inst[2], &scope) || static_cast<spv::Scope>(scope) != spv::Scope::Subgroup)
+        return Fail("OpGroupNonUniformElect outside the Subgroup scope");
+      Emit(Op::kElect, Define(inst[1], inst[0], 1).reg);
+      return true;
+    }
     case SpvOp::OpSelect: {
       const uint32_t count = ScalarCount(inst[0]);
       const CompiledValue& cond = Value(inst[2]);
@@ -261,6 +306,43 @@ bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled
   }
 }
 
+// OpSDot, OpUDot, OpSUDot and their *AccSat forms. Operands are vectors of
+// 32-bit integers (DotProductInputAll) or 32-bit integers holding four 8-bit
+// components (PackedVectorFormat4x8Bit). Products and their sum wrap (an
+// overflow there is undefined); only the accumulation saturates.
+bool Compiler::CompileIntegerDot(const SpirvInstruction& inst) {
+  const CompiledValue& a = Value(inst[2]);
+  const CompiledValue& b = Value(inst[3]);
+  const bool accumulate = inst.op == SpvOp::OpSDotAccSat || inst.op == SpvOp::OpUDotAccSat ||
+                          inst.op == SpvOp::OpSUDotAccSat;
+  const bool a_signed = inst.op != SpvOp::OpUDot && inst.op != SpvOp::OpUDotAccSat;
+  const bool b_signed = inst.op == SpvOp::OpSDot || inst.op == SpvOp::OpSDotAccSat;
+  const bool packed = module_.Type(a.type).kind != SpvOp::OpTypeVector;
+  const uint32_t accumulator = accumulate ? Value(inst[4]).reg : kNoRegister;
+  if (ScalarCount(inst[0]) != 1) return Fail("integer dot product with a result wider than 32 bits");
+  const CompiledValue& v = Define(inst[1], inst[0], 1);
+  const uint32_t sum = accumulate ? NewRegisters(1) : v.reg;
+  const uint32_t product = NewRegisters(1);
+  if (packed) {
+    const uint32_t x = NewRegisters(2), y = x + 1, eight = ConstantRegister(8);
+    for (uint32_t i = 0; i < 4; ++i) {
+      const uint32_t offset = ConstantRegister(8 * i);
+      Emit(a_signed ? Op::kBitFieldSExtract : Op::kBitFieldUExtract, x, a.reg, offset, eight);
+      Emit(b_signed ? Op::kBitFieldSExtract : Op::kBitFieldUExtract, y, b.reg, offset, eight);
+      Emit(Op::kIMul, i == 0 ? sum : product, x, y);
+      if (i != 0) Emit(Op::kIAdd, sum, sum, product);
+    }
+  } else {
+    // Two's complement: the low 32 bits of a product do not depend on signedness.
+    for (uint32_t i = 0; i < a.count; ++i) {
+      Emit(Op::kIMul, i == 0 ? sum : product, a.reg + i, b.reg + i);
+      if (i != 0) Emit(Op::kIAdd, sum, sum, product);
+    }
+  }
+  if (accumulate) Emit(a_signed ? Op::kIAddSatS : Op::kIAddSatU, v.reg, sum, accumulator);
+  return true;
+}
+
 bool Compiler::CompileMatrixInstruction(const SpirvInstruction& inst) {
   const SpirvModule& m = module_;
   // Column-major: element (column c, row r) of a matrix with R rows is register c*R + r.
@@ -323,106 +405,6 @@ bool Compiler::CompileMatrixInstruction(const SpirvInstruction& inst) {
     }
     default:
       return Fail("unsupported matrix instruction");
-  }
-}
-
-bool Compiler::CompileGlslInstruction(const SpirvInstruction& inst) {
-  if (module_.ext_inst_sets.count(inst[2]) == 0 || module_.ext_inst_sets.at(inst[2]) != 1)
-    return Fail("unsupported extended instruction set");
-  const uint32_t op = inst[3];
-  const uint32_t count = ScalarCount(inst[0]);
-  uint32_t operands = 0;
-  if (IsComponentwiseGlsl(op, &operands)) {
-    const CompiledValue& v = Define(inst[1], inst[0], count);
-    uint32_t regs[3] = {};
-    uint32_t counts[3] = {};
-    for (uint32_t i = 0; i < operands; ++i) {
-      const CompiledValue& a = Value(inst[4 + i]);
-      regs[i] = a.reg;
-      counts[i] = a.count;
-    }
-    // Scalar operands of vector forms (step(edge, v), mix(x, y, a)...) broadcast.
-    auto at = [&](uint32_t i, uint32_t c) { return regs[i] + (counts[i] == 1 ? 0 : c); };
-    const Op ir = operands == 1 ? Op::kGlslUnary : operands == 2 ? Op::kGlslBinary : Op::kGlslTernary;
-    for (uint32_t c = 0; c < count; ++c) Emit(ir, v.reg + c, at(0, c), at(1, c), at(2, c), uint16_t(op));
-    return true;
-  }
-  const uint32_t t = NewRegisters(2);
-  switch (op) {
-    case GLSLstd450Length:
-    case GLSLstd450Distance:
-    case GLSLstd450Normalize: {
-      const CompiledValue& a = Value(inst[4]);
-      uint32_t x = a.reg;
-      if (op == GLSLstd450Distance) {  // length(a - b)
-        const CompiledValue& b = Value(inst[5]);
-        x = NewRegisters(a.count);
-        for (uint32_t c = 0; c < a.count; ++c) Emit(Op::kFSub, x + c, a.reg + c, b.reg + c);
-      }
-      const uint32_t sum = NewRegisters(1);
-      Emit(Op::kFMul, sum, x, x);
-      for (uint32_t c = 1; c < a.count; ++c) {
-        Emit(Op::kFMul, t, x + c, x + c);
-        Emit(Op::kFAdd, sum, sum, t);
-      }
-      const CompiledValue& v = Define(inst[1], inst[0], count);
-      if (op != GLSLstd450Normalize) {
-        Emit(Op::kGlslUnary, v.reg, sum, 0, 0, GLSLstd450Sqrt);
-        return true;
-      }
-      Emit(Op::kGlslUnary, t, sum, 0, 0, GLSLstd450InverseSqrt);
-      for (uint32_t c = 0; c < count; ++c) Emit(Op::kFMul, v.reg + c, x + c, t);
-      return true;
-    }
-    case GLSLstd450Cross: {
-      const CompiledValue& a = Value(inst[4]);
-      const CompiledValue& b = Value(inst[5]);
-      const CompiledValue& v = Define(inst[1], inst[0], 3);
-      for (uint32_t c = 0; c < 3; ++c) {
-        const uint32_t i = (c + 1) % 3, j = (c + 2) % 3;
-        Emit(Op::kFMul, t, a.reg + i, b.reg + j);
-        Emit(Op::kFMul, t + 1, a.reg + j, b.reg + i);
-        Emit(Op::kFSub, v.reg + c, t, t + 1);
-      }
-      return true;
-    }
-    case GLSLstd450Reflect: {  // I - 2 * dot(N, I) * N
-      const CompiledValue& i_vec = Value(inst[4]);
-      const CompiledValue& n = Value(inst[5]);
-      const uint32_t d = NewRegisters(1);
-      Emit(Op::kFMul, d, n.reg, i_vec.reg);
-      for (uint32_t c = 1; c < count; ++c) {
-        Emit(Op::kFMul, t, n.reg + c, i_vec.reg + c);
-        Emit(Op::kFAdd, d, d, t);
-      }
-      Emit(Op::kFAdd, d, d, d);
-      const CompiledValue& v = Define(inst[1], inst[0], count);
-      for (uint32_t c = 0; c < count; ++c) {
-        Emit(Op::kFMul, t, d, n.reg + c);
-        Emit(Op::kFSub, v.reg + c, i_vec.reg + c, t);
-      }
-      return true;
-    }
-    case GLSLstd450FaceForward: {  // dot(Nref, I) < 0 ? N : -N
-      const CompiledValue& n = Value(inst[4]);
-      const CompiledValue& i_vec = Value(inst[5]);
-      const CompiledValue& nref = Value(inst[6]);
-      const uint32_t d = NewRegisters(1);
-      Emit(Op::kFMul, d, nref.reg, i_vec.reg);
-      for (uint32_t c = 1; c < count; ++c) {
-        Emit(Op::kFMul, t, nref.reg + c, i_vec.reg + c);
-        Emit(Op::kFAdd, d, d, t);
-      }
-      Emit(Op::kFOrdLess, d, d, ConstantRegister(0));
-      const CompiledValue& v = Define(inst[1], inst[0], count);
-      for (uint32_t c = 0; c < count; ++c) {
-        Emit(Op::kFNegate, t, n.reg + c);
-        Emit(Op::kSelect, v.reg + c, d, n.reg + c, t);
-      }
-      return true;
-    }
-    default:
-      return Fail("unsupported GLSL.std.450 instruction " + std::to_string(op));
   }
 }
 

@@ -138,8 +138,11 @@ bool Compiler::CompileImageInstruction(const SpirvInstruction& inst, bool* handl
   const bool implicit = ops.lod == kNoOperand && ops.grad_x == kNoOperand;
   if (implicit) program_.uses_derivatives = true;
   const uint32_t result = NewRegisters(4);
-  Emit(Op::kImageSample, result, coords.reg, uint32_t(program_.sample_operands.size()), 0, uint16_t(image.image),
-       image.sampler);
+  uint32_t pair = 0;
+  const std::pair<uint32_t, uint32_t> wanted{image.image, image.sampler};
+  while (pair < program_.sampled_images.size() && program_.sampled_images[pair] != wanted) ++pair;
+  if (pair == program_.sampled_images.size()) program_.sampled_images.push_back(wanted);
+  Emit(Op::kImageSample, result, coords.reg, uint32_t(program_.sample_operands.size()), 0, uint16_t(pair));
   program_.sample_operands.push_back(ops);
   const CompiledValue& v = Define(inst[1], inst[0], ScalarCount(inst[0]));
   for (uint32_t c = 0; c < v.count; ++c) Emit(Op::kMove, v.reg + c, result + c);

@@ -284,6 +284,36 @@ bool Compiler::DeclareGlobals(const SpirvEntryPoint& entry) {
   return true;
 }
 
+bool Compiler::LoadThrough(const PointerValue& p, uint32_t type, uint32_t first) {
+  if (p.image) return Fail("load of an image through a data pointer");
+  if (p.builtin_register != kNoRegister) {
+    const uint32_t count = ScalarCount(type);
+    for (uint32_t i = 0; i < count; ++i) Emit(Op::kMove, first + i, p.builtin_register + i);
+    return true;
+  }
+  const uint32_t offset_reg = p.offset_register != kNoRegister ? p.offset_register : ConstantRegister(0);
+  uint32_t i = 0;
+  ForEachScalar(module_, type, ContextOf(p), p.static_offset, [&](uint32_t offset) {
+    Emit(Op::kLoad, first + i++, offset_reg, offset, 0, uint16_t(p.root));
+  });
+  return true;
+}
+
+bool Compiler::StoreThrough(const PointerValue& p, uint32_t first) {
+  if (p.image) return Fail("store of an image through a data pointer");
+  if (p.builtin_register != kNoRegister) {
+    const uint32_t count = ScalarCount(p.pointee);
+    for (uint32_t i = 0; i < count; ++i) Emit(Op::kMove, p.builtin_register + i, first + i);
+    return true;
+  }
+  const uint32_t offset_reg = p.offset_register != kNoRegister ? p.offset_register : ConstantRegister(0);
+  uint32_t i = 0;
+  ForEachScalar(module_, p.pointee, ContextOf(p), p.static_offset, [&](uint32_t offset) {
+    Emit(Op::kStore, 0, offset_reg, offset, first + i++, uint16_t(p.root));
+  });
+  return true;
+}
+
 bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* handled) {
   const SpirvModule& m = module_;
   *handled = true;
@@ -407,30 +437,31 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
         return true;
       }
       CompiledValue& v = Define(inst[1], inst[0], ScalarCount(inst[0]));
-      if (p.builtin_register != kNoRegister) {
-        for (uint32_t i = 0; i < v.count; ++i) Emit(Op::kMove, v.reg + i, p.builtin_register + i);
-        return true;
+      if (!LoadThrough(p, inst[0], v.reg)) return false;
+      if (p.builtin_register != kNoRegister &&
+          p.builtin_register == program_.BuiltinInput(uint32_t(spv::BuiltIn::HelperInvocation))) {
+        // A lane that demoted itself is a helper from then on (the built-in
+        // is Volatile when the module demotes).
+        const uint32_t demoted = NewRegisters(1);
+        Emit(Op::kIsHelper, demoted);
+        Emit(Op::kBitOr, v.reg, v.reg, demoted);
       }
-      const uint32_t offset_reg = p.offset_register != kNoRegister ? p.offset_register : ConstantRegister(0);
-      uint32_t i = 0;
-      ForEachScalar(m, inst[0], ContextOf(p), p.static_offset, [&](uint32_t offset) {
-        Emit(Op::kLoad, v.reg + i++, offset_reg, offset, 0, uint16_t(p.root));
-      });
       return true;
     }
     case SpvOp::OpStore: {
-      const PointerValue p = Value(inst[0]).pointer;
-      const CompiledValue& value = Value(inst[1]);
-      if (p.builtin_register != kNoRegister) {
-        for (uint32_t i = 0; i < value.count; ++i) Emit(Op::kMove, p.builtin_register + i, value.reg + i);
-        return true;
-      }
-      const uint32_t offset_reg = p.offset_register != kNoRegister ? p.offset_register : ConstantRegister(0);
-      uint32_t i = 0;
-      ForEachScalar(m, p.pointee, ContextOf(p), p.static_offset, [&](uint32_t offset) {
-        Emit(Op::kStore, 0, offset_reg, offset, value.reg + i++, uint16_t(p.root));
-      });
-      return true;
+      const CompiledValue& pointer = Value(inst[0]);
+      if (pointer.kind != CompiledValue::Kind::kPointer) return Fail("store through a non-pointer");
+      return StoreThrough(pointer.pointer, Value(inst[1]).reg);
+    }
+    case SpvOp::OpCopyMemory: {
+      // Both sides have the same type; their layouts may differ (e.g. a
+      // block in a buffer and a function variable), so go through registers.
+      const CompiledValue& target = Value(inst[0]);
+      const CompiledValue& source = Value(inst[1]);
+      if (target.kind != CompiledValue::Kind::kPointer || source.kind != CompiledValue::Kind::kPointer)
+        return Fail("OpCopyMemory between non-pointers");
+      const uint32_t temp = NewRegisters(ScalarCount(source.pointer.pointee));
+      return LoadThrough(source.pointer, source.pointer.pointee, temp) && StoreThrough(target.pointer, temp);
     }
     case SpvOp::OpArrayLength: {
       // Length of the runtime array that is member `inst[3]` of the block.

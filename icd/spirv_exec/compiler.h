@@ -1,7 +1,8 @@
 // Shared state of the SPIR-V -> IR compiler. The work is split by topic:
 // compiler.cpp (values, blocks, control flow), compile_memory.cpp
 // (variables, access chains, loads, stores, atomics), compile_alu.cpp
-// (arithmetic, conversions, composites, GLSL.std.450).
+// (arithmetic, conversions, composites, matrices, integer dot products),
+// compile_glsl.cpp (GLSL.std.450), compile_image.cpp (images).
 #pragma once
 
 #include <cstdint>
@@ -64,9 +65,14 @@ class Compiler {
   bool CompileMemoryInstruction(const SpirvInstruction& inst, bool* handled);  // compile_memory.cpp
   bool CompileAluInstruction(const SpirvInstruction& inst, bool* handled);     // compile_alu.cpp
   bool CompileMatrixInstruction(const SpirvInstruction& inst);                 // compile_alu.cpp
-  bool CompileGlslInstruction(const SpirvInstruction& inst);                   // compile_alu.cpp
+  bool CompileIntegerDot(const SpirvInstruction& inst);                        // compile_alu.cpp
+  bool CompileGlslInstruction(const SpirvInstruction& inst);                   // compile_glsl.cpp
   bool CompileImageInstruction(const SpirvInstruction& inst, bool* handled);   // compile_image.cpp
   bool DeclareGlobals(const SpirvEntryPoint& entry);                           // compile_memory.cpp
+  // Loads what `p` points to (as `type`) into registers from `first`, or
+  // stores registers from `first` there (compile_memory.cpp).
+  bool LoadThrough(const PointerValue& p, uint32_t type, uint32_t first);
+  bool StoreThrough(const PointerValue& p, uint32_t first);
   bool DeclareInterface(uint32_t type, uint32_t reg, bool input, const Decorations* d);
   uint32_t LocationCount(uint32_t type) const;
   void RecordComputeBuiltin(uint32_t builtin, uint32_t reg);

@@ -11,6 +11,7 @@
 namespace duet {
 
 struct DescriptorSet;
+struct Device;
 struct Pipeline;
 
 inline constexpr uint32_t kMaxBoundDescriptorSets = 8;
@@ -26,7 +27,11 @@ struct ShaderBindings {
 
 namespace spirv_exec {
 
-void RunComputeDispatch(const ShaderBindings& bindings, const uint32_t base[3], const uint32_t count[3]);
+// Runs the workgroups base .. base + count - 1. A workgroup whose wave runs
+// longer than the device's watchdog limit marks `device` lost and the
+// dispatch stops; so does one that starts after the device was lost.
+void RunComputeDispatch(Device* device, const ShaderBindings& bindings, const uint32_t base[3],
+                        const uint32_t count[3]);
 
 }  // namespace spirv_exec
 }  // namespace duet

@@ -30,7 +30,8 @@ inline void FloatLanes(LaneMask active, uint32_t* dst, const uint32_t* a, Fn f) 
   Lanes(active, dst, [&](uint32_t l) { return U(f(F(a[l]))); });
 }
 
-// IEEE minNum/maxNum: a NaN operand yields the other operand.
+// IEEE minNum/maxNum: a NaN operand yields the other operand. NMin/NMax
+// require it; FMin/FMax leave NaN operands undefined, so they share it.
 inline float NMin(float x, float y) { return std::isnan(x) ? y : std::isnan(y) ? x : std::min(x, y); }
 inline float NMax(float x, float y) { return std::isnan(x) ? y : std::isnan(y) ? x : std::max(x, y); }
 
@@ -51,7 +52,24 @@ void ExecuteGlslUnary(uint16_t op, uint32_t* dst, const uint32_t* a, LaneMask ac
       break;
     case GLSLstd450Floor: FloatLanes(active, dst, a, [](float x) { return std::floor(x); }); break;
     case GLSLstd450Ceil: FloatLanes(active, dst, a, [](float x) { return std::ceil(x); }); break;
+    // x - floor(x), as the spec defines it (so fract(-1e-10) rounds to 1.0).
     case GLSLstd450Fract: FloatLanes(active, dst, a, [](float x) { return x - std::floor(x); }); break;
+    // The fractional part of modf (the whole part is Trunc); modf(+-Inf) = +-0.
+    case GLSLstd450Modf:
+    case GLSLstd450ModfStruct:
+      FloatLanes(active, dst, a, [](float x) {
+        float whole = 0.0f;
+        return std::modf(x, &whole);
+      });
+      break;
+    // The significand of frexp, in [0.5, 1) (the exponent is kFrexpExponent).
+    case GLSLstd450Frexp:
+    case GLSLstd450FrexpStruct:
+      FloatLanes(active, dst, a, [](float x) {
+        int exponent = 0;
+        return std::frexp(x, &exponent);
+      });
+      break;
     case GLSLstd450Radians: FloatLanes(active, dst, a, [](float x) { return x * 0.017453292519943295f; }); break;
     case GLSLstd450Degrees: FloatLanes(active, dst, a, [](float x) { return x * 57.29577951308232f; }); break;
     case GLSLstd450Sin: FloatLanes(active, dst, a, [](float x) { return std::sin(x); }); break;

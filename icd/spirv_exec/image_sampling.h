@@ -1,13 +1,12 @@
-// kImageSample: filtered reads through a sampler, over the active lanes.
+// kImageSample: filtered reads through a sampler, over the active lanes,
+// by the texel sampling library (texel/sample.h).
 #pragma once
 
 #include "spirv_exec/wave.h"
 
 namespace duet::spirv_exec {
 
-// `image` holds the view; `sampler` the sampler (the same binding for
-// combined image samplers).
-void SampleImage(const SampleOperands& operands, const Inst& inst, const ImageBinding& image,
-                 const ImageBinding& sampler, WaveState& wave);
+void SampleImage(const SampleOperands& operands, const Inst& inst, const texel::SampledImageState& state,
+                 WaveState& wave);
 
 }  // namespace duet::spirv_exec

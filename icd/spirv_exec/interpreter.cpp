@@ -1,7 +1,8 @@
 // The wave interpreter: one switch per instruction, one loop over lanes per
 // case. Results are written only to active lanes (a lane that left a loop
 // keeps the values it left with); when every lane is active the loops are
-// unconditional and vectorize.
+// unconditional and vectorize. Rare, heavy operations (GLSL.std.450,
+// images, packing, matrices) live in their own files and are called.
 #include <spirv/unified1/spirv.hpp11>
 
 #include <algorithm>
@@ -12,49 +13,16 @@
 
 #include "spirv_exec/glsl_std450.h"
 #include "spirv_exec/interpreter_image.h"
+#include "spirv_exec/interpreter_lanes.h"
+#include "spirv_exec/invocation_trace.h"
+#include "spirv_exec/shader_watchdog.h"
 #include "spirv_exec/wave.h"
+#include "texel/float_formats.h"
 
 namespace duet::spirv_exec {
 namespace {
 
-constexpr uint32_t W = kWaveWidth;
-
-inline float F(uint32_t u) { return std::bit_cast<float>(u); }
-inline uint32_t U(float f) { return std::bit_cast<uint32_t>(f); }
-
-// dst[l] = f(l) for the active lanes.
-template <typename Fn>
-inline void ForActive(LaneMask active, uint32_t* dst, Fn f) {
-  if (active == kAllLanes) {
-    for (uint32_t l = 0; l < W; ++l) dst[l] = f(l);
-  } else {
-    for (uint32_t l = 0; l < W; ++l)
-      if ((active >> l) & 1) dst[l] = f(l);
-  }
-}
-
-template <typename Fn>
-inline void Binary(WaveState& w, const Inst& in, Fn f) {
-  const uint32_t* a = w.Register(in.a);
-  const uint32_t* b = w.Register(in.b);
-  ForActive(w.active, w.Register(in.dst), [&](uint32_t l) { return f(a[l], b[l]); });
-}
-
-template <typename Fn>
-inline void Unary(WaveState& w, const Inst& in, Fn f) {
-  const uint32_t* a = w.Register(in.a);
-  ForActive(w.active, w.Register(in.dst), [&](uint32_t l) { return f(a[l]); });
-}
-
-template <typename Fn>
-inline void FloatBinary(WaveState& w, const Inst& in, Fn f) {
-  Binary(w, in, [&](uint32_t a, uint32_t b) { return U(f(F(a), F(b))); });
-}
-
-template <typename Fn>
-inline void FloatCompare(WaveState& w, const Inst& in, Fn f) {
-  Binary(w, in, [&](uint32_t a, uint32_t b) { return uint32_t(f(F(a), F(b))); });
-}
+using namespace lanes;  // NOLINT: the lane helpers are this file's vocabulary
 
 inline bool Unordered(float a, float b) { return std::isnan(a) || std::isnan(b); }
 
@@ -73,12 +41,48 @@ inline uint32_t FloatToUint(float f) {
   return uint32_t(f);
 }
 
-// The address of a 32-bit access for one lane, or nullptr when it falls outside the root.
+// Bit fields: count 0 gives 0 (extract) or the base (insert); offset + count
+// beyond 32 is undefined in SPIR-V, and here never undefined in C++.
+inline uint32_t FieldMask(uint32_t count) { return count >= 32 ? ~0u : (1u << count) - 1u; }
+
+inline uint32_t BitFieldInsert(uint32_t base, uint32_t insert, uint32_t offset, uint32_t count) {
+  if (offset >= 32) return base;
+  const uint32_t mask = FieldMask(count) << offset;
+  return (base & ~mask) | ((insert << offset) & mask);
+}
+
+inline uint32_t BitFieldUExtract(uint32_t value, uint32_t offset, uint32_t count) {
+  if (offset >= 32) return 0;
+  return (value >> offset) & FieldMask(count);
+}
+
+inline uint32_t BitFieldSExtract(uint32_t value, uint32_t offset, uint32_t count) {
+  if (count == 0 || offset >= 32) return 0;
+  const uint32_t field = (value >> offset) & FieldMask(count);
+  const bool negative = count < 32 && ((field >> (count - 1)) & 1u) != 0;
+  return negative ? field | ~FieldMask(count) : field;
+}
+
+// OpQuantizeToF16: round to half precision (to nearest even); values too
+// large become infinities and values below the smallest normal half become
+// zero, as the instruction requires.
+inline uint32_t QuantizeToF16(uint32_t bits) {
+  const float quantized = texel::HalfToFloat(texel::FloatToHalf(F(bits)));
+  if (std::fabs(quantized) < 6.103515625e-05f) return bits & 0x80000000u;  // 2^-14, the smallest normal half
+  return U(quantized);
+}
+
+// The address of a 32-bit access for one lane, or nullptr when it falls
+// outside the root: buffers by their bound range (robust buffer access),
+// per-lane memory by the lane's share (indexing a local array out of range
+// is undefined, but must not reach another lane or beyond the wave).
 inline std::byte* Address(const Program& p, const RootMemory* roots, WaveState& w, uint16_t root, uint32_t offset,
                           uint32_t lane) {
   const MemoryRoot& r = p.roots[root];
-  if (r.kind == RootKind::kPrivate)
+  if (r.kind == RootKind::kPrivate) {
+    if (uint64_t(r.offset) + offset + 4 > p.private_memory_size) return nullptr;
     return w.private_memory.data() + size_t(lane) * p.private_memory_size + r.offset + offset;
+  }
   const RootMemory& m = roots[root];
   if (uint64_t(offset) + 4 > m.range) return nullptr;
   return m.base + offset;
@@ -119,33 +123,24 @@ uint32_t AtomicOperation(uint32_t opcode, std::byte* address, uint32_t value, ui
   }
 }
 
-}  // namespace
+// Lanes whose stores and atomics reach memory: helper invocations' must not.
+inline LaneMask Writers(const WaveState& w) { return w.active & ~(w.helpers | w.demoted); }
 
-void ResetWave(const Program& program, LaneMask launched, WaveState* wave) {
-  wave->registers.assign(size_t(program.register_count) * W, 0);
-  for (const auto& [reg, value] : program.constants) {
-    uint32_t* r = wave->Register(reg);
-    for (uint32_t l = 0; l < W; ++l) r[l] = value;
-  }
-  const size_t blocks = program.block_start.empty() ? 0 : program.block_start.size() - 1;
-  wave->block_masks.assign(blocks, 0);
-  size_t edges = 2;
-  for (const SwitchTable& s : program.switches) edges = std::max(edges, s.cases.size() + 1);
-  wave->edges.assign(edges, 0);
-  wave->private_memory.assign(size_t(W) * program.private_memory_size, std::byte{0});
-  if (blocks > 0) wave->block_masks[0] = launched;
-  wave->launched = launched;
-  wave->active = 0;
-  wave->killed = 0;
-  wave->pc = 0;
+// Every kWatchdogCheckInterval back edges: whether the wave must stop.
+bool WatchdogStops(WaveState& w) {
+  w.back_edges_until_check = kWatchdogCheckInterval;
+  return w.watchdog != nullptr && w.watchdog->Check(w);
 }
 
-WaveStatus RunWave(const Program& p, const RootMemory* roots, const ImageBinding* images, WaveState* wave) {
-  WaveState& w = *wave;
+template <bool kTrace>
+WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* images,
+               const texel::SampledImageState* sampled, WaveState& w) {
   const Inst* code = p.code.data();
   const uint32_t end = static_cast<uint32_t>(p.code.size());
   while (w.pc < end) {
-    const Inst& in = code[w.pc++];
+    const uint32_t pc = w.pc++;
+    const Inst& in = code[pc];
+    [[maybe_unused]] const LaneMask active_before = w.active;
     switch (in.op) {
       case Op::kMove: Unary(w, in, [](uint32_t a) { return a; }); break;
       case Op::kEdgeMove: {
@@ -206,6 +201,45 @@ WaveStatus RunWave(const Program& p, const RootMemory* roots, const ImageBinding
           return r;
         });
         break;
+      case Op::kBitFieldInsert: {
+        const uint32_t* base = w.Register(in.a);
+        const uint32_t* insert = w.Register(in.b);
+        const uint32_t* offset = w.Register(in.c);
+        const uint32_t* count = w.Register(in.ext);
+        ForActive(w.active, w.Register(in.dst),
+                  [&](uint32_t l) { return BitFieldInsert(base[l], insert[l], offset[l], count[l]); });
+        break;
+      }
+      case Op::kBitFieldSExtract:
+      case Op::kBitFieldUExtract: {
+        const uint32_t* value = w.Register(in.a);
+        const uint32_t* offset = w.Register(in.b);
+        const uint32_t* count = w.Register(in.c);
+        if (in.op == Op::kBitFieldSExtract)
+          ForActive(w.active, w.Register(in.dst),
+                    [&](uint32_t l) { return BitFieldSExtract(value[l], offset[l], count[l]); });
+        else
+          ForActive(w.active, w.Register(in.dst),
+                    [&](uint32_t l) { return BitFieldUExtract(value[l], offset[l], count[l]); });
+        break;
+      }
+      case Op::kIMulHighU:
+        Binary(w, in, [](uint32_t a, uint32_t b) { return uint32_t((uint64_t(a) * b) >> 32); });
+        break;
+      case Op::kIMulHighS:
+        Binary(w, in, [](uint32_t a, uint32_t b) { return uint32_t(uint64_t(int64_t(S(a)) * S(b)) >> 32); });
+        break;
+      case Op::kIAddCarry: Binary(w, in, [](uint32_t a, uint32_t b) { return uint32_t(a + b < a); }); break;
+      case Op::kISubBorrow: Binary(w, in, [](uint32_t a, uint32_t b) { return uint32_t(a < b); }); break;
+      case Op::kIAddSatU:
+        Binary(w, in, [](uint32_t a, uint32_t b) { return a + b < a ? UINT32_MAX : a + b; });
+        break;
+      case Op::kIAddSatS:
+        Binary(w, in, [](uint32_t a, uint32_t b) {
+          const int64_t sum = int64_t(S(a)) + S(b);
+          return uint32_t(int32_t(std::clamp<int64_t>(sum, INT32_MIN, INT32_MAX)));
+        });
+        break;
 
       case Op::kFAdd: FloatBinary(w, in, [](float a, float b) { return a + b; }); break;
       case Op::kFSub: FloatBinary(w, in, [](float a, float b) { return a - b; }); break;
@@ -214,19 +248,14 @@ WaveStatus RunWave(const Program& p, const RootMemory* roots, const ImageBinding
       case Op::kFRem: FloatBinary(w, in, [](float a, float b) { return std::fmod(a, b); }); break;
       case Op::kFMod: FloatBinary(w, in, [](float a, float b) { return a - b * std::floor(a / b); }); break;
       case Op::kFNegate: Unary(w, in, [](uint32_t a) { return a ^ 0x80000000u; }); break;
+      case Op::kQuantizeToF16: Unary(w, in, [](uint32_t a) { return QuantizeToF16(a); }); break;
 
       case Op::kIEqual: Binary(w, in, [](uint32_t a, uint32_t b) { return uint32_t(a == b); }); break;
       case Op::kINotEqual: Binary(w, in, [](uint32_t a, uint32_t b) { return uint32_t(a != b); }); break;
-      case Op::kSLess: Binary(w, in, [](uint32_t a, uint32_t b) { return uint32_t(int32_t(a) < int32_t(b)); }); break;
-      case Op::kSLessEqual:
-        Binary(w, in, [](uint32_t a, uint32_t b) { return uint32_t(int32_t(a) <= int32_t(b)); });
-        break;
-      case Op::kSGreater:
-        Binary(w, in, [](uint32_t a, uint32_t b) { return uint32_t(int32_t(a) > int32_t(b)); });
-        break;
-      case Op::kSGreaterEqual:
-        Binary(w, in, [](uint32_t a, uint32_t b) { return uint32_t(int32_t(a) >= int32_t(b)); });
-        break;
+      case Op::kSLess: Binary(w, in, [](uint32_t a, uint32_t b) { return uint32_t(S(a) < S(b)); }); break;
+      case Op::kSLessEqual: Binary(w, in, [](uint32_t a, uint32_t b) { return uint32_t(S(a) <= S(b)); }); break;
+      case Op::kSGreater: Binary(w, in, [](uint32_t a, uint32_t b) { return uint32_t(S(a) > S(b)); }); break;
+      case Op::kSGreaterEqual: Binary(w, in, [](uint32_t a, uint32_t b) { return uint32_t(S(a) >= S(b)); }); break;
       case Op::kULess: Binary(w, in, [](uint32_t a, uint32_t b) { return uint32_t(a < b); }); break;
       case Op::kULessEqual: Binary(w, in, [](uint32_t a, uint32_t b) { return uint32_t(a <= b); }); break;
       case Op::kUGreater: Binary(w, in, [](uint32_t a, uint32_t b) { return uint32_t(a > b); }); break;
@@ -262,6 +291,17 @@ WaveStatus RunWave(const Program& p, const RootMemory* roots, const ImageBinding
         ExecuteGlslTernary(in.aux, w.Register(in.dst), w.Register(in.a), w.Register(in.b), w.Register(in.c),
                            w.active);
         break;
+      case Op::kFrexpExponent:
+        Unary(w, in, [](uint32_t a) {
+          int exponent = 0;
+          std::frexp(F(a), &exponent);
+          return uint32_t(exponent);
+        });
+        break;
+      case Op::kGlslPack: ExecuteGlslPack(in.aux, w.Register(in.dst), w.Register(in.a), w.active); break;
+      case Op::kGlslUnpack: ExecuteGlslUnpack(in.aux, w.Register(in.dst), w.Register(in.a), w.active); break;
+      case Op::kDeterminant: ExecuteDeterminant(in.b, w.Register(in.dst), w.Register(in.a), w.active); break;
+      case Op::kMatrixInverse: ExecuteMatrixInverse(in.b, w.Register(in.dst), w.Register(in.a), w.active); break;
 
       case Op::kLoad: {
         const uint32_t* offset = w.Register(in.a);
@@ -276,8 +316,9 @@ WaveStatus RunWave(const Program& p, const RootMemory* roots, const ImageBinding
       case Op::kStore: {
         const uint32_t* offset = w.Register(in.a);
         const uint32_t* value = w.Register(in.c);
+        const LaneMask writers = Writers(w);
         for (uint32_t l = 0; l < W; ++l) {
-          if (((w.active >> l) & 1) == 0) continue;
+          if (((writers >> l) & 1) == 0) continue;
           std::byte* at = Address(p, roots, w, in.aux, offset[l] + in.b, l);
           if (at != nullptr) std::memcpy(at, &value[l], 4);
         }
@@ -288,10 +329,13 @@ WaveStatus RunWave(const Program& p, const RootMemory* roots, const ImageBinding
         const uint32_t* value = w.Register(in.c);
         const uint32_t* comparator = w.Register(in.c + 1);
         uint32_t* dst = w.Register(in.dst);
+        const LaneMask writers = Writers(w);
         for (uint32_t l = 0; l < W; ++l) {
           if (((w.active >> l) & 1) == 0) continue;
           std::byte* at = Address(p, roots, w, in.aux, offset[l] + in.b, l);
-          dst[l] = at != nullptr ? AtomicOperation(in.ext, at, value[l], comparator[l]) : 0;
+          // Helpers' atomics have no effect; their results are undefined (0 here).
+          const bool writes = ((writers >> l) & 1) != 0;
+          dst[l] = at != nullptr && writes ? AtomicOperation(in.ext, at, value[l], comparator[l]) : 0;
         }
         break;
       }
@@ -341,7 +385,16 @@ WaveStatus RunWave(const Program& p, const RootMemory* roots, const ImageBinding
         break;
       }
       case Op::kLoopBack:
-        if (w.block_masks[in.a] != 0) w.pc = p.block_start[in.a];
+        if (w.block_masks[in.a] != 0) {
+          w.pc = p.block_start[in.a];
+          // A decrement per iteration; the watchdog itself is asked rarely.
+          if (--w.back_edges_until_check == 0 && WatchdogStops(w)) {
+            w.aborted = true;
+            w.active = 0;
+            w.pc = end;
+            return WaveStatus::kFinished;
+          }
+        }
         break;
       case Op::kReturn:
         w.active = 0;
@@ -350,16 +403,37 @@ WaveStatus RunWave(const Program& p, const RootMemory* roots, const ImageBinding
         w.killed |= w.active;
         w.active = 0;
         break;
+      case Op::kDemote:
+        w.demoted |= w.active;
+        break;
+      case Op::kIsHelper: {
+        const LaneMask helpers = w.helpers | w.demoted;
+        ForActive(w.active, w.Register(in.dst), [&](uint32_t l) { return (helpers >> l) & 1u; });
+        break;
+      }
+      case Op::kElect: {
+        const LaneMask first = w.active & (0u - w.active);  // the lowest set bit
+        ForActive(w.active, w.Register(in.dst), [&](uint32_t l) { return (first >> l) & 1u; });
+        break;
+      }
       case Op::kBarrier:
+        if constexpr (kTrace) TraceInstruction(p, pc, w, active_before);
         return WaveStatus::kAtBarrier;
 
+      case Op::kImageWrite: {
+        // Helpers write nothing.
+        const LaneMask active = w.active;
+        w.active = Writers(w);
+        ExecuteImageInstruction(p, in, images, sampled, w);
+        w.active = active;
+        break;
+      }
       case Op::kImageRead:
-      case Op::kImageWrite:
       case Op::kImageQuerySize:
       case Op::kImageQueryLevels:
       case Op::kImageQuerySamples:
       case Op::kImageSample:
-        ExecuteImageInstruction(p, in, images, w);
+        ExecuteImageInstruction(p, in, images, sampled, w);
         break;
 
       case Op::kDerivX: {
@@ -380,14 +454,42 @@ WaveStatus RunWave(const Program& p, const RootMemory* roots, const ImageBinding
         });
         break;
       }
-
-      default:
-        // Ops compiled only for later stages (bit-field, carry, ...) are not
-        // emitted by the compute compiler yet.
-        break;
     }
+    if constexpr (kTrace) TraceInstruction(p, pc, w, active_before);
   }
   return WaveStatus::kFinished;
+}
+
+}  // namespace
+
+void ResetWave(const Program& program, LaneMask launched, WaveState* wave) {
+  wave->registers.assign(size_t(program.register_count) * W, 0);
+  for (const auto& [reg, value] : program.constants) {
+    uint32_t* r = wave->Register(reg);
+    for (uint32_t l = 0; l < W; ++l) r[l] = value;
+  }
+  const size_t blocks = program.block_start.empty() ? 0 : program.block_start.size() - 1;
+  wave->block_masks.assign(blocks, 0);
+  size_t edges = 2;
+  for (const SwitchTable& s : program.switches) edges = std::max(edges, s.cases.size() + 1);
+  wave->edges.assign(edges, 0);
+  wave->private_memory.assign(size_t(W) * program.private_memory_size, std::byte{0});
+  if (blocks > 0) wave->block_masks[0] = launched;
+  wave->launched = launched;
+  wave->active = 0;
+  wave->killed = 0;
+  wave->helpers = 0;
+  wave->demoted = 0;
+  wave->pc = 0;
+  wave->back_edges_until_check = kWatchdogCheckInterval;
+  wave->watch_started_ns = 0;
+  wave->aborted = false;
+}
+
+WaveStatus RunWave(const Program& p, const RootMemory* roots, const ImageBinding* images,
+                   const texel::SampledImageState* sampled, WaveState* wave) {
+  if (wave->trace != nullptr) return Run<true>(p, roots, images, sampled, *wave);
+  return Run<false>(p, roots, images, sampled, *wave);
 }
 
 }  // namespace duet::spirv_exec

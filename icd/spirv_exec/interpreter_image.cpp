@@ -150,7 +150,12 @@ void Fill(WaveState& w, uint32_t dst, uint32_t value) {
 
 }  // namespace
 
-void ExecuteImageInstruction(const Program& program, const Inst& in, const ImageBinding* images, WaveState& w) {
+void ExecuteImageInstruction(const Program& program, const Inst& in, const ImageBinding* images,
+                             const texel::SampledImageState* sampled, WaveState& w) {
+  if (in.op == Op::kImageSample) {
+    SampleImage(program.sample_operands[in.b], in, sampled[in.aux], w);
+    return;
+  }
   const ImageBinding& b = images[in.aux];
   switch (in.op) {
     case Op::kImageRead: Read(in, b, w); break;
@@ -158,9 +163,6 @@ void ExecuteImageInstruction(const Program& program, const Inst& in, const Image
     case Op::kImageQuerySize: QuerySize(in, b, w); break;
     case Op::kImageQueryLevels: Fill(w, in.dst, b.view != nullptr ? b.view->range.levelCount : 0); break;
     case Op::kImageQuerySamples: Fill(w, in.dst, b.view != nullptr ? uint32_t(b.view->image->samples) : 0); break;
-    case Op::kImageSample:
-      SampleImage(program.sample_operands[in.b], in, b, images[in.ext], w);
-      break;
     default: break;
   }
 }

@@ -5,6 +5,7 @@
 
 namespace duet::spirv_exec {
 
-void ExecuteImageInstruction(const Program& program, const Inst& inst, const ImageBinding* images, WaveState& wave);
+void ExecuteImageInstruction(const Program& program, const Inst& inst, const ImageBinding* images,
+                             const texel::SampledImageState* sampled, WaveState& wave);
 
 }  // namespace duet::spirv_exec

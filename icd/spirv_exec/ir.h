@@ -36,8 +36,8 @@ enum class Op : uint16_t {
   kIAdd, kISub, kIMul, kSDiv, kUDiv, kSRem, kSMod, kUMod, kSNegate,
   kShiftLeft, kShiftRightLogical, kShiftRightArithmetic,
   kBitAnd, kBitOr, kBitXor, kBitNot, kBitReverse, kBitCount,
-  kBitFieldInsert,   // dst = insert(a, b, offset = c, count = register aux)
-  kBitFieldSExtract, kBitFieldUExtract,  // dst = extract(a, offset b, count c)
+  kBitFieldInsert,   // dst = insert(a, b, offset = register c, count = register ext)
+  kBitFieldSExtract, kBitFieldUExtract,  // dst = extract(a, offset b, count c); count 0 gives 0
   kIMulHighU, kIMulHighS,  // high 32 bits of the 64-bit product
   kIAddCarry, kISubBorrow,  // dst = carry/borrow out of a op b
 
@@ -85,12 +85,29 @@ enum class Op : uint16_t {
   kImageQuerySize,   // dst.. = size (b components) at lod register a (kNone: 0)
   kImageQueryLevels, // dst = mip levels of the view
   kImageQuerySamples,  // dst = samples of the image
-  kImageSample,      // dst = filtered sample; a = coordinates, b = SampleOperands index, ext = sampler image index
+  kImageSample,      // dst = filtered sample; a = coordinates, b = SampleOperands index, aux = Program::sampled_images index
 
   // Fragment quads: lanes 4q..4q+3 are pixels (0,0) (1,0) (0,1) (1,1) of quad q.
   kDerivX,       // dst = d(a)/dx; aux 1: fine (per row), 0: coarse (the quad's top row)
   kDerivY,       // dst = d(a)/dy; aux 1: fine (per column), 0: coarse
+
+  // --- appended after the first release of the IR; order is not meaningful ---
+  kQuantizeToF16,   // dst = a rounded to half precision (too large: +-Inf; half denormals flush to 0)
+  kIAddSatS, kIAddSatU,  // dst = a + b saturated (the *DotAccSat accumulation)
+  kFrexpExponent,   // dst = exponent of frexp(a) (the significand is kGlslUnary Frexp)
+  kGlslPack,        // dst = GLSL pack `aux` of the b registers from a
+  kGlslUnpack,      // dst.. = GLSL unpack `aux` of a (2 or 4 registers)
+  kDeterminant,     // dst = determinant of the b x b column-major matrix in registers from a
+  kMatrixInverse,   // dst.. (b*b registers) = inverse of that matrix
+  kDemote,          // active lanes become helpers: they go on running, their outputs and stores are dropped
+  kIsHelper,        // dst = 1 in helper lanes (WaveState::helpers, or demoted)
+  kElect,           // dst = 1 in the lowest active lane of the wave (subgroup = wave)
 };
+
+// A short name for traces and dumps ("IAdd", "BlockBegin"...).
+const char* OpName(Op op);
+// Whether the op writes register dst (the trace prints it after the op).
+bool OpWritesDst(Op op);
 
 // dst, a, b, c are register indices unless the op says otherwise.
 struct Inst {
@@ -200,6 +217,9 @@ struct Program {
   std::vector<std::pair<uint32_t, uint32_t>> constants;  // (register, value) set in every lane at wave start
   std::vector<MemoryRoot> roots;
   std::vector<ImageRoot> images;
+  // (image, sampler) pairs that kImageSample reads, as indices into images
+  // (the same index twice for a combined image sampler).
+  std::vector<std::pair<uint32_t, uint32_t>> sampled_images;
   std::vector<SampleOperands> sample_operands;
   std::vector<SwitchTable> switches;
   BuiltinRegisters builtins;

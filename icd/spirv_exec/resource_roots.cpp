@@ -5,6 +5,8 @@
 
 #include "objects/descriptor_set.h"
 #include "objects/pipeline.h"
+#include "objects/sampler.h"
+#include "texel/sample.h"
 
 namespace duet::spirv_exec {
 
@@ -55,6 +57,14 @@ ShaderResources ResolveResources(const Program& program, const ShaderBindings& b
     if (binding == nullptr || root.element >= binding->count) continue;
     const Descriptor& d = set->descriptors[binding->first_descriptor + root.element];
     resources.images[i] = {d.image_view, d.buffer_view, d.sampler};
+  }
+  resources.sampled.resize(program.sampled_images.size());
+  for (size_t i = 0; i < program.sampled_images.size(); ++i) {
+    const ImageBinding& image = resources.images[program.sampled_images[i].first];
+    const ImageBinding& sampler = resources.images[program.sampled_images[i].second];
+    if (image.view == nullptr) continue;  // unbound: samples read the default state (zero)
+    texel::ResolveSampledImage(*image.view, sampler.sampler != nullptr ? &sampler.sampler->sampling : nullptr,
+                               &resources.sampled[i]);
   }
   return resources;
 }

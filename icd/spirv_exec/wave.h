@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "spirv_exec/ir.h"
+#include "texel/sample.h"
 
 namespace duet::spirv_exec {
 
@@ -17,6 +18,12 @@ struct RootMemory {
   uint32_t range = 0;  // bytes; accesses beyond are dropped (robust buffer access)
 };
 
+class ShaderWatchdog;
+struct InvocationTrace;
+
+// How often (in loop back edges taken) a wave looks at its watchdog.
+inline constexpr uint32_t kWatchdogCheckInterval = 4096;
+
 struct WaveState {
   std::vector<uint32_t> registers;  // register r, lane l at [r * kWaveWidth + l]
   std::vector<LaneMask> block_masks;
@@ -25,7 +32,26 @@ struct WaveState {
   LaneMask active = 0;
   LaneMask launched = 0;  // lanes that hold an invocation
   LaneMask killed = 0;
+  // Fragment waves: lanes that are helper invocations from the start (the
+  // rasterizer's uncovered quad lanes) and lanes that became helpers through
+  // OpDemoteToHelperInvocation. Helpers keep executing (for derivatives),
+  // but their stores and atomics are dropped, and their outputs must be
+  // discarded like those of killed lanes.
+  LaneMask helpers = 0;
+  LaneMask demoted = 0;
   uint32_t pc = 0;
+
+  // Runaway shaders: when set, the wave checks the watchdog every
+  // kWatchdogCheckInterval back edges and stops (aborted) once it expired.
+  // Callers set it after ResetWave; ResetWave keeps it.
+  const ShaderWatchdog* watchdog = nullptr;
+  uint32_t back_edges_until_check = kWatchdogCheckInterval;
+  int64_t watch_started_ns = 0;  // steady clock at the first check of this wave; 0 before
+  bool aborted = false;          // stopped by the watchdog: results are meaningless
+
+  // DUET_TRACE_INVOCATION: when set, RunWave prints every instruction the
+  // traced lane executes. Callers set it after ResetWave; ResetWave keeps it.
+  const InvocationTrace* trace = nullptr;
 
   uint32_t* Register(uint32_t r) { return &registers[size_t(r) * kWaveWidth]; }
 };
@@ -36,6 +62,9 @@ namespace duet {
 struct ImageView;
 struct BufferView;
 struct Sampler;
+namespace texel {
+struct SampledImageState;
+}
 }  // namespace duet
 
 namespace duet::spirv_exec {
@@ -51,6 +80,7 @@ struct ImageBinding {
 struct ShaderResources {
   std::vector<RootMemory> roots;
   std::vector<ImageBinding> images;
+  std::vector<texel::SampledImageState> sampled;  // per Program::sampled_images
 };
 
 enum class WaveStatus { kFinished, kAtBarrier };
@@ -60,9 +90,11 @@ enum class WaveStatus { kFinished, kAtBarrier };
 // caller's to fill before running.
 void ResetWave(const Program& program, LaneMask launched, WaveState* wave);
 
-// Runs until the program ends or the wave reaches a workgroup barrier.
+// Runs until the program ends or the wave reaches a workgroup barrier. A
+// wave stopped by its watchdog returns kFinished with `aborted` set.
 // `roots` has one entry per Program::roots; kWorkgroup roots point into the
 // workgroup's memory, kPrivate roots are per lane and need no entry.
-WaveStatus RunWave(const Program& program, const RootMemory* roots, const ImageBinding* images, WaveState* wave);
+WaveStatus RunWave(const Program& program, const RootMemory* roots, const ImageBinding* images,
+                   const texel::SampledImageState* sampled, WaveState* wave);
 
 }  // namespace duet::spirv_exec

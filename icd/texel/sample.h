@@ -95,8 +95,8 @@ struct SampledImageState {
   uint32_t texel_stride = 0;  // bytes between neighbouring texels (all their samples)
   uint32_t sample_stride = 0; // bytes between samples of one texel
   uint32_t block_bytes = 0;   // block formats: bytes per block
-  const TexelCodec* codec = nullptr;  // uncompressed formats: read inline
-  TexelLoadFn block_load = nullptr;   // block formats: one texel through this function
+  const TexelCodec* codec = nullptr;  // uncompressed formats: texels unpack through it (or inline_format)
+  TexelLoadFn block_load = nullptr;   // otherwise (block formats): one texel through this function
   InlineTexelFormat inline_format = InlineTexelFormat::kNone;
   const float* rgb8_table = nullptr;    // kRgba8/kBgra8: R, G, B codes to float (UNORM or sRGB-decoded)
   const float* alpha8_table = nullptr;  //                A codes to float (UNORM)
@@ -186,8 +186,9 @@ uint32_t QuerySize(const SampledImageState& state, uint32_t lod, uint32_t size[3
 // to the base level (d_l - level_base, fractional with LINEAR mipmapping),
 // out[l][1] the LOD lambda' before clamping to the sampler's min/max LOD.
 // This is SPIR-V's order ("first the mipmap level, then the level of
-// detail") and GLSL textureQueryLod's; the Vulkan spec text lists the two the
-// other way round (Vulkan-Docs issue 2777).
+// detail"), GLSL textureQueryLod's and what hardware and the CTS return; the
+// Vulkan spec's text says (lambda', d_l), which Khronos confirmed is a
+// documentation bug (Vulkan-Docs issues 2383 and 2777).
 void QueryLod(const SampledImageState& state, const SampleRequest& request, LaneMask lane_mask, float (*out)[2]);
 
 }  // namespace duet::texel

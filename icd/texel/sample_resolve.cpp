@@ -52,6 +52,13 @@ void LoadBcTexel(const SampledImageState& state, const SampledLevel& level, cons
   *out = texels[(y % kBcBlockSize) * kBcBlockSize + x % kBcBlockSize];
 }
 
+// Formats without a codec or decoder (never advertised for sampling) read
+// as the invalid texel, so a bad descriptor cannot crash the sampler.
+void LoadUnsupportedTexel(const SampledImageState& state, const SampledLevel&, const std::byte*, int32_t, int32_t,
+                          int32_t, TexelValue* out) {
+  *out = state.invalid_texel;
+}
+
 SampledDim DimOf(VkImageViewType type) {
   switch (type) {
     case VK_IMAGE_VIEW_TYPE_1D:
@@ -182,6 +189,7 @@ int32_t ViewExtent(uint32_t image_extent, uint32_t image_block, uint32_t view_bl
 
 void ResolveSampledImage(const ImageView& view, const SamplerState* sampler, SampledImageState* out) {
   *out = SampledImageState{};
+  out->block_load = LoadUnsupportedTexel;
   const Image& image = *view.image;
   const FormatInfo* view_info = GetFormatInfo(view.format);
   const FormatInfo* image_info = GetFormatInfo(image.format);
@@ -208,8 +216,7 @@ void ResolveSampledImage(const ImageView& view, const SamplerState* sampler, Sam
     out->value_class = ValueClass::kFloat;
   } else {
     out->codec = aspect == VK_IMAGE_ASPECT_COLOR_BIT ? GetTexelCodec(view.format) : GetAspectCodec(view.format, aspect);
-    if (out->codec == nullptr) return;
-    out->value_class = out->codec->value_class;
+    out->value_class = out->codec != nullptr ? out->codec->value_class : ValueClassOf(*view_info);
     if (aspect == VK_IMAGE_ASPECT_COLOR_BIT) ChooseInlineFormat(view.format, out);
   }
   out->one_bits = out->value_class == ValueClass::kFloat ? kFloatOneBits : 1u;

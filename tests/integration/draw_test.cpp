@@ -10,6 +10,8 @@
 #include "shaders/color_triangle.frag.h"
 #include "shaders/color_triangle.vert.h"
 #include "shaders/point.vert.h"
+#include "shaders/textured.frag.h"
+#include "shaders/textured.vert.h"
 #include "vk_fixture.h"
 
 namespace duet_test {
@@ -352,6 +354,150 @@ TEST_F(DrawTest, MultisampledEdgesResolveToPartialCoverage) {
       ASSERT_NEAR(pixels[(py * kWidth + px) * 4], 255.0 * covered / 4, 1.01) << px << "," << py;
     }
   EXPECT_GT(partial, 10);
+}
+
+// A 4x4 texture stretched over the target with a nearest sampler: each
+// texel covers a 16x12 block; with a linear sampler the centre of each
+// block still reads the texel exactly.
+TEST_F(DrawTest, TexturedQuadSamplesTheTexture) {
+  VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  ici.imageType = VK_IMAGE_TYPE_2D;
+  ici.format = VK_FORMAT_R8G8B8A8_UNORM;
+  ici.extent = {4, 4, 1};
+  ici.mipLevels = 1;
+  ici.arrayLayers = 1;
+  ici.samples = VK_SAMPLE_COUNT_1_BIT;
+  ici.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+  VkImage texture = MakeGeneralImage(ici);
+  std::vector<uint8_t> texels(4 * 4 * 4);
+  for (uint32_t i = 0; i < 16; ++i) {
+    texels[i * 4 + 0] = uint8_t(i * 16);
+    texels[i * 4 + 1] = uint8_t(255 - i * 16);
+    texels[i * 4 + 2] = uint8_t((i % 2) * 255);
+    texels[i * 4 + 3] = 255;
+  }
+  WriteImage(texture, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {4, 4, 1}, 4, texels);
+  VkImageView texture_view = View(texture, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
+
+  for (VkFilter filter : {VK_FILTER_NEAREST, VK_FILTER_LINEAR}) {
+    VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    sci.magFilter = sci.minFilter = filter;
+    sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    sci.maxLod = 0.25f;
+    VkSampler sampler = VK_NULL_HANDLE;
+    ASSERT_EQ(vkCreateSampler(device_, &sci, nullptr, &sampler), VK_SUCCESS);
+    Defer([this, sampler] { vkDestroySampler(device_, sampler, nullptr); });
+
+    VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT,
+                                         nullptr};
+    VkDescriptorSetLayoutCreateInfo lci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    lci.bindingCount = 1;
+    lci.pBindings = &binding;
+    VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+    ASSERT_EQ(vkCreateDescriptorSetLayout(device_, &lci, nullptr, &set_layout), VK_SUCCESS);
+    Defer([this, set_layout] { vkDestroyDescriptorSetLayout(device_, set_layout, nullptr); });
+    VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    plci.setLayoutCount = 1;
+    plci.pSetLayouts = &set_layout;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    ASSERT_EQ(vkCreatePipelineLayout(device_, &plci, nullptr, &layout), VK_SUCCESS);
+    Defer([this, layout] { vkDestroyPipelineLayout(device_, layout, nullptr); });
+    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
+    VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    dpci.maxSets = 1;
+    dpci.poolSizeCount = 1;
+    dpci.pPoolSizes = &size;
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    ASSERT_EQ(vkCreateDescriptorPool(device_, &dpci, nullptr, &pool), VK_SUCCESS);
+    Defer([this, pool] { vkDestroyDescriptorPool(device_, pool, nullptr); });
+    VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    dsai.descriptorPool = pool;
+    dsai.descriptorSetCount = 1;
+    dsai.pSetLayouts = &set_layout;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    ASSERT_EQ(vkAllocateDescriptorSets(device_, &dsai, &set), VK_SUCCESS);
+    VkDescriptorImageInfo info{sampler, texture_view, VK_IMAGE_LAYOUT_GENERAL};
+    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = set;
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    write.pImageInfo = &info;
+    vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+
+    VkPipelineShaderStageCreateInfo stages[2] = {
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT,
+         Module(kTexturedVert, sizeof kTexturedVert), "main", nullptr},
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
+         Module(kTexturedFrag, sizeof kTexturedFrag), "main", nullptr}};
+    VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+    ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+    VkViewport viewport{0, 0, float(kWidth), float(kHeight), 0, 1};
+    VkRect2D scissor{{0, 0}, {kWidth, kHeight}};
+    VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+    vp.viewportCount = 1;
+    vp.pViewports = &viewport;
+    vp.scissorCount = 1;
+    vp.pScissors = &scissor;
+    VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+    rs.lineWidth = 1.0f;
+    VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+    ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+    VkPipelineColorBlendAttachmentState blend{};
+    blend.colorWriteMask = 0xF;
+    VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+    cb.attachmentCount = 1;
+    cb.pAttachments = &blend;
+    VkFormat color_format = VK_FORMAT_R8G8B8A8_UNORM;
+    VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
+    rendering.colorAttachmentCount = 1;
+    rendering.pColorAttachmentFormats = &color_format;
+    VkGraphicsPipelineCreateInfo ci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+    ci.pNext = &rendering;
+    ci.stageCount = 2;
+    ci.pStages = stages;
+    ci.pVertexInputState = &vi;
+    ci.pInputAssemblyState = &ia;
+    ci.pViewportState = &vp;
+    ci.pRasterizationState = &rs;
+    ci.pMultisampleState = &ms;
+    ci.pColorBlendState = &cb;
+    ci.layout = layout;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    ASSERT_EQ(vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline), VK_SUCCESS);
+    Defer([this, pipeline] { vkDestroyPipeline(device_, pipeline, nullptr); });
+
+    VkImage color = Target(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
+    VkRenderingAttachmentInfo attachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    attachment.imageView = View(color, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
+    attachment.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+    attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    VkRenderingInfo rinfo{VK_STRUCTURE_TYPE_RENDERING_INFO};
+    rinfo.renderArea = {{0, 0}, {kWidth, kHeight}};
+    rinfo.layerCount = 1;
+    rinfo.colorAttachmentCount = 1;
+    rinfo.pColorAttachments = &attachment;
+    VkCommandBuffer cmd = BeginCommands();
+    vkCmdBeginRendering(cmd, &rinfo);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, nullptr);
+    vkCmdDraw(cmd, 4, 1, 0, 0);
+    vkCmdEndRendering(cmd);
+    EndSubmitWait(cmd);
+    std::vector<uint8_t> pixels =
+        ReadImage(color, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {kWidth, kHeight, 1}, 4);
+    for (uint32_t ty = 0; ty < 4; ++ty)
+      for (uint32_t tx = 0; tx < 4; ++tx) {
+        // The pixel nearest the texel's centre: (16 tx + 8, 12 ty + 6) has uv exactly at the centre + 1/2 pixel.
+        const uint32_t px = tx * 16 + 7, py = ty * 12 + 5;
+        const uint8_t* p = &pixels[(py * kWidth + px) * 4];
+        const uint8_t* t = &texels[(ty * 4 + tx) * 4];
+        const int tolerance = filter == VK_FILTER_NEAREST ? 0 : 12;
+        for (int c = 0; c < 4; ++c)
+          EXPECT_NEAR(p[c], t[c], tolerance) << "texel " << tx << "," << ty << " channel " << c << " filter " << filter;
+      }
+  }
 }
 
 }  // namespace

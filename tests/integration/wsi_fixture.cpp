@@ -167,7 +167,11 @@ VkResult WsiTest::TryMakeSwapchain(VkSurfaceKHR surface, const SwapchainOptions&
   ci.clipped = VK_TRUE;
   ci.oldSwapchain = o.old_swapchain;
   VkResult r = vkCreateSwapchainKHR(device_, &ci, nullptr, out);
-  if (r == VK_SUCCESS) live_swapchains_.push_back(*out);
+  if (r != VK_SUCCESS) return r;
+  live_swapchains_.push_back(*out);
+  // Before any acquire, as applications do: the validation layer tracks
+  // acquired images only once it has seen them.
+  SwapchainImages(*out);
   return r;
 }
 
@@ -181,15 +185,20 @@ VkSwapchainKHR WsiTest::MakeSwapchain(VkSurfaceKHR surface, const SwapchainOptio
 void WsiTest::DestroySwapchain(VkSwapchainKHR swapchain) {
   live_swapchains_.erase(std::remove(live_swapchains_.begin(), live_swapchains_.end(), swapchain),
                          live_swapchains_.end());
+  swapchain_images_.erase(swapchain);
   vkDestroySwapchainKHR(device_, swapchain, nullptr);
 }
 
 std::vector<VkImage> WsiTest::SwapchainImages(VkSwapchainKHR swapchain) {
+  // Asked once per swapchain, as applications do (the validation layer
+  // forgets which images are acquired when they are asked for again).
+  if (auto it = swapchain_images_.find(swapchain); it != swapchain_images_.end()) return it->second;
   uint32_t count = 0;
   EXPECT_EQ(vkGetSwapchainImagesKHR(device_, swapchain, &count, nullptr), VK_SUCCESS);
   std::vector<VkImage> images(count);
   EXPECT_EQ(vkGetSwapchainImagesKHR(device_, swapchain, &count, images.data()), VK_SUCCESS);
   images.resize(count);
+  swapchain_images_[swapchain] = images;
   return images;
 }
 

@@ -121,6 +121,7 @@ class WsiTest : public QueueTest {
  private:
   std::vector<HostBuffer> dot_buffers_;
   std::vector<VkSwapchainKHR> live_swapchains_;
+  std::map<VkSwapchainKHR, std::vector<VkImage>> swapchain_images_;
 };
 
 }  // namespace duet_test

@@ -181,8 +181,8 @@ TEST_F(WsiHeadless, AcquireWithTimeoutZeroWhenAllAcquiredIsNotReady) {
 }
 
 TEST_F(WsiHeadless, AcquireBlocksUntilAPresentFreesAnImage) {
-  // A 20 Hz "display": with FIFO, one frame is shown every 50 ms.
-  ScopedEnv refresh("DUET_REFRESH_HZ", "20");
+  // A 10 Hz "display": with FIFO, one frame is shown every 100 ms.
+  ScopedEnv refresh("DUET_REFRESH_HZ", "10");
   VkSurfaceKHR surface = MakeHeadlessSurface();
   SwapchainOptions options;
   options.min_images = 2;
@@ -200,7 +200,8 @@ TEST_F(WsiHeadless, AcquireBlocksUntilAPresentFreesAnImage) {
   ASSERT_EQ(RenderAndPresent(swapchain, c, options, kBlue), VK_SUCCESS);
   uint32_t d = 0;
   ASSERT_EQ(AcquireWithFence(swapchain, &d), VK_SUCCESS);
-  EXPECT_GE(MonotonicNs() - start, 40'000'000ull);
+  // (100 ms less generous room for the test thread being descheduled.)
+  EXPECT_GE(MonotonicNs() - start, 50'000'000ull);
 }
 
 // Presents `frames` frames of distinct colours as fast as the application
@@ -286,10 +287,13 @@ TEST_F(WsiHeadless, RecreateWithOldSwapchain) {
   VkSwapchainKHR swapchain = MakeSwapchain(surface, second);
   ASSERT_NE(swapchain, VK_NULL_HANDLE);
 
-  // The retired swapchain hands out no more images but may present the one it gave.
+  // The retired swapchain hands out no more images (acquiring from it is
+  // invalid usage, so not under the validation layer) but may present the
+  // one it gave.
   uint32_t index = UINT32_MAX;
-  EXPECT_EQ(vkAcquireNextImageKHR(device_, old_swapchain, 0, VK_NULL_HANDLE, MakeFence(), &index),
-            VK_ERROR_OUT_OF_DATE_KHR);
+  if (!validation_layer_)
+    EXPECT_EQ(vkAcquireNextImageKHR(device_, old_swapchain, 0, VK_NULL_HANDLE, MakeFence(), &index),
+              VK_ERROR_OUT_OF_DATE_KHR);
   EXPECT_EQ(RenderAndPresent(old_swapchain, held, first, kGreen), VK_SUCCESS);
   VK_ASSERT_OK(vkQueueWaitIdle(queue_));
   DestroySwapchain(old_swapchain);
@@ -357,6 +361,7 @@ TEST_F(WsiHeadless, OnePresentForTwoSwapchains) {
 }
 
 TEST_F(WsiHeadless, InvalidSwapchainParametersFail) {
+  if (validation_layer_) GTEST_SKIP() << "deliberately invalid usage, which the validation layer reports";
   VkSurfaceKHR surface = MakeHeadlessSurface();
   SwapchainOptions options;
   options.format = VK_FORMAT_R32_SFLOAT;

@@ -256,7 +256,8 @@ TEST(SampleGatherCube, ReadsAcrossFaceEdges) {
   TestImage image(VK_IMAGE_TYPE_2D, VK_FORMAT_R8_UINT, {4, 4, 1}, 1, 6, VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT);
   for (uint32_t face = 0; face < 6; ++face)
     for (uint32_t y = 0; y < 4; ++y)
-      for (uint32_t x = 0; x < 4; ++x) image.Set<uint8_t>(0, face, x, y, 0, static_cast<uint8_t>(face * 16 + y * 4 + x));
+      for (uint32_t x = 0; x < 4; ++x)
+        image.Set<uint8_t>(0, face, x, y, 0, static_cast<uint8_t>(face * 16 + y * 4 + x));
   const SamplerState sampler = MakeSampler(VK_FILTER_NEAREST);
   Lane lane;
   lane.coords[0] = 1.0f;

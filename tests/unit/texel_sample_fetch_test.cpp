@@ -97,7 +97,8 @@ TEST(SampleFetch, TwoDimensionalViewsOfAThreeDimensionalImageReadSlices) {
   TestImage image(VK_IMAGE_TYPE_3D, VK_FORMAT_R8_UINT, {2, 2, 4}, 1, 1, VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT);
   for (uint32_t z = 0; z < 4; ++z)
     for (uint32_t y = 0; y < 2; ++y)
-      for (uint32_t x = 0; x < 2; ++x) image.Set<uint8_t>(0, 0, x, y, z, static_cast<uint8_t>(100 + 10 * z + 2 * y + x));
+      for (uint32_t x = 0; x < 2; ++x)
+        image.Set<uint8_t>(0, 0, x, y, z, static_cast<uint8_t>(100 + 10 * z + 2 * y + x));
   const SampledImageState state =
       Resolve(image.View(VK_IMAGE_VIEW_TYPE_2D_ARRAY, VK_FORMAT_UNDEFINED, 0, 1, 1, 3), nullptr);
   EXPECT_EQ(FetchOne(state, 1, 1, 0).u[0], 113u);  // slice 1

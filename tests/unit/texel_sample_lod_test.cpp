@@ -251,7 +251,8 @@ TEST_F(SampleMips, QueryLodReportsTheLevelAndTheUnclampedLambda) {
 TEST(SampleQueries, SizeAndLevelsPerViewType) {
   TestImage image2d(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {8, 4, 1}, 3, 12, VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT);
   uint32_t size[3];
-  SampledImageState state = Resolve(image2d.View(VK_IMAGE_VIEW_TYPE_2D_ARRAY, VK_FORMAT_UNDEFINED, 1, 2, 2, 5), nullptr);
+  SampledImageState state =
+      Resolve(image2d.View(VK_IMAGE_VIEW_TYPE_2D_ARRAY, VK_FORMAT_UNDEFINED, 1, 2, 2, 5), nullptr);
   EXPECT_EQ(QueryLevels(state), 2u);
   EXPECT_EQ(QuerySamples(state), 1u);
   EXPECT_EQ(QuerySize(state, 0, size), 3u);

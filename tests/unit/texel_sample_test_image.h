@@ -89,7 +89,8 @@ class TestImage {
     view.range = {aspect, base_mip, mip_count, base_layer, layer_count};
     if (mip_count == VK_REMAINING_MIP_LEVELS) view.range.levelCount = image_.mip_levels - base_mip;
     if (layer_count == VK_REMAINING_ARRAY_LAYERS) {
-      view.range.layerCount = (image_.type == VK_IMAGE_TYPE_3D ? image_.extent.depth : image_.array_layers) - base_layer;
+      const uint32_t layers = image_.type == VK_IMAGE_TYPE_3D ? image_.extent.depth : image_.array_layers;
+      view.range.layerCount = layers - base_layer;
     }
     return view;
   }

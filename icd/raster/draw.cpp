@@ -131,6 +131,13 @@ void ExecuteDraw(const DrawBindings& bindings, const RenderTargets& targets, con
   SetupParameters params{viewport, {{x0, y0}, {uint32_t(x1 - x0), uint32_t(y1 - y0)}}, &state.rasterization,
                          targets.depth.view != nullptr ? targets.depth.view->image->format : VK_FORMAT_UNDEFINED};
 
+  std::vector<bool> flat(layout.floats, false);
+  if (gp.has_fragment)
+    for (size_t s = 0; s < gp.fragment.inputs.size(); ++s)
+      if (gp.fragment.inputs[s].flat || gp.fragment.inputs[s].integer)
+        for (uint32_t c = 0; c < layout.varyings[s].count; ++c) flat[layout.varyings[s].offset + c] = true;
+  params.flat = &flat;
+
   const std::vector<uint32_t> ids = DrawIndices(bindings, state, draw);
   // Shade each distinct vertex once per instance; primitives refer to slots.
   std::vector<uint32_t> unique;

@@ -245,6 +245,11 @@ void SetupOne(const float* v0, const float* v1, const float* v2, const SetupPara
   };
   std::vector<ClipVertex> polygon = ClipPolygon({pack(v0), pack(v1), pack(v2)}, depth_clip);
   if (polygon.size() < 3) return;
+  // Flat attributes are the provoking (first) vertex's, not interpolated.
+  if (p.flat != nullptr)
+    for (ClipVertex& c : polygon)
+      for (size_t k = 0; k < p.flat->size(); ++k)
+        if ((*p.flat)[k]) c[4 + k] = v0[kVaryingsOffset + k];
   std::vector<WindowVertex> window;
   for (const ClipVertex& c : polygon) window.push_back(ToWindow(c.data(), p.viewport, c.data() + 4));
   // A convex polygon: a fan from its first vertex keeps the winding.

@@ -44,6 +44,7 @@ struct SetupParameters {
   VkRect2D scissor;             // already intersected with the render area
   const RasterizationState* rasterization;
   VkFormat depth_format;        // for the depth bias unit; UNDEFINED when none
+  const std::vector<bool>* flat = nullptr;  // per varying float: flat (taken from the provoking vertex)
 };
 
 // Appends the triangles of `indices` (slots in `vertices`, assembled by

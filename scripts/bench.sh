@@ -1,15 +1,32 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds (./build, as scripts/build.sh does) and
-# prints the benchmark tables: Duet next to lavapipe and memcpy, measured
-# on this machine in this run. Arguments go to duet_bench_transfer
-# (e.g. --quick, --workload copy_buffer; --help lists them).
+# prints every benchmark table: Duet next to lavapipe (and memcpy for the
+# transfers), measured on this machine in this run. Arguments go to each
+# benchmark (e.g. --quick; --help on one of them lists its options).
+#
+#   bash scripts/bench.sh                 transfer, compute, graphics and vkcube tables
+#   bash scripts/bench.sh --quick         the same, one repetition each (smoke run)
+#   BENCHES="compute graphics" bash scripts/bench.sh    only these tables
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash scripts/setup.sh
 bash scripts/build.sh -DDUET_BUILD_BENCH=ON
 
-# The benchmark chooses each child's driver itself; a caller's loader
+# The benchmarks choose each child's driver themselves; a caller's loader
 # settings must not leak into the parent either.
 unset VK_DRIVER_FILES VK_ADD_DRIVER_FILES VK_ICD_FILENAMES VK_INSTANCE_LAYERS VK_LOADER_LAYERS_ENABLE
-exec build/bench/duet_bench_transfer --duet "$PWD/build/duet_icd.json" "$@"
+
+status=0
+first=1
+for bench in ${BENCHES:-transfer compute graphics vkcube}; do
+  [[ $first == 1 ]] || echo
+  first=0
+  if [[ $bench == vkcube ]]; then
+    # Debian's vkcube under Xvfb (bench/vkcube/run.sh), not a C++ program.
+    bash bench/vkcube/run.sh --duet "$PWD/build/duet_icd.json" "$@" || status=$?
+  else
+    build/bench/duet_bench_"$bench" --duet "$PWD/build/duet_icd.json" "$@" || status=$?
+  fi
+done
+exit $status

@@ -12,6 +12,7 @@ packages=(
   libgtest-dev valgrind
   libpng-dev libxcb1-dev libxcb-shm0-dev libx11-dev libwayland-dev libdrm-dev
   xvfb weston
+  clang libclang-rt-14-dev
 )
 
 missing=()

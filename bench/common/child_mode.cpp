@@ -29,7 +29,7 @@ int RunChildMode(const Options& options, const ChildSpec& spec) {
   try {
     device = std::make_unique<BenchDevice>(spec.app_name, spec.features);
     Emit(DeviceLine(device->DeviceName()));
-    workload = spec.prepare(*device);
+    workload = spec.prepare(*device, options.quick);
     // One command buffer per repetition count, recorded on first use.
     std::map<uint32_t, VkCommandBuffer> recorded;
     const TimedRun run = [&](uint32_t reps) {

@@ -16,8 +16,10 @@ struct ChildSpec {
   const char* app_name = "duet_bench";
   DeviceFeatureRequest features;
   double units_per_rep = 1;  // the rate is units_per_rep * reps / best run seconds
-  // Creates the workload's resources on the device (may throw).
-  std::function<std::unique_ptr<BenchWorkload>(BenchDevice&)> prepare;
+  // Creates the workload's resources on the device (may throw). `quick`
+  // is --quick: a workload may shorten its work (never change what it
+  // runs) to keep the smoke test short.
+  std::function<std::unique_ptr<BenchWorkload>(BenchDevice&, bool quick)> prepare;
 };
 
 int RunChildMode(const Options& options, const ChildSpec& spec);

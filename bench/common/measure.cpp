@@ -18,14 +18,28 @@ Timing MeasureBest(const TimedRun& run, const TimingPlan& plan) {
   // submission overhead underestimates the per-repetition rate).
   const double one = std::max(run(1), 1e-7);
   t.reps = uint32_t(std::clamp(std::ceil(plan.target_seconds / one), 1.0, double(plan.max_reps)));
-  double seconds = run(t.reps);  // also warms the N-repetition command buffer
-  if (seconds < plan.target_seconds / 2 && t.reps < plan.max_reps) {
-    const double per_rep = std::max(seconds / t.reps, 1e-9);
-    t.reps = uint32_t(std::clamp(std::ceil(plan.target_seconds / per_rep), 1.0, double(plan.max_reps)));
-    run(t.reps);
+  uint32_t runs = 0;
+  double spent = 0;
+  if (t.reps == 1) {
+    // Already at or past the target: the calibration run was a timed run
+    // of the (warm) one-repetition command buffer.
+    t.best_seconds = one;
+    runs = 1;
+    spent = one;
+  } else {
+    double seconds = run(t.reps);  // also warms the N-repetition command buffer
+    if (seconds < plan.target_seconds / 2 && t.reps < plan.max_reps) {
+      const double per_rep = std::max(seconds / t.reps, 1e-9);
+      t.reps = uint32_t(std::clamp(std::ceil(plan.target_seconds / per_rep), 1.0, double(plan.max_reps)));
+      run(t.reps);
+    }
   }
-  t.best_seconds = run(t.reps);
-  for (uint32_t i = 1; i < plan.timed_runs; ++i) t.best_seconds = std::min(t.best_seconds, run(t.reps));
+  while (runs < plan.timed_runs && !(runs >= plan.min_timed_runs && spent >= plan.budget_seconds)) {
+    const double seconds = run(t.reps);
+    t.best_seconds = runs == 0 ? seconds : std::min(t.best_seconds, seconds);
+    spent += seconds;
+    ++runs;
+  }
   return t;
 }
 

@@ -1,6 +1,9 @@
-// The timing rule every number in the table follows: warm up once, pick a
+// The timing rule every number in the tables follows: warm up once, pick a
 // repetition count N so one timed run takes about 100 ms (50-200 ms), then
-// take the best of 5 timed runs of N repetitions.
+// take the best of 5 timed runs of N repetitions. A repetition slower than
+// the target runs once per timed run (N = 1), and once the timed runs have
+// taken `budget_seconds` the best of at least 3 is taken, so a slow driver
+// finishes a row in reasonable time.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +14,8 @@ namespace duet_bench {
 struct TimingPlan {
   double target_seconds = 0.1;
   uint32_t timed_runs = 5;
+  uint32_t min_timed_runs = 3;   // when the budget runs out
+  double budget_seconds = 10.0;  // of timed runs
   uint32_t max_reps = 100000;
   bool quick = false;  // N = 1, warm-up plus one timed run
 };

@@ -1,6 +1,7 @@
 #include "table.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace duet_bench {
@@ -68,6 +69,14 @@ std::string FormatRate(const std::optional<double>& rate, double scale, int deci
   char text[48];
   std::snprintf(text, sizeof text, "%.*f", decimals, *rate * scale);
   return text;
+}
+
+std::string FormatSignificant(const std::optional<double>& value, double scale) {
+  if (!value) return "n/a";
+  const double v = *value * scale;
+  const double magnitude = std::fabs(v);
+  const int decimals = magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : magnitude >= 1 ? 2 : magnitude >= 0.1 ? 3 : 4;
+  return FormatRate(v, 1, decimals);
 }
 
 std::string FormatRatio(const std::optional<double>& num, const std::optional<double>& den, bool percent) {

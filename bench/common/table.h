@@ -36,6 +36,9 @@ class TablePrinter {
 
 // "n/a", or rate * scale with `decimals` decimals.
 std::string FormatRate(const std::optional<double>& rate, double scale = 1, int decimals = 2);
+// "n/a", or value * scale with three significant digits in fixed notation
+// (1234, 26.3, 0.283).
+std::string FormatSignificant(const std::optional<double>& value, double scale = 1);
 // num/den as "1.23x" or "45%"; "n/a" when either is missing.
 std::string FormatRatio(const std::optional<double>& num, const std::optional<double>& den, bool percent = false);
 

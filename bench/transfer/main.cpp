@@ -2,6 +2,8 @@
 // memcpy, on this machine, in this run. See bench/README.md.
 #include <cstdio>
 #include <exception>
+#include <memory>
+#include <optional>
 
 #include "child_mode.h"
 #include "host_baseline.h"
@@ -27,8 +29,8 @@ int RunTable(const Options& options) {
   if (options.quick)
     std::printf("--quick: warm-up, then one run of one repetition. A smoke test, not a measurement.\n\n");
   else
-    std::printf("Warm-up once, N chosen for ~%.0f ms per run, best of %u runs.\n\n", plan.target_seconds * 1000,
-                plan.timed_runs);
+    std::printf("Warm-up once, N chosen for ~%.0f ms per run, best of %u runs (of %u once they took %.0f s).\n\n",
+                plan.target_seconds * 1000, plan.timed_runs, plan.min_timed_runs, plan.budget_seconds);
 
   TablePrinter table(38, {"duet GB/s", "lavapipe GB/s", "memcpy GB/s", "duet/memcpy", "duet/lavapipe"});
   table.PrintHeader();
@@ -54,7 +56,7 @@ int RunChild(const Options& options) {
   ChildSpec spec;
   spec.app_name = kProgram;
   spec.units_per_rep = double(info.bytes);
-  spec.prepare = [&info](BenchDevice& device) -> std::unique_ptr<BenchWorkload> {
+  spec.prepare = [&info](BenchDevice& device, bool) -> std::unique_ptr<BenchWorkload> {
     return PrepareWorkload(info, device);
   };
   return RunChildMode(options, spec);

@@ -12,100 +12,13 @@
 #include "shaders/matmul.comp.h"
 #include "shaders/prefix_sum.comp.h"
 #include "shaders/saxpy.comp.h"
-#include "vk_fixture.h"
+#include "compute_fixture.h"
 
 namespace duet_test {
 namespace {
 
-class ComputeTest : public QueueTest {
- protected:
-  // A pipeline over `buffer_count` storage buffers at set 0, bindings 0..n-1,
-  // with `push_bytes` of push constants.
-  struct Kernel {
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    VkPipelineLayout layout = VK_NULL_HANDLE;
-    VkDescriptorSet set = VK_NULL_HANDLE;
-  };
-
-  template <size_t N>
-  Kernel MakeKernel(const uint32_t (&code)[N], const std::vector<VkBuffer>& buffers, uint32_t push_bytes) {
-    Kernel k;
-    std::vector<VkDescriptorSetLayoutBinding> bindings;
-    for (uint32_t i = 0; i < buffers.size(); ++i)
-      bindings.push_back({i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
-    VkDescriptorSetLayoutCreateInfo lci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    lci.bindingCount = uint32_t(bindings.size());
-    lci.pBindings = bindings.data();
-    VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
-    EXPECT_EQ(vkCreateDescriptorSetLayout(device_, &lci, nullptr, &set_layout), VK_SUCCESS);
-    Defer([this, set_layout] { vkDestroyDescriptorSetLayout(device_, set_layout, nullptr); });
-
-    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
-    VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    plci.setLayoutCount = 1;
-    plci.pSetLayouts = &set_layout;
-    plci.pushConstantRangeCount = push_bytes ? 1 : 0;
-    plci.pPushConstantRanges = &range;
-    EXPECT_EQ(vkCreatePipelineLayout(device_, &plci, nullptr, &k.layout), VK_SUCCESS);
-    Defer([this, layout = k.layout] { vkDestroyPipelineLayout(device_, layout, nullptr); });
-
-    VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    mci.codeSize = sizeof code;
-    mci.pCode = code;
-    VkShaderModule module = VK_NULL_HANDLE;
-    EXPECT_EQ(vkCreateShaderModule(device_, &mci, nullptr, &module), VK_SUCCESS);
-    VkComputePipelineCreateInfo cci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    cci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module,
-                 "main", nullptr};
-    cci.layout = k.layout;
-    EXPECT_EQ(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cci, nullptr, &k.pipeline), VK_SUCCESS);
-    vkDestroyShaderModule(device_, module, nullptr);
-    Defer([this, p = k.pipeline] { vkDestroyPipeline(device_, p, nullptr); });
-
-    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, uint32_t(buffers.size())};
-    VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    dpci.maxSets = 1;
-    dpci.poolSizeCount = 1;
-    dpci.pPoolSizes = &size;
-    VkDescriptorPool pool = VK_NULL_HANDLE;
-    EXPECT_EQ(vkCreateDescriptorPool(device_, &dpci, nullptr, &pool), VK_SUCCESS);
-    Defer([this, pool] { vkDestroyDescriptorPool(device_, pool, nullptr); });
-    VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    dsai.descriptorPool = pool;
-    dsai.descriptorSetCount = 1;
-    dsai.pSetLayouts = &set_layout;
-    EXPECT_EQ(vkAllocateDescriptorSets(device_, &dsai, &k.set), VK_SUCCESS);
-    std::vector<VkDescriptorBufferInfo> infos;
-    for (VkBuffer b : buffers) infos.push_back({b, 0, VK_WHOLE_SIZE});
-    std::vector<VkWriteDescriptorSet> writes;
-    for (uint32_t i = 0; i < buffers.size(); ++i) {
-      VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-      w.dstSet = k.set;
-      w.dstBinding = i;
-      w.descriptorCount = 1;
-      w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      w.pBufferInfo = &infos[i];
-      writes.push_back(w);
-    }
-    vkUpdateDescriptorSets(device_, uint32_t(writes.size()), writes.data(), 0, nullptr);
-    return k;
-  }
-
-  void Run(const Kernel& k, uint32_t x, uint32_t y = 1, uint32_t z = 1, const void* push = nullptr,
-           uint32_t push_bytes = 0) {
-    VkCommandBuffer cb = BeginCommands();
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.pipeline);
-    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.layout, 0, 1, &k.set, 0, nullptr);
-    if (push_bytes) vkCmdPushConstants(cb, k.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
-    vkCmdDispatch(cb, x, y, z);
-    EndSubmitWait(cb);
-  }
-
-  HostBuffer StorageBuffer(VkDeviceSize size) {
-    return MakeHostBuffer(size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                                    VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-  }
-};
+// The helpers (MakeKernel, Run, StorageBuffer) are in compute_fixture.h.
+class ComputeTest : public ComputeFixture {};
 
 TEST_F(ComputeTest, Saxpy) {
   constexpr uint32_t n = 1000;  // not a multiple of the workgroup size
@@ -114,7 +27,7 @@ TEST_F(ComputeTest, Saxpy) {
     if (i < n) x.as<float>()[i] = float(i) * 0.5f;
     y.as<float>()[i] = float(i);
   }
-  Kernel k = MakeKernel(kSaxpyComp, {x.buffer, y.buffer}, 8);
+  Kernel k = MakeKernel(kSaxpyComp, std::vector<VkBuffer>{x.buffer, y.buffer}, 8);
   struct {
     float a;
     uint32_t n;
@@ -131,7 +44,7 @@ TEST_F(ComputeTest, PrefixSumWithBarriers) {
   std::vector<uint32_t> input(n);
   for (uint32_t& v : input) v = rng() % 1000;
   std::memcpy(data.data, input.data(), n * 4);
-  Kernel k = MakeKernel(kPrefixSumComp, {data.buffer}, 0);
+  Kernel k = MakeKernel(kPrefixSumComp, std::vector<VkBuffer>{data.buffer}, 0);
   Run(k, groups);
   for (uint32_t g = 0; g < groups; ++g) {
     uint32_t sum = 0;
@@ -152,7 +65,7 @@ TEST_F(ComputeTest, AtomicHistogram) {
     expected[values.as<uint32_t>()[i] % 16]++;
   }
   std::memset(bins.data, 0, 64);
-  Kernel k = MakeKernel(kHistogramComp, {values.buffer, bins.buffer}, 0);
+  Kernel k = MakeKernel(kHistogramComp, std::vector<VkBuffer>{values.buffer, bins.buffer}, 0);
   Run(k, n / 128);
   for (uint32_t b = 0; b < 16; ++b) EXPECT_EQ(bins.as<uint32_t>()[b], expected[b]) << "bin " << b;
 }
@@ -185,7 +98,7 @@ int ExpectedControlFlow(int i) {
 TEST_F(ComputeTest, DivergentControlFlow) {
   constexpr uint32_t n = 96;
   HostBuffer out = StorageBuffer(n * 4);
-  Kernel k = MakeKernel(kControlFlowComp, {out.buffer}, 0);
+  Kernel k = MakeKernel(kControlFlowComp, std::vector<VkBuffer>{out.buffer}, 0);
   Run(k, n / 32);
   for (uint32_t i = 0; i < n; ++i) EXPECT_EQ(out.as<int32_t>()[i], ExpectedControlFlow(int(i))) << "invocation " << i;
 }
@@ -199,7 +112,7 @@ TEST_F(ComputeTest, MatrixMultiply64) {
     a.as<float>()[i] = dist(rng);
     b.as<float>()[i] = dist(rng);
   }
-  Kernel k = MakeKernel(kMatmulComp, {a.buffer, b.buffer, c.buffer}, 4);
+  Kernel k = MakeKernel(kMatmulComp, std::vector<VkBuffer>{a.buffer, b.buffer, c.buffer}, 4);
   Run(k, n / 8, n / 8, 1, &n, 4);
   for (uint32_t row = 0; row < n; ++row) {
     for (uint32_t col = 0; col < n; ++col) {
@@ -217,7 +130,7 @@ TEST_F(ComputeTest, DispatchBaseAndIndirect) {
     x.as<float>()[i] = 1.0f;
     y.as<float>()[i] = 0.0f;
   }
-  Kernel k = MakeKernel(kSaxpyComp, {x.buffer, y.buffer}, 8);
+  Kernel k = MakeKernel(kSaxpyComp, std::vector<VkBuffer>{x.buffer, y.buffer}, 8);
   HostBuffer indirect = MakeHostBuffer(12, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
   const uint32_t groups[3] = {2, 1, 1};
   std::memcpy(indirect.data, groups, 12);

@@ -1,0 +1,41 @@
+// Graphics pipelines for dynamic rendering into the RenderTarget (static
+// 512x512 viewport and scissor, triangle lists, no blending) and the
+// descriptor sets the workloads bind. Objects are destroyed with the
+// device; failures throw BenchFailure.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace duet_bench {
+
+class BenchDevice;
+
+struct GraphicsPipelineDesc {
+  std::span<const uint32_t> vertex_spirv;
+  std::span<const uint32_t> fragment_spirv;
+  std::vector<VkVertexInputBindingDescription> bindings;
+  std::vector<VkVertexInputAttributeDescription> attributes;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkCullModeFlags cull_mode = VK_CULL_MODE_NONE;  // front faces are counter-clockwise
+  VkFormat depth_format = VK_FORMAT_UNDEFINED;    // set: depth test LESS with writes
+};
+
+VkPipeline CreateGraphicsPipeline(BenchDevice& device, const GraphicsPipelineDesc& desc);
+
+// A set layout of the given bindings, one descriptor each, and a pipeline
+// layout with that one set (or none, when `bindings` is empty).
+struct SetLayout {
+  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
+};
+SetLayout CreateSetLayout(BenchDevice& device, std::span<const VkDescriptorSetLayoutBinding> bindings);
+
+// One descriptor set of `layout` from a pool of its own, sized by `sizes`.
+VkDescriptorSet AllocateSet(BenchDevice& device, VkDescriptorSetLayout layout,
+                            std::span<const VkDescriptorPoolSize> sizes);
+
+}  // namespace duet_bench

@@ -1,0 +1,198 @@
+// A lit textured cube: 36 vertices (position, normal, uv), a UBO with the
+// MVP and model matrices read by the vertex shader, a 256x256 RGBA8
+// texture sampled (linear, repeat) by the fragment shader, back faces
+// culled, depth test.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "graphics_pipeline.h"
+#include "graphics_workloads.h"
+#include "scene_math.h"
+#include "shaders/cube.frag.h"
+#include "shaders/cube.vert.h"
+#include "vk_bench_device.h"
+
+namespace duet_bench {
+namespace {
+
+constexpr uint32_t kTextureSize = 256;
+constexpr VkFormat kTextureFormat = VK_FORMAT_R8G8B8A8_UNORM;
+
+struct Vertex {
+  float position[3];
+  float normal[3];
+  float uv[2];
+};
+
+struct SceneUniforms {
+  Mat4 mvp;
+  Mat4 model;
+};
+
+// Six faces of the cube [-1, 1]^3, two counter-clockwise triangles each
+// seen from outside: a face with normal n spans n + a*u + b*v where
+// u x v = n.
+std::array<Vertex, 36> CubeVertices() {
+  struct Face {
+    float n[3], u[3], v[3];
+  };
+  constexpr Face kFaces[] = {
+      {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}},  {{-1, 0, 0}, {0, 0, 1}, {0, 1, 0}},
+      {{0, 1, 0}, {0, 0, 1}, {1, 0, 0}},  {{0, -1, 0}, {1, 0, 0}, {0, 0, 1}},
+      {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}},  {{0, 0, -1}, {0, 1, 0}, {1, 0, 0}},
+  };
+  constexpr float kCorners[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+  constexpr int kOrder[6] = {0, 1, 2, 0, 2, 3};
+  std::array<Vertex, 36> vertices{};
+  size_t next = 0;
+  for (const Face& face : kFaces) {
+    for (int corner : kOrder) {
+      Vertex& v = vertices[next++];
+      const float a = kCorners[corner][0], b = kCorners[corner][1];
+      for (int i = 0; i < 3; ++i) {
+        v.position[i] = face.n[i] + a * face.u[i] + b * face.v[i];
+        v.normal[i] = face.n[i];
+      }
+      v.uv[0] = (a + 1) / 2;
+      v.uv[1] = (b + 1) / 2;
+    }
+  }
+  return vertices;
+}
+
+// A checkerboard of 32-texel squares over colour gradients.
+uint32_t TextureTexel(uint32_t x, uint32_t y) {
+  const bool light = (((x >> 5) ^ (y >> 5)) & 1) != 0;
+  const uint32_t r = light ? 255 - x / 2 : 40 + x / 2;
+  const uint32_t g = light ? 220 - y / 4 : 30 + y / 2;
+  const uint32_t b = light ? 200 : 70;
+  return r | g << 8 | b << 16 | 0xffu << 24;
+}
+
+class TexturedCube final : public GraphicsWorkload {
+ public:
+  explicit TexturedCube(BenchDevice& device)
+      : GraphicsWorkload(device, "textured_cube", true, {.min_coverage = 0.10, .max_coverage = 0.80}) {
+    if (!device.SupportsOptimal(kTextureFormat,
+                                VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT))
+      throw BenchFailure("R8G8B8A8_UNORM cannot be sampled with a linear filter");
+    const VkDevice d = device.device();
+
+    const std::array<Vertex, 36> vertices = CubeVertices();
+    vertices_ = device.CreateBuffer(sizeof vertices, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+    std::memcpy(vertices_.data, vertices.data(), sizeof vertices);
+
+    SceneUniforms uniforms;
+    uniforms.model = RotateX(0.5f) * RotateY(0.7f);
+    uniforms.mvp = PerspectiveVulkan(1.0f, 1.0f, 0.5f, 10.0f) * Translate(0, 0, -4.0f) * uniforms.model;
+    uniforms_ = device.CreateBuffer(sizeof uniforms, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
+    std::memcpy(uniforms_.data, &uniforms, sizeof uniforms);
+
+    // The texture: uploaded once, then SHADER_READ_ONLY_OPTIMAL.
+    const VkImage texture = device.CreateImage(kTextureFormat, {kTextureSize, kTextureSize},
+                                               VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    const MappedBuffer staging =
+        device.CreateBuffer(uint64_t(kTextureSize) * kTextureSize * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+    for (uint32_t y = 0; y < kTextureSize; ++y)
+      for (uint32_t x = 0; x < kTextureSize; ++x) {
+        const uint32_t texel = TextureTexel(x, y);
+        std::memcpy(staging.data + (size_t(y) * kTextureSize + x) * 4, &texel, 4);
+      }
+    device.SubmitAndWait(device.Record([&](VkCommandBuffer cb) {
+      VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+      barrier.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+      barrier.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+      barrier.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+      barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      barrier.image = texture;
+      barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+      vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                           nullptr, 1, &barrier);
+      const VkBufferImageCopy region{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0},
+                                     {kTextureSize, kTextureSize, 1}};
+      vkCmdCopyBufferToImage(cb, staging.buffer, texture, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+      barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+      barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+      barrier.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+      barrier.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+      vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0, nullptr,
+                           0, nullptr, 1, &barrier);
+    }));
+    const VkImageView texture_view = device.CreateImageView(texture, kTextureFormat, VK_IMAGE_ASPECT_COLOR_BIT);
+
+    VkSamplerCreateInfo sampler_info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    sampler_info.magFilter = VK_FILTER_LINEAR;
+    sampler_info.minFilter = VK_FILTER_LINEAR;
+    sampler_info.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    sampler_info.addressModeU = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+    sampler_info.addressModeV = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+    sampler_info.addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+    sampler_info.maxLod = 0.0f;
+    VkSampler sampler = VK_NULL_HANDLE;
+    Check(vkCreateSampler(d, &sampler_info, nullptr, &sampler), "vkCreateSampler");
+    device.Defer([sampler](VkDevice dev) { vkDestroySampler(dev, sampler, nullptr); });
+
+    const VkDescriptorSetLayoutBinding bindings[] = {
+        {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr},
+        {1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr},
+    };
+    const SetLayout layout = CreateSetLayout(device, bindings);
+    layout_ = layout.pipeline_layout;
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
+                                          {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1}};
+    set_ = AllocateSet(device, layout.set_layout, sizes);
+    const VkDescriptorBufferInfo buffer_info{uniforms_.buffer, 0, VK_WHOLE_SIZE};
+    const VkDescriptorImageInfo image_info{sampler, texture_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    VkWriteDescriptorSet writes[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET},
+                                      {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}};
+    writes[0].dstSet = set_;
+    writes[0].dstBinding = 0;
+    writes[0].descriptorCount = 1;
+    writes[0].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    writes[0].pBufferInfo = &buffer_info;
+    writes[1].dstSet = set_;
+    writes[1].dstBinding = 1;
+    writes[1].descriptorCount = 1;
+    writes[1].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    writes[1].pImageInfo = &image_info;
+    vkUpdateDescriptorSets(d, 2, writes, 0, nullptr);
+
+    GraphicsPipelineDesc desc;
+    desc.vertex_spirv = kCubeVert;
+    desc.fragment_spirv = kCubeFrag;
+    desc.bindings = {{0, sizeof(Vertex), VK_VERTEX_INPUT_RATE_VERTEX}};
+    desc.attributes = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(Vertex, position)},
+                       {1, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(Vertex, normal)},
+                       {2, 0, VK_FORMAT_R32G32_SFLOAT, offsetof(Vertex, uv)}};
+    desc.layout = layout_;
+    desc.cull_mode = VK_CULL_MODE_BACK_BIT;
+    desc.depth_format = target_.depth_format();
+    pipeline_ = CreateGraphicsPipeline(device, desc);
+  }
+
+ protected:
+  void RecordDraw(VkCommandBuffer cb) override {
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &set_, 0, nullptr);
+    const VkDeviceSize offset = 0;
+    vkCmdBindVertexBuffers(cb, 0, 1, &vertices_.buffer, &offset);
+    vkCmdDraw(cb, 36, 1, 0, 0);
+  }
+
+ private:
+  MappedBuffer vertices_, uniforms_;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkDescriptorSet set_ = VK_NULL_HANDLE;
+  VkPipeline pipeline_ = VK_NULL_HANDLE;
+};
+
+}  // namespace
+
+std::unique_ptr<BenchWorkload> MakeTexturedCube(BenchDevice& device) {
+  return std::make_unique<TexturedCube>(device);
+}
+
+}  // namespace duet_bench

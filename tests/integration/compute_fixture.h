@@ -1,0 +1,48 @@
+// Compute pipelines over buffers for the shader tests: a QueueTest that
+// builds a pipeline from SPIR-V (compiled from tests/shaders at build time)
+// with buffer descriptors at set 0, bindings 0..n-1, optional push
+// constants and specialization, and dispatches it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "vk_fixture.h"
+
+namespace duet_test {
+
+class ComputeFixture : public QueueTest {
+ protected:
+  struct Kernel {
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+  };
+
+  // One buffer descriptor: `range` bytes from `offset` (VK_WHOLE_SIZE: to the end).
+  struct BufferBinding {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    VkDeviceSize offset = 0;
+    VkDeviceSize range = VK_WHOLE_SIZE;
+  };
+
+  // The pipeline, its layout and a written descriptor set; objects go away at TearDown.
+  Kernel MakeKernelWithBindings(std::span<const uint32_t> code, const std::vector<BufferBinding>& bindings,
+                                uint32_t push_bytes, const VkSpecializationInfo* specialization = nullptr);
+  // Storage buffers over whole buffers (the common case).
+  Kernel MakeKernel(std::span<const uint32_t> code, const std::vector<VkBuffer>& buffers, uint32_t push_bytes);
+
+  // vkCreateComputePipelines' result for `code` under an empty layout (for rejection tests).
+  VkResult TryCreatePipeline(std::span<const uint32_t> code, const VkSpecializationInfo* specialization = nullptr);
+
+  // Records bind + push + dispatch, submits and waits (ASSERTs success).
+  void Run(const Kernel& k, uint32_t x, uint32_t y = 1, uint32_t z = 1, const void* push = nullptr,
+           uint32_t push_bytes = 0);
+
+  HostBuffer StorageBuffer(VkDeviceSize size);
+};
+
+}  // namespace duet_test

@@ -1,0 +1,119 @@
+// Buffers as shaders see them: robust access (reads past the bound range
+// give 0, writes and atomics there are dropped, whatever the index),
+// OpArrayLength from bound ranges, and specialization constants including
+// the workgroup size (LocalSizeId).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "compute_fixture.h"
+#include "float_reference.h"
+#include "shaders/robust_access.comp.h"
+#include "shaders/specialization.comp.h"
+
+namespace duet_test {
+namespace {
+
+class ShaderBuffersTest : public ComputeFixture {};
+
+TEST_F(ShaderBuffersTest, OutOfRangeAccessIsRobust) {
+  constexpr uint32_t kSentinel = 0xAAAAAAAAu;
+  // Each buffer is larger than its bound range, with sentinels around the
+  // range, so a read or write that escaped it would show.
+  HostBuffer src = StorageBuffer(1024), dst = StorageBuffer(1024), ubo = StorageBuffer(1024),
+             results = StorageBuffer(260 * 4), header = StorageBuffer(1024);
+  for (uint32_t i = 0; i < 256; ++i) {
+    src.as<uint32_t>()[i] = i < 16 ? 100 + i : 0x5EEEEEEEu;
+    dst.as<uint32_t>()[i] = kSentinel;
+    ubo.as<uint32_t>()[i] = i < 16 ? i : 0x7777777u;
+    header.as<uint32_t>()[i] = kSentinel;
+  }
+  std::memset(results.data, 0xFF, 260 * 4);
+  Kernel k = MakeKernelWithBindings(kRobustAccessComp,
+                        {{src.buffer, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0, 64},      // src[0..15]
+                         {dst.buffer, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 256, 64},    // dst[0..15] at byte 256
+                         {ubo.buffer, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 0, 64},      // u[0..3]
+                         {results.buffer},
+                         {header.buffer, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0, 40}},  // header + data[0..7]
+                        0);
+  Run(k, 2);
+
+  const uint32_t* r = results.as<uint32_t>();
+  for (uint32_t i = 0; i < 128; ++i) {
+    const uint32_t from_src = i < 16 ? 100 + i : 0;
+    const uint32_t from_ubo = (i % 64) < 4 ? (i % 64) * 4 + 1 : 0;  // u[j].y
+    EXPECT_EQ(r[i], from_src + from_ubo * 1000) << "read at index " << i;
+    EXPECT_EQ(r[128 + i], 0u) << "atomic at " << i + 64 << " is out of range and returns 0";
+  }
+  const uint32_t* d = dst.as<uint32_t>();
+  for (uint32_t i = 0; i < 256; ++i) {
+    const bool in_range = i >= 64 && i < 80;
+    EXPECT_EQ(d[i], in_range ? i - 64 + 1 : kSentinel) << "dst word " << i;
+  }
+  EXPECT_EQ(r[256], 16u) << "src.length()";
+  EXPECT_EQ(r[257], 16u) << "dst.length()";
+  EXPECT_EQ(r[258], 8u) << "data.length() after an 8-byte header in a 40-byte range";
+  const uint32_t* h = header.as<uint32_t>();
+  for (uint32_t i = 0; i < 256; ++i) {
+    const bool written = i >= 2 && i < 10;
+    EXPECT_EQ(h[i], written ? 0xD0D0u + (i - 2) : kSentinel) << "header buffer word " << i;
+  }
+}
+
+struct SpecializationData {
+  uint32_t size_x, size_y, scale;
+  int32_t offset;
+  VkBool32 negate;
+  float factor;
+};
+
+const VkSpecializationMapEntry kSpecializationEntries[] = {
+    {0, offsetof(SpecializationData, size_x), 4}, {1, offsetof(SpecializationData, size_y), 4},
+    {2, offsetof(SpecializationData, scale), 4},  {3, offsetof(SpecializationData, offset), 4},
+    {4, offsetof(SpecializationData, negate), 4}, {5, offsetof(SpecializationData, factor), 4}};
+
+// Runs specialization.comp over `groups` workgroups and checks what each invocation saw.
+void CheckSpecialized(const uint32_t* r, uint32_t groups, uint32_t size_x, uint32_t size_y, uint32_t derived,
+                      int32_t selected, float factor) {
+  const uint32_t invocations = groups * size_x * size_y;
+  for (uint32_t i = 0; i < invocations; ++i) {
+    const uint32_t* v = r + i * 6;
+    ASSERT_EQ(v[0], size_x) << i;
+    ASSERT_EQ(v[1], size_y) << i;
+    ASSERT_EQ(v[2], derived) << i;
+    ASSERT_EQ(int32_t(v[3]), selected) << i;
+    ASSERT_EQ(FromBits(v[4]), factor) << i;
+    ASSERT_EQ(v[5], size_x * size_y) << "invocations that reached the barrier in the workgroup of " << i;
+  }
+}
+
+TEST_F(ShaderBuffersTest, SpecializationConstantsAndWorkgroupSize) {
+  HostBuffer out = StorageBuffer(4096 * 6 * 4);
+  std::memset(out.data, 0xFF, 4096 * 6 * 4);
+  const SpecializationData data{8, 5, 7, -9, VK_TRUE, 2.5f};
+  const VkSpecializationInfo info{uint32_t(std::size(kSpecializationEntries)), kSpecializationEntries, sizeof data,
+                                  &data};
+  Kernel k = MakeKernelWithBindings(kSpecializationComp, {{out.buffer}}, 0, &info);
+  Run(k, 3);
+  CheckSpecialized(out.as<uint32_t>(), 3, 8, 5, 7 * 3 + 1, 9, -2.5f);
+  // Past the 3 * 40 invocations nothing was written.
+  EXPECT_EQ(out.as<uint32_t>()[3 * 40 * 6], 0xFFFFFFFFu);
+}
+
+TEST_F(ShaderBuffersTest, SpecializationDefaultsAndPartialInfo) {
+  HostBuffer defaults = StorageBuffer(64 * 6 * 4), partial = StorageBuffer(1024 * 6 * 4);
+  Kernel plain = MakeKernel(kSpecializationComp, {defaults.buffer}, 0);
+  Run(plain, 4);  // local size 1 x 1
+  CheckSpecialized(defaults.as<uint32_t>(), 4, 1, 1, 4, 0, 1.0f);
+  // Only some constants given; a larger workgroup than a wave.
+  const uint32_t values[2] = {100, VK_TRUE};
+  const VkSpecializationMapEntry entries[2] = {{0, 0, 4}, {4, 4, 4}};
+  const VkSpecializationInfo info{2, entries, sizeof values, values};
+  Kernel k = MakeKernelWithBindings(kSpecializationComp, {{partial.buffer}}, 0, &info);
+  Run(k, 2);
+  CheckSpecialized(partial.as<uint32_t>(), 2, 100, 1, 4, 0, -1.0f);
+}
+
+}  // namespace
+}  // namespace duet_test

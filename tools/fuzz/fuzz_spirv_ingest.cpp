@@ -1,0 +1,52 @@
+// libFuzzer target for shader ingestion: arbitrary bytes go through what
+// vkCreateShaderModule and vkCreate*Pipelines do with SPIR-V (validation,
+// specialization and optimization, then compilation of every entry point
+// for its stage). Nothing may crash, hang or trip a sanitizer; rejecting
+// the input is always fine.
+//
+// Build and run: scripts/fuzz.sh (or the ctest test fuzz_spirv_ingest_smoke).
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "spirv_exec/ir.h"
+#include "spirv_exec/spirv_ingest.h"
+#include "spirv_exec/spirv_module.h"
+
+namespace {
+
+using duet::spirv_exec::ShaderStage;
+
+bool StageOf(spv::ExecutionModel model, ShaderStage* stage) {
+  switch (model) {
+    case spv::ExecutionModel::GLCompute: *stage = ShaderStage::kCompute; return true;
+    case spv::ExecutionModel::Vertex: *stage = ShaderStage::kVertex; return true;
+    case spv::ExecutionModel::Fragment: *stage = ShaderStage::kFragment; return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  // vkCreateShaderModule takes whole words only.
+  std::vector<uint32_t> words(size / 4);
+  if (!words.empty()) std::memcpy(words.data(), data, words.size() * 4);
+  std::string error;
+  if (!duet::spirv_exec::ValidateSpirv(words.data(), words.size(), &error)) return 0;
+  std::vector<uint32_t> prepared;
+  error.clear();
+  if (!duet::spirv_exec::PrepareModule(words, nullptr, &prepared, &error)) return 0;
+  duet::spirv_exec::SpirvModule module;
+  if (!duet::spirv_exec::ParseSpirvModule(prepared, &module, &error)) return 0;
+  for (const duet::spirv_exec::SpirvEntryPoint& entry : module.entry_points) {
+    ShaderStage stage;
+    if (!StageOf(entry.model, &stage)) continue;
+    duet::spirv_exec::Program program;
+    error.clear();
+    duet::spirv_exec::CompileStage(prepared, entry.name.c_str(), stage, &program, &error);
+  }
+  return 0;
+}

@@ -7,6 +7,8 @@
 #   bash scripts/bench.sh                 transfer, compute, graphics and vkcube tables
 #   bash scripts/bench.sh --quick         the same, one repetition each (smoke run)
 #   BENCHES="compute graphics" bash scripts/bench.sh    only these tables
+#   BENCHES=graphics bash scripts/bench.sh --workload textured_cube
+#                                         one row (workload names are per benchmark)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

@@ -41,8 +41,11 @@ for source in "$root"/tests/shaders/*.spvasm; do
   [[ $out -nt $source ]] || spirv-as --target-env vulkan1.3 -o "$out" "$source"
 done
 
-# New inputs go to a scratch directory so the seed corpus stays small.
-scratch=$build/corpus-new
+# New inputs go to a scratch directory, fresh for every run so that a run
+# (the smoke test's, with a fixed -seed) is reproducible; keep a longer
+# campaign's finds by passing a corpus directory of your own as an option.
+scratch=$build/corpus-run
+rm -rf "$scratch"
 mkdir -p "$scratch"
 cd "$build"
 exec ./fuzz_spirv_ingest -timeout=10 -rss_limit_mb=4096 "${options[@]}" "$scratch" "$corpus"

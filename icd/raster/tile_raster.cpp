@@ -109,7 +109,14 @@ class TileRasterizer {
     float depth[kWaveWidth];
     float sample_depth[kWaveWidth][4];
     const spirv_exec::Program* program = fragment_.program;
-    if (program != nullptr) spirv_exec::ResetWave(*program, launched, &wave_);
+    if (program != nullptr) {
+      spirv_exec::ResetWave(*program, launched, &wave_);
+      // Uncovered pixels of a quad run as helpers: for derivatives only.
+      spirv_exec::LaneMask helpers = 0;
+      for (uint32_t l = 0; l < lanes; ++l)
+        if (lanes_[l].coverage == 0) helpers |= spirv_exec::LaneMask{1} << l;
+      wave_.helpers = helpers;
+    }
     for (uint32_t l = 0; l < lanes; ++l) {
       const Lane& lane = lanes_[l];
       const Triangle& tri = setup_.triangles[lane.triangle];
@@ -179,7 +186,7 @@ class TileRasterizer {
       for (uint32_t s = 0; s < samples_; ++s) values.depth[s] = sample_depth[l][s];
       uint32_t colors[8][4];
       if (program != nullptr) {
-        if ((wave_.killed >> l) & 1) continue;
+        if (((wave_.killed | wave_.demoted) >> l) & 1) continue;
         if (builtins_.frag_depth != UINT32_MAX)
           for (uint32_t s = 0; s < samples_; ++s)
             values.depth[s] = std::bit_cast<float>(wave_.Register(builtins_.frag_depth)[l]);

@@ -102,7 +102,8 @@ bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled
       const CompiledValue& insert = Value(inst[3]);
       const uint32_t offset = Value(inst[4]).reg, count = Value(inst[5]).reg;
       const CompiledValue& v = Define(inst[1], inst[0], base.count);
-      for (uint32_t i = 0; i < base.count; ++i) Emit(Op::kBitFieldInsert, v.reg + i, base.reg + i, insert.reg + i, offset, 0, count);
+      for (uint32_t i = 0; i < base.count; ++i)
+        Emit(Op::kBitFieldInsert, v.reg + i, base.reg + i, insert.reg + i, offset, 0, count);
       return true;
     }
     case SpvOp::OpBitFieldSExtract:
@@ -138,7 +139,8 @@ bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled
       const CompiledValue& a = Value(inst[2]);
       const CompiledValue& v = Define(inst[1], inst[0], 1);
       Emit(Op::kMove, v.reg, a.reg);
-      for (uint32_t i = 1; i < a.count; ++i) Emit(inst.op == SpvOp::OpAny ? Op::kBitOr : Op::kBitAnd, v.reg, v.reg, a.reg + i);
+      const Op combine = inst.op == SpvOp::OpAny ? Op::kBitOr : Op::kBitAnd;
+      for (uint32_t i = 1; i < a.count; ++i) Emit(combine, v.reg, v.reg, a.reg + i);
       return true;
     }
     case SpvOp::OpDemoteToHelperInvocation:

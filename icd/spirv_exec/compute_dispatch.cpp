@@ -116,11 +116,16 @@ void LoseDevice(Device* device, int64_t limit_ns) {
     if (device->lost.exchange(true)) return;
   }
   device->sync_cv.notify_all();
-  DUET_ERROR("compute shader ran longer than the watchdog limit (%lld ms, DUET_WATCHDOG_MS): device lost",
+  DUET_ERROR("a shader ran longer than the watchdog limit (%lld ms, DUET_WATCHDOG_MS): device lost",
              static_cast<long long>(limit_ns / 1000000));
 }
 
 }  // namespace
+
+ShaderWatchdog DeviceWatchdog(Device* device) {
+  const int64_t limit_ns = device->shader_watchdog_ns;
+  return ShaderWatchdog(&device->lost, limit_ns, [device, limit_ns] { LoseDevice(device, limit_ns); });
+}
 
 void RunComputeDispatch(Device* device, const ShaderBindings& bindings, const uint32_t base[3],
                         const uint32_t count[3]) {
@@ -133,8 +138,7 @@ void RunComputeDispatch(Device* device, const ShaderBindings& bindings, const ui
   const ShaderResources resources = ResolveResources(program, bindings);
   const uint32_t total = count[0] * count[1] * count[2];
   if (total == 0) return;
-  const int64_t limit_ns = device->shader_watchdog_ns;
-  const ShaderWatchdog watchdog(&device->lost, limit_ns, [device, limit_ns] { LoseDevice(device, limit_ns); });
+  const ShaderWatchdog watchdog = DeviceWatchdog(device);
   const TraceTarget trace = FindTraceTarget(program);
   const WorkgroupContext context{program, resources.images.data(), resources.sampled.data(), count, &watchdog, trace};
   ParallelFor(total, [&](uint32_t index) {

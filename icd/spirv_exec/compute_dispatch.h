@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "spirv_exec/shader_watchdog.h"
+
 namespace duet {
 
 struct DescriptorSet;
@@ -26,6 +28,12 @@ struct ShaderBindings {
 };
 
 namespace spirv_exec {
+
+// The watchdog for one dispatch or draw on `device`: a wave that loops
+// longer than the device's limit marks it lost (and wakes its waiters);
+// every wave given it stops at its next check once the device is lost.
+// Draws set it on their vertex and fragment waves (WaveState::watchdog).
+ShaderWatchdog DeviceWatchdog(Device* device);
 
 // Runs the workgroups base .. base + count - 1. A workgroup whose wave runs
 // longer than the device's watchdog limit marks `device` lost and the

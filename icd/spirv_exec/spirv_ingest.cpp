@@ -6,6 +6,8 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "spirv_exec/spirv_extra_validation.h"
+
 namespace duet::spirv_exec {
 namespace {
 
@@ -29,7 +31,7 @@ bool ValidateSpirv(const uint32_t* words, size_t word_count, std::string* error)
   // Block layouts are the application's business under the layouts the
   // device advertises; scalar and relaxed layouts are checked by the driver.
   options.SetRelaxBlockLayout(true);
-  return tools.Validate(words, word_count, options);
+  return tools.Validate(words, word_count, options) && CheckBeyondValidator(words, word_count, error);
 }
 
 bool PrepareModule(const std::vector<uint32_t>& words, const VkSpecializationInfo* specialization,

@@ -11,6 +11,7 @@
 #include "float_reference.h"
 #include "shaders/robust_access.comp.h"
 #include "shaders/specialization.comp.h"
+#include "shaders/workgroup_size_builtin.spvasm.h"
 
 namespace duet_test {
 namespace {
@@ -73,46 +74,77 @@ const VkSpecializationMapEntry kSpecializationEntries[] = {
     {2, offsetof(SpecializationData, scale), 4},  {3, offsetof(SpecializationData, offset), 4},
     {4, offsetof(SpecializationData, negate), 4}, {5, offsetof(SpecializationData, factor), 4}};
 
-// Runs specialization.comp over `groups` workgroups and checks what each invocation saw.
-void CheckSpecialized(const uint32_t* r, uint32_t groups, uint32_t size_x, uint32_t size_y, uint32_t derived,
-                      int32_t selected, float factor) {
-  const uint32_t invocations = groups * size_x * size_y;
+// What specialization.comp's derived constants come to.
+struct SpecializedValues {
+  uint32_t size_x, size_y, scale;
+  int32_t offset;
+  bool negate;
+  float factor;
+};
+
+// Checks what each invocation of `groups` workgroups of specialization.comp wrote.
+void CheckSpecialized(const uint32_t* r, uint32_t groups, const SpecializedValues& s) {
+  const uint32_t invocations = groups * s.size_x * s.size_y;
+  const uint32_t bits = ((s.scale << 3) | 5u) ^ ((s.scale >> 1) & ~2u);
+  const bool big = s.scale > 4 && !s.negate;
+  const int32_t signed_value = int32_t(s.scale) / 2 - int32_t(s.scale) % 3 + s.offset * 3;
+  const uint32_t from_bool = uint32_t(big) + uint32_t(s.negate || s.scale == 2) * 10;
   for (uint32_t i = 0; i < invocations; ++i) {
-    const uint32_t* v = r + i * 6;
-    ASSERT_EQ(v[0], size_x) << i;
-    ASSERT_EQ(v[1], size_y) << i;
-    ASSERT_EQ(v[2], derived) << i;
-    ASSERT_EQ(int32_t(v[3]), selected) << i;
-    ASSERT_EQ(FromBits(v[4]), factor) << i;
-    ASSERT_EQ(v[5], size_x * size_y) << "invocations that reached the barrier in the workgroup of " << i;
+    const uint32_t* v = r + i * 8;
+    ASSERT_EQ(v[0], s.size_x) << i;
+    ASSERT_EQ(v[1], s.size_y) << i;
+    ASSERT_EQ(v[2], s.scale * 3 + 1) << i;
+    ASSERT_EQ(int32_t(v[3]), s.negate ? -s.offset : s.offset) << i;
+    ASSERT_EQ(FromBits(v[4]), s.negate ? -s.factor : s.factor) << i;
+    ASSERT_EQ(v[5], s.size_x * s.size_y) << "invocations that reached the barrier in the workgroup of " << i;
+    ASSERT_EQ(v[6], bits) << i;
+    ASSERT_EQ(v[7], uint32_t(signed_value) + from_bool * 100000) << i;
   }
 }
 
 TEST_F(ShaderBuffersTest, SpecializationConstantsAndWorkgroupSize) {
-  HostBuffer out = StorageBuffer(4096 * 6 * 4);
-  std::memset(out.data, 0xFF, 4096 * 6 * 4);
+  HostBuffer out = StorageBuffer(4096 * 8 * 4);
+  std::memset(out.data, 0xFF, 4096 * 8 * 4);
   const SpecializationData data{8, 5, 7, -9, VK_TRUE, 2.5f};
   const VkSpecializationInfo info{uint32_t(std::size(kSpecializationEntries)), kSpecializationEntries, sizeof data,
                                   &data};
   Kernel k = MakeKernelWithBindings(kSpecializationComp, {{out.buffer}}, 0, &info);
   Run(k, 3);
-  CheckSpecialized(out.as<uint32_t>(), 3, 8, 5, 7 * 3 + 1, 9, -2.5f);
+  CheckSpecialized(out.as<uint32_t>(), 3, {8, 5, 7, -9, true, 2.5f});
   // Past the 3 * 40 invocations nothing was written.
-  EXPECT_EQ(out.as<uint32_t>()[3 * 40 * 6], 0xFFFFFFFFu);
+  EXPECT_EQ(out.as<uint32_t>()[3 * 40 * 8], 0xFFFFFFFFu);
 }
 
 TEST_F(ShaderBuffersTest, SpecializationDefaultsAndPartialInfo) {
-  HostBuffer defaults = StorageBuffer(64 * 6 * 4), partial = StorageBuffer(1024 * 6 * 4);
+  HostBuffer defaults = StorageBuffer(64 * 8 * 4), partial = StorageBuffer(1024 * 8 * 4);
   Kernel plain = MakeKernel(kSpecializationComp, {defaults.buffer}, 0);
   Run(plain, 4);  // local size 1 x 1
-  CheckSpecialized(defaults.as<uint32_t>(), 4, 1, 1, 4, 0, 1.0f);
+  CheckSpecialized(defaults.as<uint32_t>(), 4, {1, 1, 1, 0, false, 1.0f});
   // Only some constants given; a larger workgroup than a wave.
   const uint32_t values[2] = {100, VK_TRUE};
   const VkSpecializationMapEntry entries[2] = {{0, 0, 4}, {4, 4, 4}};
   const VkSpecializationInfo info{2, entries, sizeof values, values};
   Kernel k = MakeKernelWithBindings(kSpecializationComp, {{partial.buffer}}, 0, &info);
   Run(k, 2);
-  CheckSpecialized(partial.as<uint32_t>(), 2, 100, 1, 4, 0, -1.0f);
+  CheckSpecialized(partial.as<uint32_t>(), 2, {100, 1, 1, 0, true, 1.0f});
+}
+
+// SPIR-V before 1.6 gives a specialized workgroup size as a constant
+// decorated BuiltIn WorkgroupSize rather than with LocalSizeId.
+TEST_F(ShaderBuffersTest, WorkgroupSizeBuiltInConstant) {
+  constexpr uint32_t kGroupsX = 3, kGroupsY = 2;
+  for (const uint32_t size_x : {0u, 16u, 40u}) {  // 0: no specialization (the default, 1)
+    const uint32_t x = size_x == 0 ? 1 : size_x;
+    const uint32_t count = x * kGroupsX * 2 * kGroupsY;
+    HostBuffer out = StorageBuffer(count * 4 + 4);
+    std::memset(out.data, 0xFF, count * 4 + 4);
+    const VkSpecializationMapEntry entry{0, 0, 4};
+    const VkSpecializationInfo info{1, &entry, 4, &size_x};
+    Kernel k = MakeKernelWithBindings(kWorkgroupSizeBuiltinSpvasm, {{out.buffer}}, 0, size_x == 0 ? nullptr : &info);
+    Run(k, kGroupsX, kGroupsY);
+    for (uint32_t i = 0; i < count; ++i) ASSERT_EQ(out.as<uint32_t>()[i], x * 100 + 2) << "size " << x << ", " << i;
+    EXPECT_EQ(out.as<uint32_t>()[count], 0xFFFFFFFFu) << "size " << x << ": invocations beyond the workgroups";
+  }
 }
 
 }  // namespace

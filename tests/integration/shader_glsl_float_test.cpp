@@ -223,13 +223,13 @@ std::vector<FloatFunction> Functions() {
 }
 
 std::vector<Inputs> MakeInputs(uint32_t n) {
-  const float specials[] = {0.0f,       -0.0f,        1.0f,         -1.0f,          0.5f,          -0.5f,
-                            1.5f,       2.5f,         -2.5f,        3.5f,           -3.5f,         FLT_MIN,
-                            -FLT_MIN,   1e-40f,       -1e-40f,      FLT_MAX,        -FLT_MAX,      3.0f,
-                            0.999999f,  -0.999999f,   1.000001f,    float(kPi),     -float(kPi),   4194303.5f,
-                            16777216.f, -4194304.5f,  1e10f,        -1e-10f,        std::numeric_limits<float>::denorm_min(), 2.0f,
-                            std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
-                            std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::quiet_NaN()};
+  constexpr float kInf = std::numeric_limits<float>::infinity(), kNan = std::numeric_limits<float>::quiet_NaN();
+  constexpr float kDenormMin = std::numeric_limits<float>::denorm_min();
+  const float specials[] = {0.0f,       -0.0f,      1.0f,        -1.0f,       0.5f,   -0.5f,  1.5f,       2.5f,
+                            -2.5f,      3.5f,       -3.5f,       FLT_MIN,     -FLT_MIN, 1e-40f, -1e-40f,  FLT_MAX,
+                            -FLT_MAX,   3.0f,       0.999999f,   -0.999999f,  1.000001f, float(kPi), -float(kPi),
+                            4194303.5f, 16777216.f, -4194304.5f, 1e10f,       -1e-10f, kDenormMin, 2.0f,
+                            kInf,       -kInf,      kNan,        -kNan};
   static constexpr float kSpecialY[] = {0.0f, 1.0f, -1.0f, 2.0f, 0.5f, -3.0f};
   std::mt19937 rng(1234);
   auto uniform = [&](double lo, double hi) { return float(std::uniform_real_distribution<double>(lo, hi)(rng)); };

@@ -89,7 +89,9 @@ double QuantizedToHalf(float f) {
   if (std::isnan(f)) return f;
   if (a >= 65520.0) return std::copysign(INFINITY, f);
   // Below the smallest normal half (2^-14): zero, unless it rounds up to it.
-  if (a < std::ldexp(1.0, -14)) return std::copysign(a < std::ldexp(1.0, -14) - std::ldexp(1.0, -25) ? 0.0 : std::ldexp(1.0, -14), f);
+  const double smallest_normal = std::ldexp(1.0, -14);
+  if (a < smallest_normal)
+    return std::copysign(a < smallest_normal - std::ldexp(1.0, -25) ? 0.0 : smallest_normal, f);
   int e = 0;
   std::frexp(a, &e);
   const int quantum = e - 1 - 10;

@@ -215,13 +215,11 @@ TEST_F(Sync, FenceWaitBlocksUntilBlockedSubmissionRuns) {
     set_at = MonotonicNs();
     vkSetEvent(device_, event);
   });
-  const uint64_t t0 = MonotonicNs();
   const VkResult r = vkWaitForFences(device_, 1, &fence, VK_TRUE, kWaitNs);
   const uint64_t returned_at = MonotonicNs();
   setter.join();
   VK_EXPECT_RESULT(VK_SUCCESS, r);
   EXPECT_GE(returned_at, set_at.load()) << "the fence wait returned before the work could run";
-  EXPECT_GE(returned_at - t0, 140 * kMs);
   EXPECT_TRUE(AllWords(b, 0x600DF00D));
 }
 
@@ -298,6 +296,7 @@ TEST_F(Sync, SubmitWithZeroSubmitsSignalsFenceOnlyAfterEarlierWork) {
 // Binary semaphores
 
 TEST_F(Sync, BinarySemaphoreOrdersSubmissionsOnTwoQueues) {
+  if (queue2_ == VK_NULL_HANDLE) GTEST_SKIP() << "needs two queues";
   HostBuffer x = MakeHostBuffer(1 << 16);
   HostBuffer y = MakeHostBuffer(1 << 16);
   ASSERT_NE(x.data, nullptr);
@@ -336,6 +335,86 @@ TEST_F(Sync, BinarySemaphoreOrdersSubmissionsOnTwoQueues) {
   VK_ASSERT_OK(vkSetEvent(device_, event));
   VK_ASSERT_OK(vkWaitForFences(device_, 1, &fence, VK_TRUE, kWaitNs));
   EXPECT_TRUE(AllWords(y, 0x5EAF00D5));
+}
+
+TEST_F(Sync, SubmitWaitsForEverySemaphore) {
+  // Queue 1 fills x (after event e1) and signals s1; queue 2 fills y (after
+  // event e2) and signals s2; a later queue-1 submission waits for both and
+  // copies halves of x and y into z.
+  if (queue2_ == VK_NULL_HANDLE) GTEST_SKIP() << "needs two queues";
+  HostBuffer x = MakeHostBuffer(8192), y = MakeHostBuffer(8192), z = MakeHostBuffer(8192);
+  ASSERT_NE(z.data, nullptr);
+  std::memset(x.data, 0, 8192);
+  std::memset(y.data, 0, 8192);
+  std::memset(z.data, 0, 8192);
+  VkEvent e1 = MakeEvent(), e2 = MakeEvent();
+  VkSemaphore s[2] = {MakeBinarySemaphore(), MakeBinarySemaphore()};
+  ScopeExit unblock([&] {
+    vkSetEvent(device_, e1);
+    vkSetEvent(device_, e2);
+  });
+  VkCommandBuffer fill_x = WaitHostEventThenFill(e1, x, 0xAAAA5555, false);
+  VkCommandBuffer fill_y = WaitHostEventThenFill(e2, y, 0x5555AAAA, true);
+  VkSubmitInfo sx{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  sx.commandBufferCount = 1;
+  sx.pCommandBuffers = &fill_x;
+  sx.signalSemaphoreCount = 1;
+  sx.pSignalSemaphores = &s[0];
+  VK_ASSERT_OK(vkQueueSubmit(queue_, 1, &sx, VK_NULL_HANDLE));
+  VkSubmitInfo sy = sx;
+  sy.pCommandBuffers = &fill_y;
+  sy.pSignalSemaphores = &s[1];
+  VK_ASSERT_OK(vkQueueSubmit(queue2_, 1, &sy, VK_NULL_HANDLE));
+
+  VkCommandBuffer merge = BeginCommands();
+  FullBarrier(merge);
+  const VkBufferCopy lo{0, 0, 4096}, hi{4096, 4096, 4096};
+  vkCmdCopyBuffer(merge, x.buffer, z.buffer, 1, &lo);
+  vkCmdCopyBuffer(merge, y.buffer, z.buffer, 1, &hi);
+  HostReadBarrier(merge);
+  VK_ASSERT_OK(vkEndCommandBuffer(merge));
+  const VkPipelineStageFlags stages[2] = {VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT};
+  VkSubmitInfo sm{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  sm.waitSemaphoreCount = 2;
+  sm.pWaitSemaphores = s;
+  sm.pWaitDstStageMask = stages;
+  sm.commandBufferCount = 1;
+  sm.pCommandBuffers = &merge;
+  VkFence fence = MakeFence();
+  VK_ASSERT_OK(vkQueueSubmit(queue_, 1, &sm, fence));
+
+  // x is done, y is not: the merge must keep waiting.
+  VK_ASSERT_OK(vkSetEvent(device_, e1));
+  SleepMs(50);
+  VK_EXPECT_RESULT(VK_NOT_READY, vkGetFenceStatus(device_, fence));
+  EXPECT_TRUE(AllWords(z, 0)) << "the submission ran with one of its two semaphores unsignaled";
+  VK_ASSERT_OK(vkSetEvent(device_, e2));
+  VK_ASSERT_OK(vkWaitForFences(device_, 1, &fence, VK_TRUE, kWaitNs));
+  for (size_t w = 0; w < 2048; ++w) ASSERT_EQ(z.as<uint32_t>()[w], w < 1024 ? 0xAAAA5555u : 0x5555AAAAu) << w;
+}
+
+TEST_F(Sync, WaitForManyFencesFromBothQueues) {
+  constexpr uint32_t kFences = 16;
+  HostBuffer b = MakeHostBuffer(4 * kFences);
+  ASSERT_NE(b.data, nullptr);
+  std::memset(b.data, 0, b.size);
+  VkEvent e = MakeEvent();
+  ScopeExit unblock([&] { vkSetEvent(device_, e); });
+  std::vector<VkFence> fences;
+  for (uint32_t i = 0; i < kFences; ++i) {
+    VkCommandBuffer cb = BeginCommands();
+    vkCmdWaitEvents(cb, 1, &e, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, nullptr, 0, nullptr,
+                    0, nullptr);
+    vkCmdFillBuffer(cb, b.buffer, 4 * i, 4, 100 + i);
+    HostReadBarrier(cb);
+    VK_ASSERT_OK(vkEndCommandBuffer(cb));
+    fences.push_back(MakeFence());
+    ASSERT_NO_FATAL_FAILURE(Submit(cb, fences.back(), i % 2 ? SecondQueue() : queue_));
+  }
+  VK_EXPECT_RESULT(VK_TIMEOUT, vkWaitForFences(device_, kFences, fences.data(), VK_FALSE, 20 * kMs));
+  VK_ASSERT_OK(vkSetEvent(device_, e));
+  VK_ASSERT_OK(vkWaitForFences(device_, kFences, fences.data(), VK_TRUE, kWaitNs));
+  for (uint32_t i = 0; i < kFences; ++i) EXPECT_EQ(b.as<uint32_t>()[i], 100 + i);
 }
 
 TEST_F(Sync, BinarySemaphoreBetweenSubmitsOfOneCall) {
@@ -428,7 +507,7 @@ TEST_F(Sync, TimelineHostSignalWaitAndCounter) {
   VK_EXPECT_RESULT(VK_SUCCESS, vkWaitSemaphores(device_, &wi, 0));
   value = 8;
   VK_EXPECT_RESULT(VK_TIMEOUT, vkWaitSemaphores(device_, &wi, 0));
-  uint64_t t0 = MonotonicNs();
+  const uint64_t t0 = MonotonicNs();
   VK_EXPECT_RESULT(VK_TIMEOUT, vkWaitSemaphores(device_, &wi, 40 * kMs));
   const uint64_t elapsed = MonotonicNs() - t0;
   EXPECT_GE(elapsed, 30 * kMs);
@@ -444,7 +523,6 @@ TEST_F(Sync, TimelineHostSignalWaitAndCounter) {
     si.value = 10;
     vkSignalSemaphore(device_, &si);
   });
-  t0 = MonotonicNs();
   const VkResult r = vkWaitSemaphores(device_, &wi, kWaitNs);
   const uint64_t returned_at = MonotonicNs();
   signaler.join();
@@ -497,6 +575,7 @@ TEST_F(Sync, TimelineChainsTwoQueues) {
   // Queue 2 waits for value 2 and copies x to y; queue 1 waits for the host
   // (value 1), fills x and signals 2. The waiting submission is submitted
   // first (allowed for timelines). Repeated with rising values.
+  if (queue2_ == VK_NULL_HANDLE) GTEST_SKIP() << "needs two queues (on one, the waiting copy would block the fill)";
   HostBuffer x = MakeHostBuffer(1 << 16);
   HostBuffer y = MakeHostBuffer(1 << 16);
   ASSERT_NE(y.data, nullptr);
@@ -815,6 +894,47 @@ TEST_F(Sync, TwoThreadsSubmitToTwoQueuesConcurrently) {
   t0.join();
   t1.join();
   EXPECT_EQ(failures.load(), 0u);
+}
+
+TEST_F(Sync, SeveralThreadsWaitOnOneFenceAndOneTimeline) {
+  // Waiting is not externally synchronized: four threads wait on the same
+  // fence and the same timeline value while the queue is held back.
+  HostBuffer b = MakeHostBuffer(1 << 16);
+  ASSERT_NE(b.data, nullptr);
+  std::memset(b.data, 0, b.size);
+  VkSemaphore gate = MakeTimelineSemaphore(0);
+  VkSemaphore done = MakeTimelineSemaphore(0);
+  ScopeExit unblock([&] { UnblockTimeline(gate, 1); });
+  VkFence fence = MakeFence();
+  ASSERT_NO_FATAL_FAILURE(SubmitTimeline(queue_, FillCommands(b, 0x600D600D), gate, 1, done, 5, fence));
+  std::atomic<uint32_t> ok{0};
+  std::atomic<uint64_t> signaled_at{0};
+  std::vector<std::thread> waiters;
+  for (int t = 0; t < 4; ++t) {
+    waiters.emplace_back([&, t] {
+      VkResult r;
+      if (t % 2 == 0) {
+        r = vkWaitForFences(device_, 1, &fence, VK_TRUE, kWaitNs);
+      } else {
+        const uint64_t value = 5;
+        VkSemaphoreWaitInfo wi{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+        wi.semaphoreCount = 1;
+        wi.pSemaphores = &done;
+        wi.pValues = &value;
+        r = vkWaitSemaphores(device_, &wi, kWaitNs);
+      }
+      // Returned after the host released the queue, and the fill is visible.
+      if (r == VK_SUCCESS && MonotonicNs() >= signaled_at.load() && signaled_at.load() != 0 &&
+          b.as<uint32_t>()[b.size / 4 - 1] == 0x600D600D)
+        ++ok;
+    });
+  }
+  SleepMs(50);
+  signaled_at = MonotonicNs();
+  HostSignal(gate, 1);
+  for (std::thread& t : waiters) t.join();
+  EXPECT_EQ(ok.load(), 4u);
+  EXPECT_TRUE(AllWords(b, 0x600D600D));
 }
 
 TEST_F(Sync, HostPollsFenceWhileQueueSignalsIt) {

@@ -52,6 +52,8 @@ TEST_F(BufferTransfers, FillOffsetsSizesAndWholeSize) {
       {0, 4, 0xDEADBEEF},         {4, 8, 0x00000001},  {20, 12, 0x80000000},     {36, 4, 0x12345678},
       {44, 100, 0x7F7F7F7E},      {148, 4, 0xFFFFFFFF}, {160, 64, 0x00000000},   {228, 28, 0xA5A5A5A5},
       {516, VK_WHOLE_SIZE, 0x0BADF00D},
+      // Two bytes remain past offset 1020: rounded down, nothing is written.
+      {1020, VK_WHOLE_SIZE, 0x77777777},
   };
   VkCommandBuffer cb = BeginCommands();
   for (const Fill& f : fills) {

@@ -129,6 +129,8 @@ VkImageAspectFlags AllAspects(VkFormat f) {
 
 class ImageTransfers : public QueueTest {
  protected:
+  static constexpr VkImageUsageFlags kUsage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+
   VkImage MakeTransferImage(VkFormat format, VkImageType type, VkExtent3D extent, uint32_t mips, uint32_t layers,
                             VkImageTiling tiling = VK_IMAGE_TILING_OPTIMAL) {
     VkImageCreateInfo ci = ImageInfo(type, format, extent, mips, layers,
@@ -556,6 +558,115 @@ TEST_F(ImageTransfers, CopyDepthAndStencilAspectsBetweenImages) {
     ASSERT_NO_FATAL_FAILURE(read = ReadLevel(dst, md, c.aspect, 0));
     EXPECT_TRUE(CompareMasked(read, md.bytes, c.texel, c.format, c.aspect, "destination"));
   }
+}
+
+TEST_F(ImageTransfers, ImageAndBufferBoundAtMemoryOffsets) {
+  // An image and a buffer share one allocation, each at a non-zero offset,
+  // with guard bytes around them: copies must stay inside their bindings.
+  const VkFormat f = VK_FORMAT_R16G16B16A16_UINT;
+  VkImage image = MakeImage(ImageInfo(VK_IMAGE_TYPE_2D, f, {19, 11, 1}, 2, 2, kUsage));
+  VkBuffer buffer = MakeBuffer(19 * 11 * 2 * 8, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  ASSERT_NE(buffer, VK_NULL_HANDLE);
+  VkMemoryRequirements ireq{}, breq{};
+  vkGetImageMemoryRequirements(device_, image, &ireq);
+  vkGetBufferMemoryRequirements(device_, buffer, &breq);
+  auto align = [](VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; };
+  const VkDeviceSize image_offset = align(4096, ireq.alignment);
+  const VkDeviceSize buffer_offset =
+      align(image_offset + ireq.size + std::max<VkDeviceSize>(4096, props_.limits.bufferImageGranularity),
+            std::max(breq.alignment, props_.limits.bufferImageGranularity));
+  const VkDeviceSize size = buffer_offset + breq.size + 4096;
+  const uint32_t type = FindMemoryType(ireq.memoryTypeBits & breq.memoryTypeBits,
+                                       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  ASSERT_NE(type, UINT32_MAX);
+  VkDeviceMemory mem = MakeMemory(size, type);
+  ASSERT_NE(mem, VK_NULL_HANDLE);
+  VK_ASSERT_OK(vkBindImageMemory(device_, image, mem, image_offset));
+  VK_ASSERT_OK(vkBindBufferMemory(device_, buffer, mem, buffer_offset));
+  uint8_t* map = nullptr;
+  VK_ASSERT_OK(vkMapMemory(device_, mem, 0, VK_WHOLE_SIZE, 0, reinterpret_cast<void**>(&map)));
+  std::vector<uint8_t> guard(size);
+  FillPattern(guard, 61);
+  std::memcpy(map, guard.data(), size);
+  std::vector<uint8_t> data(19 * 11 * 2 * 8);
+  FillPattern(data, 62);
+  std::memcpy(map + buffer_offset, data.data(), data.size());
+
+  // buffer -> image (mip 0, both layers) -> a second copy back into the
+  // same buffer range after it was zeroed by a fill.
+  VkCommandBuffer cb = BeginCommands();
+  ToGeneral(cb, image, VK_IMAGE_ASPECT_COLOR_BIT);
+  const VkBufferImageCopy region{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 2}, {0, 0, 0}, {19, 11, 1}};
+  vkCmdCopyBufferToImage(cb, buffer, image, VK_IMAGE_LAYOUT_GENERAL, 1, &region);
+  TransferBarrier(cb);
+  vkCmdFillBuffer(cb, buffer, 0, VK_WHOLE_SIZE, 0);
+  TransferBarrier(cb);
+  vkCmdCopyImageToBuffer(cb, image, VK_IMAGE_LAYOUT_GENERAL, buffer, 1, &region);
+  ASSERT_NO_FATAL_FAILURE(EndSubmitWait(cb));
+  EXPECT_EQ(std::memcmp(map + buffer_offset, data.data(), data.size()), 0) << "round trip through the image";
+  EXPECT_EQ(FirstDifference({map, size_t(image_offset)}, {guard.data(), size_t(image_offset)}), SIZE_MAX)
+      << "bytes before the image changed";
+  const VkDeviceSize gap = image_offset + ireq.size;
+  EXPECT_EQ(FirstDifference({map + gap, size_t(buffer_offset - gap)}, {guard.data() + gap, size_t(buffer_offset - gap)}),
+            SIZE_MAX)
+      << "bytes between the image and the buffer changed";
+  const VkDeviceSize tail = buffer_offset + data.size();
+  EXPECT_EQ(FirstDifference({map + tail, size_t(size - tail)}, {guard.data() + tail, size_t(size - tail)}), SIZE_MAX)
+      << "bytes after the buffer changed";
+}
+
+TEST_F(ImageTransfers, CompressedBlocksBc1) {
+  // Block-compressed copies address 4x4 blocks of 8 bytes: offsets are
+  // multiples of the block size, extents are too or reach the image edge,
+  // bufferRowLength / bufferImageHeight count texels. Skipped unless BC1 is
+  // advertised.
+  const VkFormat bc1 = VK_FORMAT_BC1_RGBA_UNORM_BLOCK;
+  if (!Supported(bc1, VK_IMAGE_TYPE_2D, {19, 13, 1}, 1, 1)) GTEST_SKIP() << "BC1 is not advertised";
+  VkImage image = MakeTransferImage(bc1, VK_IMAGE_TYPE_2D, {19, 13, 1}, 1, 1);
+  ASSERT_NE(image, VK_NULL_HANDLE);
+  constexpr uint32_t kBw = 5, kBh = 4;  // 19x13 texels = 5x4 blocks
+  const VkImageSubresourceLayers sub{VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+  std::vector<uint8_t> model(kBw * kBh * 8);
+  FillPattern(model, 71);
+  HostBuffer full = MakeHostBuffer(model.size());
+  HostBuffer padded = MakeHostBuffer(8 + 6 * 4 * 8);  // 24x16 texels of padding = 6x4 blocks
+  HostBuffer back = MakeHostBuffer(model.size());
+  ASSERT_NE(back.data, nullptr);
+  std::memcpy(full.data, model.data(), model.size());
+  FillPattern(padded.bytes(), 72);
+  std::memset(back.data, 0, back.size);
+
+  const VkBufferImageCopy whole{0, 0, 0, sub, {0, 0, 0}, {19, 13, 1}};
+  // Texels (4,4)..(18,12): the extent 15x9 reaches the edge, 4x3 blocks.
+  const VkBufferImageCopy part{8, 24, 16, sub, {4, 4, 0}, {15, 9, 1}};
+  VkCommandBuffer cb = BeginCommands();
+  vkCmdCopyBufferToImage(cb, full.buffer, image, VK_IMAGE_LAYOUT_GENERAL, 1, &whole);
+  TransferBarrier(cb);
+  vkCmdCopyBufferToImage(cb, padded.buffer, image, VK_IMAGE_LAYOUT_GENERAL, 1, &part);
+  TransferBarrier(cb);
+  vkCmdCopyImageToBuffer(cb, image, VK_IMAGE_LAYOUT_GENERAL, back.buffer, 1, &whole);
+  ASSERT_NO_FATAL_FAILURE(EndSubmitWait(cb));
+  for (uint32_t by = 0; by < 3; ++by)
+    for (uint32_t bx = 0; bx < 4; ++bx)
+      std::memcpy(model.data() + ((1 + by) * kBw + 1 + bx) * 8, padded.data + 8 + (by * 6 + bx) * 8, 8);
+  EXPECT_EQ(FirstDifference(back.bytes(), model), SIZE_MAX);
+
+  // Compressed -> uncompressed of the same block size (R32G32_UINT): the
+  // extent counts source texels, so 8x8 texels land as 2x2 texels.
+  if (!Supported(VK_FORMAT_R32G32_UINT, VK_IMAGE_TYPE_2D, {5, 4, 1}, 1, 1)) return;
+  VkImage plain = MakeTransferImage(VK_FORMAT_R32G32_UINT, VK_IMAGE_TYPE_2D, {5, 4, 1}, 1, 1);
+  ASSERT_NE(plain, VK_NULL_HANDLE);
+  LevelModel pm;
+  ASSERT_NO_FATAL_FAILURE(pm = InitLevel(plain, VK_FORMAT_R32G32_UINT, VK_IMAGE_TYPE_2D, {5, 4, 1}, 1,
+                                         VK_IMAGE_ASPECT_COLOR_BIT, 8, 0, 73));
+  const VkImageCopy region{sub, {4, 0, 0}, sub, {1, 1, 0}, {8, 8, 1}};
+  cb = BeginCommands();
+  FullBarrier(cb);
+  vkCmdCopyImage(cb, image, VK_IMAGE_LAYOUT_GENERAL, plain, VK_IMAGE_LAYOUT_GENERAL, 1, &region);
+  ASSERT_NO_FATAL_FAILURE(EndSubmitWait(cb));
+  for (uint32_t j = 0; j < 2; ++j)
+    for (uint32_t i = 0; i < 2; ++i) std::memcpy(pm.At(1 + i, 1 + j, 0, 0), model.data() + (j * kBw + 1 + i) * 8, 8);
+  EXPECT_EQ(FirstDifference(ReadLevel(plain, pm, VK_IMAGE_ASPECT_COLOR_BIT, 0), pm.bytes), SIZE_MAX);
 }
 
 TEST_F(ImageTransfers, LinearImageWrittenThroughMapThenCopied) {

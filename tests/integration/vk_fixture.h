@@ -290,6 +290,10 @@ class QueueTest : public DeviceTest {
   // queue2_ when there is one, else queue_ (tests across two queues then run on one).
   VkQueue SecondQueue() const { return queue2_ != VK_NULL_HANDLE ? queue2_ : queue_; }
 
+  // Validation messages (by id name) a test expects and that do not fail it
+  // under DUET_TEST_VALIDATION=1, e.g. heuristics about valid usage.
+  std::vector<std::string> expected_validation_ids_;
+
   VkCommandPool pool_ = VK_NULL_HANDLE;  // RESET_COMMAND_BUFFER_BIT, queue_family_
   VkQueue queue2_ = VK_NULL_HANDLE;      // queues_[1], or VK_NULL_HANDLE with a single queue
 

@@ -36,9 +36,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!words.empty()) std::memcpy(words.data(), data, words.size() * 4);
   std::string error;
   if (!duet::spirv_exec::ValidateSpirv(words.data(), words.size(), &error)) return 0;
+  // Specialization constants 0..7 take values from the input's last bytes
+  // (booleans, integers and floats all read 4 bytes).
+  uint32_t spec_values[8] = {};
+  VkSpecializationMapEntry entries[8];
+  for (uint32_t i = 0; i < 8; ++i) entries[i] = {i, i * 4, 4};
+  if (size >= sizeof spec_values) std::memcpy(spec_values, data + size - sizeof spec_values, sizeof spec_values);
+  const VkSpecializationInfo specialization{8, entries, sizeof spec_values, spec_values};
   std::vector<uint32_t> prepared;
   error.clear();
-  if (!duet::spirv_exec::PrepareModule(words, nullptr, &prepared, &error)) return 0;
+  const bool specialize = size % 8 == 4;  // half the inputs, decided by the input itself
+  if (!duet::spirv_exec::PrepareModule(words, specialize ? &specialization : nullptr, &prepared, &error)) return 0;
   duet::spirv_exec::SpirvModule module;
   if (!duet::spirv_exec::ParseSpirvModule(prepared, &module, &error)) return 0;
   for (const duet::spirv_exec::SpirvEntryPoint& entry : module.entry_points) {

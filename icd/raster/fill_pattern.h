@@ -3,8 +3,11 @@
 // over the destination, so every byte is written once and read from cache.
 #pragma once
 
+#include <emmintrin.h>
+
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 
 namespace duet::raster {
@@ -14,6 +17,22 @@ inline void FillPattern(std::byte* dst, size_t bytes, const std::byte* pattern, 
   // A pattern of one repeated byte (zero, most often) is a memset.
   if (std::all_of(pattern, pattern + pattern_size, [&](std::byte b) { return b == pattern[0]; })) {
     std::memset(dst, static_cast<int>(pattern[0]), bytes);
+    return;
+  }
+  // Large fills with a pattern that tiles 16 bytes: streaming stores, as
+  // memset does, so the destination is not read into the cache first.
+  constexpr size_t kStreamingThreshold = size_t{16} << 20;  // past the caches, as glibc decides
+  if (bytes >= kStreamingThreshold && 16 % pattern_size == 0) {
+    const size_t head = (16 - reinterpret_cast<uintptr_t>(dst) % 16) % 16;
+    alignas(16) std::byte line[16];
+    for (size_t i = 0; i < 16; ++i) line[i] = pattern[(head + i) % pattern_size];
+    for (size_t i = 0; i < head; ++i) dst[i] = pattern[i % pattern_size];
+    const __m128i value = _mm_load_si128(reinterpret_cast<const __m128i*>(line));
+    std::byte* at = dst + head;
+    const size_t lines = (bytes - head) / 16;
+    for (size_t i = 0; i < lines; ++i) _mm_stream_si128(reinterpret_cast<__m128i*>(at + i * 16), value);
+    _mm_sfence();
+    for (size_t i = head + lines * 16; i < bytes; ++i) dst[i] = pattern[i % pattern_size];
     return;
   }
   constexpr size_t kBlockTarget = 4096;

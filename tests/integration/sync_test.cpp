@@ -937,6 +937,83 @@ TEST_F(Sync, SeveralThreadsWaitOnOneFenceAndOneTimeline) {
   EXPECT_TRUE(AllWords(b, 0x600D600D));
 }
 
+class SyncFourQueues : public Sync {
+ protected:
+  SyncFourQueues() { device_options_.queue_count = 4; }
+};
+
+TEST_F(SyncFourQueues, FourThreadsOnFourQueuesChainedByOneTimeline) {
+  // Round r uses timeline values 5r+1 .. 5r+5. The host seeds buffer 0 and
+  // signals 5r+1; thread t submits step t on queue t: wait for 5r+t+1, copy
+  // buffer t to buffer t+1, signal 5r+t+2. After the round (5r+5) buffer 4
+  // holds the seed.
+  if (queues_.size() < 4) GTEST_SKIP() << "the queue family has fewer than four queues";
+  constexpr uint32_t kRounds = 25;
+  std::vector<HostBuffer> b;
+  for (int i = 0; i < 5; ++i) b.push_back(MakeHostBuffer(4096));
+  ASSERT_NE(b[4].data, nullptr);
+  VkSemaphore s = MakeTimelineSemaphore(0);
+  ScopeExit unblock([&] { UnblockTimeline(s, 5 * kRounds + 5); });
+  std::vector<VkCommandPool> pools;
+  for (int t = 0; t < 4; ++t) pools.push_back(MakeCommandPool(VK_COMMAND_POOL_CREATE_TRANSIENT_BIT));
+  std::atomic<uint32_t> errors{0};
+  std::vector<std::thread> threads;
+  for (uint32_t t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (uint32_t r = 0; r < kRounds; ++r) {
+        VkCommandBuffer cb = AllocateCommandBuffer(pools[t]);
+        VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+        vkBeginCommandBuffer(cb, &bi);
+        FullBarrier(cb);
+        const VkBufferCopy all{0, 0, 4096};
+        vkCmdCopyBuffer(cb, b[t].buffer, b[t + 1].buffer, 1, &all);
+        HostReadBarrier(cb);
+        vkEndCommandBuffer(cb);
+        const uint64_t wait = 5 * r + t + 1, signal = 5 * r + t + 2;
+        VkTimelineSemaphoreSubmitInfo ti{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+        ti.waitSemaphoreValueCount = 1;
+        ti.pWaitSemaphoreValues = &wait;
+        ti.signalSemaphoreValueCount = 1;
+        ti.pSignalSemaphoreValues = &signal;
+        const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+        VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+        si.pNext = &ti;
+        si.waitSemaphoreCount = 1;
+        si.pWaitSemaphores = &s;
+        si.pWaitDstStageMask = &stage;
+        si.commandBufferCount = 1;
+        si.pCommandBuffers = &cb;
+        si.signalSemaphoreCount = 1;
+        si.pSignalSemaphores = &s;
+        if (vkQueueSubmit(queues_[t], 1, &si, VK_NULL_HANDLE) != VK_SUCCESS) ++errors;
+      }
+    });
+  }
+  for (uint32_t r = 0; r < kRounds; ++r) {
+    // Step 3 of the previous round is done: buffer 0 is free again.
+    uint64_t ready = 5 * r;
+    VkSemaphoreWaitInfo wi{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+    wi.semaphoreCount = 1;
+    wi.pSemaphores = &s;
+    wi.pValues = &ready;
+    if (r > 0) ASSERT_EQ(vkWaitSemaphores(device_, &wi, kWaitNs), VK_SUCCESS);
+    if (r > 0) ASSERT_TRUE(AllWords(b[4], 0xC0DE0000u + r - 1)) << "round " << r - 1;
+    const uint32_t seed = 0xC0DE0000u + r;
+    for (size_t w = 0; w < 1024; ++w) b[0].as<uint32_t>()[w] = seed;
+    HostSignal(s, 5 * r + 1);
+  }
+  for (std::thread& th : threads) th.join();
+  uint64_t last = 5 * kRounds;
+  VkSemaphoreWaitInfo wi{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+  wi.semaphoreCount = 1;
+  wi.pSemaphores = &s;
+  wi.pValues = &last;
+  ASSERT_EQ(vkWaitSemaphores(device_, &wi, kWaitNs), VK_SUCCESS);
+  EXPECT_EQ(errors.load(), 0u);
+  EXPECT_TRUE(AllWords(b[4], 0xC0DE0000u + kRounds - 1));
+}
+
 TEST_F(Sync, HostPollsFenceWhileQueueSignalsIt) {
   HostBuffer b = MakeHostBuffer(1 << 20);
   ASSERT_NE(b.data, nullptr);

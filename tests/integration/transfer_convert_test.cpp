@@ -913,6 +913,65 @@ TEST_F(Blits, DepthNearest) {
   if (!any) GTEST_SKIP() << "no depth format is a blit destination (optional)";
 }
 
+TEST_F(Blits, MipChainWithinOneImage) {
+  // The usual mipmap generation: each level is a linear 2x downscale of the
+  // one above, blitted inside the same image with a barrier in between.
+  // Every level is checked against the box average of the level read back
+  // above it (+-1 for rounding).
+  if (!Has(VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT))
+    GTEST_FAIL() << "R8G8B8A8_UNORM must support linear filtering";
+  VkImage image = MakeImage2D(VK_FORMAT_R8G8B8A8_UNORM, {32, 16, 1}, 4, 1);
+  ASSERT_NE(image, VK_NULL_HANDLE);
+  std::vector<uint8_t> level0;
+  ASSERT_NO_FATAL_FAILURE(level0 = RandomizeLevel(image, VK_IMAGE_ASPECT_COLOR_BIT, 0, {32, 16, 1}, 1, 4, 110));
+  VkCommandBuffer cb = BeginCommands();
+  for (uint32_t m = 1; m < 4; ++m) {
+    VkImageBlit b{};
+    b.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, m - 1, 0, 1};
+    b.srcOffsets[1] = {int32_t(32u >> (m - 1)), int32_t(16u >> (m - 1)), 1};
+    b.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, m, 0, 1};
+    b.dstOffsets[1] = {int32_t(32u >> m), int32_t(16u >> m), 1};
+    FullBarrier(cb);
+    vkCmdBlitImage(cb, image, VK_IMAGE_LAYOUT_GENERAL, image, VK_IMAGE_LAYOUT_GENERAL, 1, &b, VK_FILTER_LINEAR);
+  }
+  ASSERT_NO_FATAL_FAILURE(EndSubmitWait(cb));
+  std::vector<uint8_t> above = level0;
+  for (uint32_t m = 1; m < 4; ++m) {
+    const uint32_t w = 32u >> m, h = 16u >> m;
+    std::vector<uint8_t> got;
+    ASSERT_NO_FATAL_FAILURE(got = ReadLevel(image, VK_IMAGE_ASPECT_COLOR_BIT, m, {w, h, 1}, 1, 4));
+    std::vector<uint8_t> want(got.size());
+    for (uint32_t y = 0; y < h; ++y)
+      for (uint32_t x = 0; x < w; ++x)
+        for (uint32_t c = 0; c < 4; ++c) {
+          double sum = 0;
+          for (uint32_t dy = 0; dy < 2; ++dy)
+            for (uint32_t dx = 0; dx < 2; ++dx) sum += above[((2 * y + dy) * (2 * w) + 2 * x + dx) * 4 + c] / 255.0;
+          want[(y * w + x) * 4 + c] = uint8_t(ToUnorm(sum / 4, 8));
+        }
+    EXPECT_TRUE(TexelsMatch(got, want, std::vector<uint8_t>{1}, 4, "mip " + std::to_string(m)));
+    above = got;
+  }
+}
+
+TEST_F(Blits, ThreeDimensionalNearest) {
+  // A 4x4x4 volume to 4x4x2: w = (z + 0.5) * 2 -> slice 2z + 1.
+  VkImage src = MakeImage2D(VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 4}, 1, 1, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_TYPE_3D);
+  VkImage dst = MakeImage2D(VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 2}, 1, 1, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_TYPE_3D);
+  ASSERT_NE(dst, VK_NULL_HANDLE);
+  std::vector<uint8_t> s;
+  ASSERT_NO_FATAL_FAILURE(s = RandomizeLevel(src, VK_IMAGE_ASPECT_COLOR_BIT, 0, {4, 4, 4}, 1, 4, 120));
+  VkCommandBuffer cb = BeginCommands();
+  RecordBlit(cb, src, dst, {{0, 0, 0}, {4, 4, 4}, {0, 0, 0}, {4, 4, 2}}, VK_FILTER_NEAREST);
+  ASSERT_NO_FATAL_FAILURE(EndSubmitWait(cb));
+  std::vector<uint8_t> got;
+  ASSERT_NO_FATAL_FAILURE(got = ReadLevel(dst, VK_IMAGE_ASPECT_COLOR_BIT, 0, {4, 4, 2}, 1, 4));
+  std::vector<uint8_t> want(got.size());
+  for (uint32_t z = 0; z < 2; ++z)
+    std::memcpy(want.data() + z * 64, s.data() + (2 * z + 1) * 64, 64);
+  EXPECT_TRUE(TexelsMatch(got, want, {}, 4, "slices 1 and 3"));
+}
+
 // ---------------------------------------------------------------------------
 // vkCmdResolveImage
 
@@ -1015,6 +1074,44 @@ TEST_F(Resolves, ClearedSamplesResolveToTheClearValue) {
       EXPECT_TRUE(TexelsMatch(got, want, {}, c.texel, "resolved region, rest untouched"));
     }
   }
+}
+
+TEST_F(Resolves, IntoMipAndLayerOfDestinationAfterMultisampleCopy) {
+  // vkCmdCopyImage between two 4x images copies every sample; the copy is
+  // then resolved into mip 1, layer 2 of a single-sampled image.
+  const VkFormat f = VK_FORMAT_R8G8B8A8_UNORM;
+  ASSERT_TRUE(Msaa4(f, 1));
+  VkImage a = MakeMsaa(f, {8, 8, 1}, 1);
+  VkImage b = MakeMsaa(f, {8, 8, 1}, 1);
+  VkImage dst = MakeImage2D(f, {16, 16, 1}, 2, 3);
+  ASSERT_NE(dst, VK_NULL_HANDLE);
+  std::vector<uint8_t> d1;
+  ASSERT_NO_FATAL_FAILURE(d1 = RandomizeLevel(dst, VK_IMAGE_ASPECT_COLOR_BIT, 1, {8, 8, 1}, 3, 4, 130));
+  const VkClearColorValue red = Floats(1.0f, 0.0f, 0.0f, 1.0f), blue = Floats(0.0f, 0.0f, 1.0f, 0.25f);
+  const VkImageSubresourceRange all{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  VkCommandBuffer cb = BeginCommands();
+  vkCmdClearColorImage(cb, a, VK_IMAGE_LAYOUT_GENERAL, &red, 1, &all);
+  vkCmdClearColorImage(cb, b, VK_IMAGE_LAYOUT_GENERAL, &blue, 1, &all);
+  FullBarrier(cb);
+  // a (1,2) 4x3 -> b (3,4).
+  const VkImageCopy copy{{VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {1, 2, 0}, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                         {3, 4, 0}, {4, 3, 1}};
+  vkCmdCopyImage(cb, a, VK_IMAGE_LAYOUT_GENERAL, b, VK_IMAGE_LAYOUT_GENERAL, 1, &copy);
+  FullBarrier(cb);
+  const VkImageResolve resolve{{VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {VK_IMAGE_ASPECT_COLOR_BIT, 1, 2, 1},
+                               {0, 0, 0}, {8, 8, 1}};
+  vkCmdResolveImage(cb, b, VK_IMAGE_LAYOUT_GENERAL, dst, VK_IMAGE_LAYOUT_GENERAL, 1, &resolve);
+  ASSERT_NO_FATAL_FAILURE(EndSubmitWait(cb));
+  std::vector<uint8_t> want = d1;
+  for (uint32_t y = 0; y < 8; ++y)
+    for (uint32_t x = 0; x < 8; ++x) {
+      const bool copied = x >= 3 && x < 7 && y >= 4 && y < 7;
+      const uint8_t px[4] = {uint8_t(copied ? 255 : 0), 0, uint8_t(copied ? 0 : 255), uint8_t(copied ? 255 : 64)};
+      std::memcpy(want.data() + ((2 * 8 + y) * 8 + x) * 4, px, 4);
+    }
+  std::vector<uint8_t> got;
+  ASSERT_NO_FATAL_FAILURE(got = ReadLevel(dst, VK_IMAGE_ASPECT_COLOR_BIT, 1, {8, 8, 1}, 3, 4));
+  EXPECT_TRUE(TexelsMatch(got, want, {}, 4, "mip 1 (layer 2 resolved, layers 0-1 untouched)"));
 }
 
 TEST_F(Resolves, DistinctSamplesWrittenThroughAliasedMemory) {

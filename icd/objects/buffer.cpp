@@ -17,12 +17,7 @@ VkMemoryRequirements BufferRequirements(VkDeviceSize size) {
 }
 
 void FillRequirements2(VkDeviceSize size, VkMemoryRequirements2* out) {
-  out->memoryRequirements = BufferRequirements(size);
-  if (auto* dedicated = FindInChain<VkMemoryDedicatedRequirements>(
-          out->pNext, VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS)) {
-    dedicated->prefersDedicatedAllocation = VK_FALSE;
-    dedicated->requiresDedicatedAllocation = VK_FALSE;
-  }
+  FillMemoryRequirements2(BufferRequirements(size), out);
 }
 
 constexpr VkBufferCreateFlags kSparseFlags =

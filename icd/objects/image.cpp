@@ -17,12 +17,7 @@ VkMemoryRequirements ImageRequirements(const texel::ImageLayout& layout) {
 }
 
 void FillRequirements2(const texel::ImageLayout& layout, VkMemoryRequirements2* out) {
-  out->memoryRequirements = ImageRequirements(layout);
-  if (auto* dedicated = FindInChain<VkMemoryDedicatedRequirements>(
-          out->pNext, VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS)) {
-    dedicated->prefersDedicatedAllocation = VK_FALSE;
-    dedicated->requiresDedicatedAllocation = VK_FALSE;
-  }
+  FillMemoryRequirements2(ImageRequirements(layout), out);
 }
 
 // The layout an image created from `info` gets; VK_ERROR_* when it cannot exist.

@@ -5,6 +5,7 @@
 #include <cstddef>
 
 #include "util/object.h"
+#include "util/vk_util.h"
 
 namespace duet {
 
@@ -22,5 +23,16 @@ struct DeviceMemory : NonDispatchableObject {
   size_t mapped_length = 0;  // the length of the host mapping backing `data`
   bool mapped = false;
 };
+
+// The *2 memory requirements of a buffer or image: memory is host memory,
+// so no resource needs or prefers a dedicated allocation.
+inline void FillMemoryRequirements2(const VkMemoryRequirements& requirements, VkMemoryRequirements2* out) {
+  out->memoryRequirements = requirements;
+  if (auto* dedicated =
+          FindInChain<VkMemoryDedicatedRequirements>(out->pNext, VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS)) {
+    dedicated->prefersDedicatedAllocation = VK_FALSE;
+    dedicated->requiresDedicatedAllocation = VK_FALSE;
+  }
+}
 
 }  // namespace duet

@@ -141,5 +141,9 @@ inline void ApplyDrawState(const CmdSetPrimitiveRestartEnableRecord& r, raster::
   b.dynamic.primitive_restart = r.primitiveRestartEnable;
   detail::Mark(b, VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE);
 }
+inline void ApplyDrawState(const CmdSetLogicOpEXTRecord& r, raster::DrawBindings& b) {
+  b.dynamic.blend.logic_op = r.logicOp;
+  detail::Mark(b, VK_DYNAMIC_STATE_LOGIC_OP_EXT);
+}
 
 }  // namespace duet::cmdtape

@@ -277,7 +277,8 @@ class TapeExecutor {
   }
 
   void Draw(const raster::DrawCall& draw) {
-    raster::ExecuteDraw(graphics_, render_pass_.Targets(), draw, occlusion_active_ ? &occlusion_samples_ : nullptr);
+    raster::ExecuteDraw(device_, graphics_, render_pass_.Targets(), draw,
+                        occlusion_active_ ? &occlusion_samples_ : nullptr);
   }
   static uint32_t IndirectCount(VkBuffer buffer, VkDeviceSize offset, uint32_t max_count) {
     uint32_t count = 0;

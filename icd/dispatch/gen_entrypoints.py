@@ -15,6 +15,10 @@ Outputs (into --out):
                        into VkPhysicalDeviceFeatures2/Properties2, mapped by
                        member name onto the canonical Vulkan1xFeatures/
                        Properties, so one struct per version is the truth
+  extension_features.h ExtensionFeatures: one VkBool32 per feature of a
+                       supported extension that no Vulkan 1.x struct holds
+                       (e.g. swapchainMaintenance1), the extension-only
+                       part of DeviceFeatures
 """
 import argparse
 import os
@@ -282,6 +286,50 @@ def chained_structs(structs, extends, struct_origin):
     return found
 
 
+def core_structs(root):
+    """Names of the structs some Vulkan 1.x version requires."""
+    return {t.get('name') for _, _, feat in core_versions(root)
+            for req in feat.findall('require') for t in req.findall('type')}
+
+
+EXTENSION_FEATURES_FIELD = 'extension'
+
+
+def extension_feature_table(structs, struct_origin, core, canon_members):
+    """[(member, struct)]: features of extension-only structs that no
+    Vulkan 1.x feature struct holds. They get storage of their own in
+    ExtensionFeatures; a core struct must still map completely."""
+    table, seen = [], {}
+    for sname, _, members in chained_structs(structs, 'VkPhysicalDeviceFeatures2', struct_origin):
+        if sname in core:
+            continue
+        for m in members:
+            mname = m.find('name').text
+            if RENAMED_MEMBERS.get((sname, mname), mname) in canon_members:
+                continue
+            if m.find('type').text != 'VkBool32' or '[' in c_decl(m):
+                sys.exit(f'{sname}.{mname}: an extension-only feature that is not a VkBool32')
+            if mname in seen:
+                sys.exit(f'{sname}.{mname}: extension-only feature also in {seen[mname]}; '
+                         'give ExtensionFeatures distinct names for them')
+            seen[mname] = sname
+            table.append((mname, sname))
+    return table
+
+
+def gen_extension_features(out, table):
+    h = [HEADER, '#pragma once', '', '#include <vulkan/vulkan_core.h>', '',
+         'namespace duet {', '',
+         '// Features of the supported extensions that no Vulkan 1.x feature struct',
+         '// holds, named as in their extension\'s struct. Part of DeviceFeatures',
+         f'// (member `{EXTENSION_FEATURES_FIELD}`); filled, checked and recorded by the generated',
+         '// code in feature_structs.cpp like the Vulkan 1.x ones.',
+         'struct ExtensionFeatures {']
+    h += [f'  VkBool32 {m};  // {s}' for m, s in table]
+    h += ['};', '', '}  // namespace duet', '']
+    write(os.path.join(out, 'extension_features.h'), '\n'.join(h))
+
+
 def gen_feature_structs(out, root, struct_origin):
     structs = struct_members(root)
     canon_members = {}
@@ -289,15 +337,20 @@ def gen_feature_structs(out, root, struct_origin):
         for sname, field in CANONICAL[kind]:
             for m in structs[sname]['members'][2:]:
                 canon_members.setdefault(kind, {})[m.find('name').text] = field
+    core = core_structs(root)
+    ext_table = extension_feature_table(structs, struct_origin, core, canon_members['features'])
+    for mname, _ in ext_table:
+        canon_members['features'][mname] = EXTENSION_FEATURES_FIELD
+    gen_extension_features(out, ext_table)
 
     c = [HEADER, '#include "objects/device_capabilities.h"', '', '#include <cstring>', '',
          'namespace duet {', '']
 
     # Core 1.0 features: a flat list of VkBool32 members.
-    core = [m.find('name').text for m in structs['VkPhysicalDeviceFeatures']['members']]
+    core_features = [m.find('name').text for m in structs['VkPhysicalDeviceFeatures']['members']]
     c += ['const char* FindUnsupportedCoreFeature(const VkPhysicalDeviceFeatures& supported,',
           '                                       const VkPhysicalDeviceFeatures& requested) {']
-    c += [f'  if (requested.{m} && !supported.{m}) return "{m}";' for m in core]
+    c += [f'  if (requested.{m} && !supported.{m}) return "{m}";' for m in core_features]
     c += ['  return nullptr;', '}', '']
 
     for kind, extends, canon_type in (('features', 'VkPhysicalDeviceFeatures2', 'DeviceFeatures'),
@@ -308,9 +361,16 @@ def gen_feature_structs(out, root, struct_origin):
                  '  switch (s->sType) {',
                  '    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2:',
                  '      return FindUnsupportedCoreFeature(d.core, reinterpret_cast<const VkPhysicalDeviceFeatures2*>(s)->features);']
+        record = ['bool RecordEnabledFeatures(const VkBaseInStructure* s, DeviceFeatures* d) {',
+                  '  switch (s->sType) {',
+                  '    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2: {',
+                  '      const VkPhysicalDeviceFeatures& in = reinterpret_cast<const VkPhysicalDeviceFeatures2*>(s)->features;']
+        record += [f'      if (in.{m}) d->core.{m} = VK_TRUE;' for m in core_features]
+        record += ['      return true;', '    }']
         for sname, stype, members in chained_structs(structs, extends, struct_origin):
             fill += [f'    case {stype}: {{', f'      auto* out = reinterpret_cast<{sname}*>(s);']
             check += [f'    case {stype}: {{', f'      auto* in = reinterpret_cast<const {sname}*>(s);']
+            record += [f'    case {stype}: {{', f'      auto* in = reinterpret_cast<const {sname}*>(s);']
             for m in members:
                 mname = m.find('name').text
                 canon = RENAMED_MEMBERS.get((sname, mname), mname)
@@ -323,13 +383,16 @@ def gen_feature_structs(out, root, struct_origin):
                 else:
                     fill.append(f'      out->{mname} = d.{field}.{canon};')
                 check.append(f'      if (in->{mname} && !d.{field}.{canon}) return "{sname}::{mname}";')
+                record.append(f'      if (in->{mname}) d->{field}.{canon} = VK_TRUE;')
             fill += ['      return true;', '    }']
             check += ['      return nullptr;', '    }']
+            record += ['      return true;', '    }']
         fill += ['    default:', '      return false;', '  }', '}', '']
         check += ['    default:', '      return nullptr;', '  }', '}', '']
+        record += ['    default:', '      return false;', '  }', '}', '']
         c += fill
         if kind == 'features':
-            c += check
+            c += check + record
     c += ['}  // namespace duet', '']
     write(os.path.join(out, 'feature_structs.cpp'), '\n'.join(c))
 

@@ -73,9 +73,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     device->has_allocator = true;
   }
   if (pCreateInfo->pEnabledFeatures != nullptr) device->enabled_features.core = *pCreateInfo->pEnabledFeatures;
-  if (auto* f2 = FindInChain<VkPhysicalDeviceFeatures2>(pCreateInfo->pNext,
-                                                       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2))
-    device->enabled_features.core = f2->features;
+  for (auto* s = static_cast<const VkBaseInStructure*>(pCreateInfo->pNext); s != nullptr; s = s->pNext)
+    RecordEnabledFeatures(s, &device->enabled_features);
 
   for (uint32_t i = 0; i < pCreateInfo->queueCreateInfoCount; ++i) {
     const VkDeviceQueueCreateInfo& q = pCreateInfo->pQueueCreateInfos[i];

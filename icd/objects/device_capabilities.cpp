@@ -29,6 +29,54 @@ DeviceFeatures MakeFeatures() {
 
   // Implemented and tested (tests/integration/draw_test.cpp).
   f.core.largePoints = VK_TRUE;
+  // Implemented and tested (tests/integration/logic_op_test.cpp), also as
+  // dynamic state (VK_EXT_extended_dynamic_state2, whose other states are
+  // Vulkan 1.3's; no tessellation, so no patch control points).
+  f.core.logicOp = VK_TRUE;
+  f.extension.extendedDynamicState2 = VK_TRUE;
+  f.extension.extendedDynamicState2LogicOp = VK_TRUE;
+  // Per-sample shading, polygon modes LINE and POINT
+  // (tests/integration/sample_shading_test.cpp).
+  f.core.sampleRateShading = VK_TRUE;
+  f.core.fillModeNonSolid = VK_TRUE;
+  // Every BC format is sampled, filtered, blitted from and copied
+  // (texel/format_support, tests/integration/texture_compression_bc_test.cpp).
+  f.core.textureCompressionBC = VK_TRUE;
+
+  // Arrays of descriptors indexed per lane (spirv_exec: k*Indexed ops and
+  // kImageArray), whatever the index and whatever the descriptors the
+  // shader does not reach; descriptors are read when the commands run, so
+  // updates after bind are seen (tests/integration/shader_descriptor_array_test.cpp).
+  f.core.shaderUniformBufferArrayDynamicIndexing = VK_TRUE;
+  f.core.shaderSampledImageArrayDynamicIndexing = VK_TRUE;
+  f.core.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
+  f.core.shaderStorageImageArrayDynamicIndexing = VK_TRUE;
+  f.vulkan12.shaderUniformTexelBufferArrayDynamicIndexing = VK_TRUE;
+  f.vulkan12.shaderStorageTexelBufferArrayDynamicIndexing = VK_TRUE;
+  f.vulkan12.shaderUniformBufferArrayNonUniformIndexing = VK_TRUE;
+  f.vulkan12.shaderSampledImageArrayNonUniformIndexing = VK_TRUE;
+  f.vulkan12.shaderStorageBufferArrayNonUniformIndexing = VK_TRUE;
+  f.vulkan12.shaderStorageImageArrayNonUniformIndexing = VK_TRUE;
+  f.vulkan12.shaderUniformTexelBufferArrayNonUniformIndexing = VK_TRUE;
+  f.vulkan12.shaderStorageTexelBufferArrayNonUniformIndexing = VK_TRUE;
+  f.vulkan12.descriptorBindingUniformBufferUpdateAfterBind = VK_TRUE;
+  f.vulkan12.descriptorBindingSampledImageUpdateAfterBind = VK_TRUE;
+  f.vulkan12.descriptorBindingStorageImageUpdateAfterBind = VK_TRUE;
+  f.vulkan12.descriptorBindingStorageBufferUpdateAfterBind = VK_TRUE;
+  f.vulkan12.descriptorBindingUniformTexelBufferUpdateAfterBind = VK_TRUE;
+  f.vulkan12.descriptorBindingStorageTexelBufferUpdateAfterBind = VK_TRUE;
+  f.vulkan12.descriptorBindingPartiallyBound = VK_TRUE;
+  f.vulkan12.descriptorBindingVariableDescriptorCount = VK_TRUE;
+  f.vulkan12.runtimeDescriptorArray = VK_TRUE;
+
+  // Implemented and tested (tests/integration/blend_test.cpp,
+  // viewport_depth_test.cpp, draw_call_test.cpp).
+  f.core.independentBlend = VK_TRUE;
+  f.core.depthClamp = VK_TRUE;
+  f.core.depthBiasClamp = VK_TRUE;
+  f.core.multiDrawIndirect = VK_TRUE;
+  f.core.drawIndirectFirstInstance = VK_TRUE;
+  f.vulkan12.drawIndirectCount = VK_TRUE;
 
   // Mandatory since Vulkan 1.1.
   f.vulkan11.multiview = VK_TRUE;
@@ -43,7 +91,7 @@ DeviceFeatures MakeFeatures() {
   f.vulkan12.subgroupBroadcastDynamicId = VK_TRUE;
 
   // Mandatory since Vulkan 1.3.
-  f.vulkan12.bufferDeviceAddress = VK_TRUE;
+  f.vulkan12.bufferDeviceAddress = VK_TRUE;  // in shaders: tests/integration/shader_buffer_address_test.cpp
   f.vulkan12.vulkanMemoryModel = VK_TRUE;
   f.vulkan12.vulkanMemoryModelDeviceScope = VK_TRUE;
   f.vulkan13.robustImageAccess = VK_TRUE;
@@ -59,6 +107,12 @@ DeviceFeatures MakeFeatures() {
   f.vulkan13.dynamicRendering = VK_TRUE;
   f.vulkan13.shaderIntegerDotProduct = VK_TRUE;
   f.vulkan13.maintenance4 = VK_TRUE;
+
+  // Extension-only features (ExtensionFeatures), each with its extension
+  // in dispatch/extensions.txt.
+  // Present fences, per-present modes, image release (wsi/,
+  // tests/integration/wsi_maintenance1_test.cpp).
+  f.extension.swapchainMaintenance1 = VK_TRUE;
   return f;
 }
 
@@ -127,7 +181,7 @@ DeviceProperties MakeProperties() {
   l.subTexelPrecisionBits = 8;
   l.mipmapPrecisionBits = 8;
   l.maxDrawIndexedIndexValue = UINT32_MAX;
-  l.maxDrawIndirectCount = 1;
+  l.maxDrawIndirectCount = UINT32_MAX;  // draws are replayed one by one
   l.maxSamplerLodBias = texel::kMaxSamplerLodBias;
   l.maxSamplerAnisotropy = 1.0f;
   l.maxViewports = 1;
@@ -203,6 +257,8 @@ DeviceProperties MakeProperties() {
   // The update-after-bind limits bound all descriptors of a layout, not only
   // update-after-bind ones, so they equal the ordinary limits.
   v12.maxUpdateAfterBindDescriptorsInAllPools = 1u << 20;
+  // Update-after-bind descriptors are read like any other: robust too.
+  v12.robustBufferAccessUpdateAfterBind = VK_TRUE;
   v12.maxPerStageDescriptorUpdateAfterBindSamplers = l.maxPerStageDescriptorSamplers;
   v12.maxPerStageDescriptorUpdateAfterBindUniformBuffers = l.maxPerStageDescriptorUniformBuffers;
   v12.maxPerStageDescriptorUpdateAfterBindStorageBuffers = l.maxPerStageDescriptorStorageBuffers;

@@ -1,10 +1,14 @@
 // What the one physical device supports: features and properties kept as
-// the Vulkan 1.0-1.3 structs. Every other feature/property struct an
-// application chains is filled from these by generated code that maps
-// members by name (dispatch/gen_entrypoints.py), so there is one truth.
+// the Vulkan 1.0-1.3 structs, plus the features of extensions that no 1.x
+// struct holds (ExtensionFeatures, generated from vk.xml). Every other
+// feature/property struct an application chains is filled from these by
+// generated code that maps members by name (dispatch/gen_entrypoints.py),
+// so there is one truth.
 #pragma once
 
 #include <vulkan/vulkan_core.h>
+
+#include "dispatch/extension_features.h"
 
 namespace duet {
 
@@ -13,6 +17,7 @@ struct DeviceFeatures {
   VkPhysicalDeviceVulkan11Features vulkan11;
   VkPhysicalDeviceVulkan12Features vulkan12;
   VkPhysicalDeviceVulkan13Features vulkan13;
+  ExtensionFeatures extension;
 };
 
 struct DeviceProperties {
@@ -33,5 +38,8 @@ bool FillPropertiesStruct(const DeviceProperties& properties, VkBaseOutStructure
 const char* FindUnsupportedCoreFeature(const VkPhysicalDeviceFeatures& supported,
                                        const VkPhysicalDeviceFeatures& requested);
 const char* FindUnsupportedFeature(const DeviceFeatures& supported, const VkBaseInStructure* requested);
+// Sets in `enabled` every feature `requested` (a VkDeviceCreateInfo chain
+// member) turns on; false for an sType that enables no features.
+bool RecordEnabledFeatures(const VkBaseInStructure* requested, DeviceFeatures* enabled);
 
 }  // namespace duet

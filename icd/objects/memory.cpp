@@ -4,7 +4,12 @@
 
 #include <sys/mman.h>
 
+#include <atomic>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <new>
+#include <shared_mutex>
 
 #include "dispatch/entrypoints.h"
 #include "objects/device.h"
@@ -26,7 +31,59 @@ std::byte* MapHostMemory(VkDeviceSize size, size_t* length) {
   return p == MAP_FAILED ? nullptr : static_cast<std::byte*>(p);
 }
 
+// Every live allocation's bytes, for DeviceMemoryLookup: begin -> end.
+// `generation` changes whenever an allocation goes away, which is what
+// tells a thread that the allocation it remembers may be gone.
+struct AllocationRegistry {
+  std::shared_mutex mutex;
+  std::map<uint64_t, uint64_t> ranges;
+  std::atomic<uint64_t> generation{1};
+};
+
+AllocationRegistry& Registry() {
+  static AllocationRegistry registry;
+  return registry;
+}
+
+void RegisterAllocation(const DeviceMemory& memory) {
+  AllocationRegistry& r = Registry();
+  const auto begin = reinterpret_cast<uint64_t>(memory.data);
+  std::unique_lock lock(r.mutex);
+  r.ranges[begin] = begin + memory.size;
+}
+
+void UnregisterAllocation(const DeviceMemory& memory) {
+  AllocationRegistry& r = Registry();
+  std::unique_lock lock(r.mutex);
+  r.ranges.erase(reinterpret_cast<uint64_t>(memory.data));
+  r.generation.fetch_add(1, std::memory_order_release);
+}
+
+// The allocation a thread found last, valid while the generation holds.
+struct FoundAllocation {
+  uint64_t begin = 0, end = 0, generation = 0;
+};
+
 }  // namespace
+
+std::byte* DeviceMemoryLookup::Find(uint64_t address, uint64_t size) {
+  if (address + size < address) return nullptr;
+  thread_local FoundAllocation last;
+  AllocationRegistry& r = Registry();
+  const uint64_t generation = r.generation.load(std::memory_order_acquire);
+  if (last.generation != generation || address < last.begin || address + size > last.end) {
+    std::shared_lock lock(r.mutex);
+    auto it = r.ranges.upper_bound(address);
+    if (it == r.ranges.begin()) return nullptr;
+    --it;
+    if (address + size > it->second) return nullptr;
+    last = {it->first, it->second, generation};
+  }
+  begin_ = last.begin;
+  end_ = last.end;
+  return reinterpret_cast<std::byte*>(static_cast<uintptr_t>(address));
+}
+
 }  // namespace duet
 
 namespace duet::api {
@@ -61,6 +118,14 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice _device, const VkMemoryAl
     device->memory_allocation_count.fetch_sub(1);
     return VK_ERROR_OUT_OF_DEVICE_MEMORY;
   }
+  try {
+    RegisterAllocation(*memory);
+  } catch (const std::bad_alloc&) {
+    munmap(memory->data, memory->mapped_length);
+    HostDelete(ChooseAllocator(pAllocator, device->Allocator()), memory);
+    device->memory_allocation_count.fetch_sub(1);
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
   device->memory_allocated_bytes += size;
   *pMemory = ToHandle(memory);
   return VK_SUCCESS;
@@ -70,6 +135,7 @@ VKAPI_ATTR void VKAPI_CALL FreeMemory(VkDevice _device, VkDeviceMemory _memory, 
   Device* device = FromHandle<Device>(_device);
   DeviceMemory* memory = FromHandle<DeviceMemory>(_memory);
   if (memory == nullptr) return;
+  UnregisterAllocation(*memory);
   munmap(memory->data, memory->mapped_length);
   device->memory_allocated_bytes -= memory->size;
   device->memory_allocation_count.fetch_sub(1);

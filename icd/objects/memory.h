@@ -3,6 +3,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "util/object.h"
 #include "util/vk_util.h"
@@ -22,6 +23,26 @@ struct DeviceMemory : NonDispatchableObject {
   std::byte* data = nullptr;
   size_t mapped_length = 0;  // the length of the host mapping backing `data`
   bool mapped = false;
+};
+
+// Buffer device addresses are host addresses. Shaders check each access
+// made through one (a PhysicalStorageBuffer pointer) against the live memory
+// allocations of every device, so a wrong address reads 0 and drops writes
+// instead of touching whatever the process has there. One lookup serves one
+// instruction: it remembers the allocation it last found.
+class DeviceMemoryLookup {
+ public:
+  // The host address of `size` bytes at `address` when they lie within one
+  // live allocation, else nullptr.
+  std::byte* Host(uint64_t address, uint64_t size) {
+    if (address >= begin_ && address + size <= end_ && address + size >= address)
+      return reinterpret_cast<std::byte*>(static_cast<uintptr_t>(address));
+    return Find(address, size);
+  }
+
+ private:
+  std::byte* Find(uint64_t address, uint64_t size);
+  uint64_t begin_ = 0, end_ = 0;
 };
 
 // The *2 memory requirements of a buffer or image: memory is host memory,

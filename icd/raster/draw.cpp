@@ -14,6 +14,7 @@
 #include "raster/vertex_stage.h"
 #include "spirv_exec/resource_roots.h"
 #include "util/log.h"
+#include "util/thread_pool.h"
 
 namespace duet::raster {
 namespace {
@@ -73,6 +74,7 @@ GraphicsState EffectiveState(const GraphicsPipelineState& pipeline, const DrawBi
   if (dynamic(VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE)) s.rasterization.discard = d.rasterization.discard;
   if (dynamic(VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE)) s.rasterization.depth_bias = d.rasterization.depth_bias;
   if (dynamic(VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE)) s.primitive_restart = d.primitive_restart;
+  if (dynamic(VK_DYNAMIC_STATE_LOGIC_OP_EXT)) s.blend.logic_op = d.blend.logic_op;
   return s;
 }
 
@@ -98,7 +100,7 @@ std::vector<uint32_t> DrawIndices(const DrawBindings& b, const GraphicsState& s,
 
 }  // namespace
 
-void ExecuteDraw(const DrawBindings& bindings, const RenderTargets& targets, const DrawCall& draw,
+void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTargets& targets, const DrawCall& draw,
                  uint64_t* samples_passed) {
   const Pipeline* pipeline = bindings.shader.pipeline;
   if (pipeline == nullptr || pipeline->bind_point != VK_PIPELINE_BIND_POINT_GRAPHICS) {
@@ -112,6 +114,11 @@ void ExecuteDraw(const DrawBindings& bindings, const RenderTargets& targets, con
   const GraphicsPipelineState& gp = pipeline->graphics;
   const GraphicsState state = EffectiveState(gp, bindings);
   if (state.rasterization.discard || state.viewports.empty() || draw.count == 0) return;
+  // The draw's waves (here and on the pool's threads) stop once the device is
+  // lost or one of them has looped past the limit.
+  const spirv_exec::ShaderWatchdog watchdog = spirv_exec::DeviceWatchdog(device);
+  if (watchdog.Stopped()) return;
+  const ScopedWorkContext work_context(WorkContext{&watchdog});
 
   const spirv_exec::ShaderResources vertex_resources = spirv_exec::ResolveResources(gp.vertex, bindings.shader);
   const spirv_exec::ShaderResources fragment_resources =
@@ -143,7 +150,11 @@ void ExecuteDraw(const DrawBindings& bindings, const RenderTargets& targets, con
   std::vector<uint32_t> unique;
   std::vector<uint32_t> slots(ids.size());
   std::unordered_map<uint32_t, uint32_t> slot_of;
-  for (size_t i = 0; i < ids.size(); ++i) {
+  if (!draw.indexed) {
+    unique = ids;  // every vertex is distinct
+    for (size_t i = 0; i < ids.size(); ++i) slots[i] = uint32_t(i);
+  }
+  for (size_t i = 0; i < ids.size() && draw.indexed; ++i) {
     if (ids[i] == UINT32_MAX) {
       slots[i] = UINT32_MAX;
       continue;
@@ -157,6 +168,7 @@ void ExecuteDraw(const DrawBindings& bindings, const RenderTargets& targets, con
   fragment.program = gp.has_fragment ? &gp.fragment : nullptr;
   fragment.resources = &fragment_resources;
   fragment.layout = &layout;
+  if (state.multisample.sample_shading) fragment.min_sample_shading = state.multisample.min_sample_shading;
   // Multiview renders the draw once per view, into the view's layer.
   const uint32_t view_mask = targets.view_mask != 0 ? targets.view_mask : 1u;
   for (uint32_t view = 0; view < 32; ++view) {
@@ -169,9 +181,11 @@ void ExecuteDraw(const DrawBindings& bindings, const RenderTargets& targets, con
     for (uint32_t instance = draw.first_instance; instance < draw.first_instance + draw.instance_count; ++instance) {
       ShadedVertices vertices;
       ShadeVertices(bindings, state, gp.vertex, vertex_resources, layout, unique, instance, draw, view, &vertices);
+      if (watchdog.Stopped()) return;  // the vertices are meaningless
       TriangleSetup setup;
       SetupTriangles(vertices, slots, state.topology, params, layout.floats, &setup);
       RasterizeTriangles(setup, fragment, outputs, samples_passed);
+      if (watchdog.Stopped()) return;
     }
   }
 }

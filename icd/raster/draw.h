@@ -20,6 +20,7 @@
 namespace duet {
 
 struct Buffer;
+struct Device;
 
 namespace raster {
 
@@ -52,7 +53,9 @@ struct DrawCall {
 };
 
 // Occlusion samples that passed are added to *samples_passed when not null.
-void ExecuteDraw(const DrawBindings& bindings, const RenderTargets& targets, const DrawCall& draw,
+// Vertex and fragment waves that loop longer than `device`'s watchdog limit
+// mark it lost, and the draw stops (as does one that starts on a lost device).
+void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTargets& targets, const DrawCall& draw,
                  uint64_t* samples_passed);
 
 }  // namespace raster

@@ -5,24 +5,18 @@
 #include <bit>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "objects/image.h"
+#include "raster/depth_plane.h"
 #include "raster/view_access.h"
+#include "texel/fixed_point.h"
+#include "texel/srgb.h"
 
 namespace duet::raster {
 namespace {
-
-bool Compare(VkCompareOp op, float reference, float stored) {
-  switch (op) {
-    case VK_COMPARE_OP_NEVER: return false;
-    case VK_COMPARE_OP_LESS: return reference < stored;
-    case VK_COMPARE_OP_EQUAL: return reference == stored;
-    case VK_COMPARE_OP_LESS_OR_EQUAL: return reference <= stored;
-    case VK_COMPARE_OP_GREATER: return reference > stored;
-    case VK_COMPARE_OP_NOT_EQUAL: return reference != stored;
-    case VK_COMPARE_OP_GREATER_OR_EQUAL: return reference >= stored;
-    default: return true;
-  }
-}
 
 uint8_t StencilOperation(VkStencilOp op, uint8_t value, uint8_t reference) {
   switch (op) {
@@ -82,10 +76,58 @@ void ClampForFormat(const texel::TexelCodec& codec, VkFormat format, float* v) {
   for (int c = 0; c < 4; ++c) v[c] = std::clamp(v[c], lo, 1.0f);
 }
 
+// The four bytes of an 8-bit RGBA/BGRA texel, rounded as the codecs round.
+// The four bytes of an 8-bit RGBA/BGRA texel, rounded as the codecs round:
+// UNORM clamped (NaN to 0), scaled in double, rounded half up; sRGB colour
+// through the encoding tables.
+// The components come as separate words: a 16-byte load of words stored
+// just before would stall on store forwarding.
+void WriteDirect(DirectColor direct, uint32_t r, uint32_t g, uint32_t b, uint32_t a, std::byte* at) {
+  const uint32_t value[4] = {r, g, b, a};
+  const bool bgra = direct == DirectColor::kBgra8Unorm || direct == DirectColor::kBgra8Srgb;
+  uint8_t bytes[4];
+#if defined(__SSE2__)
+  __m128 v = _mm_castsi128_ps(_mm_set_epi32(int(a), int(b), int(g), int(r)));
+  if (bgra) v = _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 0, 1, 2));
+  v = _mm_min_ps(_mm_max_ps(v, _mm_setzero_ps()), _mm_set1_ps(1.0f));  // max(NaN, 0) is 0
+  const __m128d scale = _mm_set1_pd(255.0), half = _mm_set1_pd(0.5);
+  const __m128d lo = _mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(v), scale), half);
+  const __m128d hi = _mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(v, v)), scale), half);
+  const __m128i words = _mm_unpacklo_epi64(_mm_cvttpd_epi32(lo), _mm_cvttpd_epi32(hi));
+  const __m128i packed = _mm_packus_epi16(_mm_packs_epi32(words, words), _mm_setzero_si128());
+  const uint32_t four = uint32_t(_mm_cvtsi128_si32(packed));
+  std::memcpy(bytes, &four, 4);
+#else
+  for (int i = 0; i < 4; ++i) bytes[i] = uint8_t(texel::FloatToUnorm(std::bit_cast<float>(value[i]), 8));
+  if (bgra) std::swap(bytes[0], bytes[2]);
+#endif
+  if (direct == DirectColor::kRgba8Srgb || direct == DirectColor::kBgra8Srgb) {
+    const texel::SrgbTables& tables = texel::GetSrgbTables();
+    for (int i = 0; i < 3; ++i) bytes[bgra ? 2 - i : i] = texel::EncodeSrgb8(tables, std::bit_cast<float>(value[i]));
+  }
+  std::memcpy(at, bytes, 4);
+}
+
+DirectColor ChooseDirect(VkFormat format, const VkPipelineColorBlendAttachmentState& blend, bool logic_op) {
+  if (blend.blendEnable || logic_op || (blend.colorWriteMask & 0xF) != 0xF) return DirectColor::kNone;
+  switch (format) {
+    case VK_FORMAT_R8G8B8A8_UNORM: return DirectColor::kRgba8Unorm;
+    case VK_FORMAT_B8G8R8A8_UNORM: return DirectColor::kBgra8Unorm;
+    case VK_FORMAT_R8G8B8A8_SRGB: return DirectColor::kRgba8Srgb;
+    case VK_FORMAT_B8G8R8A8_SRGB: return DirectColor::kBgra8Srgb;
+    default: return DirectColor::kNone;
+  }
+}
+
 void WriteColor(const ColorOutput& out, const ColorBlendState& blend_state, uint32_t x, uint32_t y, uint32_t sample,
                 const uint32_t* value) {
   const texel::TexelCodec& codec = *out.codec;
   std::byte* at = out.access.Block(x, y, 0) + sample * codec.texel_size;
+  if (out.logic_op.active) return WriteLogicOp(out.logic_op, codec, value, at);
+  if (out.direct != DirectColor::kNone) {
+    WriteDirect(out.direct, value[0], value[1], value[2], value[3], at);
+    return;
+  }
   const VkColorComponentFlags mask = out.blend.colorWriteMask;
   texel::TexelValue src;
   std::memcpy(src.u, value, 16);
@@ -143,11 +185,18 @@ OutputTargets ResolveOutputs(const RenderTargets& targets, const GraphicsState& 
     } else {
       c.blend.colorWriteMask = 0xF;
     }
+    ConfigureLogicOp(state.blend, t.view->format, &c.blend, &c.logic_op);
+    c.direct = ChooseDirect(t.view->format, c.blend, state.blend.logic_op_enable);
   }
   if (targets.depth.view != nullptr && targets.depth.view->image->Data() != nullptr) {
     out.has_depth = true;
     out.depth_format = targets.depth.view->image->format;
     out.depth = AccessViewLayer(*targets.depth.view, VK_IMAGE_ASPECT_DEPTH_BIT, layer);
+    const VkFormat plane = PlaneFormat(out.depth_format, VK_IMAGE_ASPECT_DEPTH_BIT);
+    out.depth_target.format = out.depth_format;
+    out.depth_target.plane = plane == VK_FORMAT_D32_SFLOAT ? DepthPlane::kFloat32
+                             : plane == VK_FORMAT_D16_UNORM ? DepthPlane::kUnorm16
+                                                            : DepthPlane::kOther;
     out.samples = uint32_t(targets.depth.view->image->samples);
   }
   if (targets.stencil.view != nullptr && targets.stencil.view->image->Data() != nullptr) {
@@ -164,10 +213,9 @@ namespace {
 bool TestSample(const OutputTargets& t, uint32_t x, uint32_t y, uint32_t sample, float depth, bool front_facing) {
   const DepthStencilState& ds = t.depth_stencil;
   if (t.depth_clamp) depth = std::clamp(depth, t.min_depth, t.max_depth);
-  const uint32_t depth_size = t.depth.block_size / std::max(t.samples, 1u);
-  std::byte* depth_at = t.has_depth ? t.depth.Block(x, y, 0) + sample * depth_size : nullptr;
+  std::byte* depth_at = t.has_depth ? t.DepthAt(x, y, sample) : nullptr;
   std::byte* stencil_at = t.has_stencil ? t.stencil.Block(x, y, 0) + sample : nullptr;
-  const float stored_depth = depth_at != nullptr ? texel::UnpackDepth(t.depth_format, depth_at) : 0.0f;
+  const float stored_depth = depth_at != nullptr ? t.depth_target.Load(depth_at) : 0.0f;
 
   if (ds.depth_bounds_test && depth_at != nullptr &&
       (stored_depth < ds.min_depth_bounds || stored_depth > ds.max_depth_bounds))
@@ -190,15 +238,11 @@ bool TestSample(const OutputTargets& t, uint32_t x, uint32_t y, uint32_t sample,
     }
   }
   if (ds.depth_test && depth_at != nullptr) {
-    // Depth compares in the attachment's precision: quantize first.
-    std::byte quantized[4];
-    texel::PackDepth(t.depth_format, depth, quantized);
-    const float fragment_depth = texel::UnpackDepth(t.depth_format, quantized);
-    if (!Compare(ds.depth_compare, fragment_depth, stored_depth)) {
+    if (!Compare(ds.depth_compare, t.depth_target.Quantize(depth), stored_depth)) {
       if (stencil_enabled) write_stencil(face.depth_fail);
       return false;
     }
-    if (ds.depth_write) texel::PackDepth(t.depth_format, depth, depth_at);
+    if (ds.depth_write) t.depth_target.Store(depth, depth_at);
   }
   if (stencil_enabled) write_stencil(face.pass);
   return true;
@@ -229,6 +273,62 @@ uint32_t WriteFragment(const OutputTargets& t, uint32_t x, uint32_t y, const Fra
       if (t.alpha_to_one && t.colors[i].codec->value_class == texel::ValueClass::kFloat)
         color[3] = std::bit_cast<uint32_t>(1.0f);
       WriteColor(t.colors[i], t.blend, x, y, s, color);
+    }
+  }
+  return passed;
+}
+
+uint32_t DepthSurvivors(const OutputTargets& t, uint32_t x, uint32_t y, uint32_t coverage, const float* depth) {
+  uint32_t survivors = 0;
+  for (uint32_t s = 0; s < t.samples; ++s) {
+    if (((coverage >> s) & 1) == 0) continue;
+    const float z = t.depth_clamp ? std::clamp(depth[s], t.min_depth, t.max_depth) : depth[s];
+    if (Compare(t.depth_stencil.depth_compare, t.depth_target.Quantize(z), t.depth_target.Load(t.DepthAt(x, y, s))))
+      survivors |= 1u << s;
+  }
+  return survivors;
+}
+
+uint32_t RunFragmentTests(const OutputTargets& t, uint32_t x, uint32_t y, uint32_t coverage, const float* depth,
+                          bool front_facing, uint32_t* passed) {
+  coverage &= t.sample_mask;
+  uint32_t passing = 0;
+  for (uint32_t s = 0; s < t.samples; ++s)
+    if (((coverage >> s) & 1) != 0 && TestSample(t, x, y, s, depth[s], front_facing)) passing |= 1u << s;
+  *passed = uint32_t(std::popcount(passing));
+  return passing;
+}
+
+bool MergesDirect(const OutputTargets& t) {
+  if (t.samples > 1 || (t.sample_mask & 1) == 0 || t.alpha_to_coverage || t.alpha_to_one) return false;
+  const DepthStencilState& ds = t.depth_stencil;
+  if ((ds.stencil_test && t.has_stencil) || (ds.depth_bounds_test && t.has_depth)) return false;
+  if (t.has_depth && (ds.depth_test || ds.depth_write) && t.depth_target.plane == DepthPlane::kOther) return false;
+  for (const ColorOutput& c : t.colors)
+    if (c.enabled && c.direct == DirectColor::kNone) return false;
+  return true;
+}
+
+uint32_t MergeDirect(const OutputTargets& t, const DirectFragment* fragments, uint32_t count,
+                     const ShaderColors& colors) {
+  const DepthStencilState& ds = t.depth_stencil;
+  const bool depth_test = t.has_depth && ds.depth_test;
+  const bool depth_write = depth_test && ds.depth_write;  // writes happen only when the test is on
+  uint32_t passed = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    const DirectFragment& f = fragments[i];
+    if (depth_test) {
+      const float z = t.depth_clamp ? std::clamp(f.depth, t.min_depth, t.max_depth) : f.depth;
+      std::byte* at = t.DepthAt(f.x, f.y, 0);
+      if (!Compare(ds.depth_compare, t.depth_target.Quantize(z), t.depth_target.Load(at))) continue;
+      if (depth_write) t.depth_target.Store(z, at);
+    }
+    ++passed;
+    for (size_t c = 0; c < t.colors.size() && c < 8; ++c) {
+      const ColorOutput& out = t.colors[c];
+      if (!out.enabled || colors.component[c][0] == nullptr) continue;
+      WriteDirect(out.direct, colors.component[c][0][f.lane], colors.component[c][1][f.lane],
+                  colors.component[c][2][f.lane], colors.component[c][3][f.lane], out.access.Block(f.x, f.y, 0));
     }
   }
   return passed;

@@ -6,19 +6,28 @@
 #include <cstdint>
 #include <vector>
 
+#include "raster/depth_plane.h"
 #include "raster/graphics_state.h"
 #include "raster/image_access.h"
+#include "raster/logic_op.h"
 #include "raster/render_targets.h"
 #include "texel/texel_codec.h"
 
 namespace duet::raster {
+
+// Attachment formats written without the generic codec when neither
+// blending, logic ops nor a partial write mask is involved.
+enum class DirectColor : uint8_t { kNone, kRgba8Unorm, kBgra8Unorm, kRgba8Srgb, kBgra8Srgb };
 
 struct ColorOutput {
   bool enabled = false;
   SubresourceAccess access;
   const texel::TexelCodec* codec = nullptr;
   VkPipelineColorBlendAttachmentState blend{};
+  DirectColor direct = DirectColor::kNone;
+  LogicOpTarget logic_op;
 };
+
 
 // Standard sample locations (the spec's table), in 1/16 pixel.
 inline constexpr uint8_t kSampleLocations4[4][2] = {{6, 2}, {14, 6}, {2, 10}, {10, 14}};
@@ -32,10 +41,15 @@ struct OutputTargets {
   bool has_depth = false, has_stencil = false;
   SubresourceAccess depth, stencil;
   VkFormat depth_format = VK_FORMAT_UNDEFINED;
+  DepthTarget depth_target;         // depth_format, read and written
   DepthStencilState depth_stencil;
   ColorBlendState blend;
   float min_depth = 0.0f, max_depth = 1.0f;  // depth clamp range (viewport)
   bool depth_clamp = false;
+
+  std::byte* DepthAt(uint32_t x, uint32_t y, uint32_t sample) const {
+    return depth.Block(x, y, 0) + sample * (depth.block_size / (samples > 1 ? samples : 1));
+  }
 };
 
 // Resolves the render targets at one framebuffer layer (multiview: the view).
@@ -53,5 +67,36 @@ struct FragmentValues {
 // Runs the tests and writes for each covered sample of the pixel; returns
 // how many samples passed the depth and stencil tests (occlusion queries).
 uint32_t WriteFragment(const OutputTargets& targets, uint32_t x, uint32_t y, const FragmentValues& values);
+
+// The output merge of the common case, a wave at a time: one sample, depth
+// D16/D32 or none, no stencil, depth bounds or alpha to coverage, and only
+// colour attachments written directly (DirectColor). Same results as
+// WriteFragment for each fragment in turn.
+bool MergesDirect(const OutputTargets& targets);
+
+struct DirectFragment {
+  uint32_t x, y;
+  float depth;
+  uint32_t lane;  // where its colours are in ShaderColors
+};
+
+// The fragment shader's colour outputs: per location, the four components'
+// per-lane words (nullptr: location not written).
+struct ShaderColors {
+  const uint32_t* component[8][4] = {};
+};
+
+// Returns how many fragments passed the depth test.
+uint32_t MergeDirect(const OutputTargets& targets, const DirectFragment* fragments, uint32_t count,
+                     const ShaderColors& colors);
+
+// Early fragment tests. DepthSurvivors: the covered samples whose depth
+// passes the depth test against the attachment now (nothing is written).
+// RunFragmentTests: the depth bounds, stencil and depth tests with their
+// writes for each covered sample, as WriteFragment runs them; returns the
+// passing samples and stores their count in *passed.
+uint32_t DepthSurvivors(const OutputTargets& targets, uint32_t x, uint32_t y, uint32_t coverage, const float* depth);
+uint32_t RunFragmentTests(const OutputTargets& targets, uint32_t x, uint32_t y, uint32_t coverage,
+                          const float* depth, bool front_facing, uint32_t* passed);
 
 }  // namespace duet::raster

@@ -89,7 +89,8 @@ struct GraphicsPipelineState {
 };
 
 // A small dense index for each VkDynamicState the driver supports
-// (1.0 core and extended dynamic state 1 and 2); -1 for others.
+// (1.0 core, extended dynamic state 1 and 2, and the logic op of
+// VK_EXT_extended_dynamic_state2); -1 for others.
 int DynamicStateIndex(VkDynamicState state);
 
 }  // namespace duet::raster

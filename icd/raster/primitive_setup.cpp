@@ -108,7 +108,6 @@ void EmitTriangle(const WindowVertex (&v)[3], const SetupParameters& p, uint32_t
     t.z[i] = v[order[i]].z;
     t.inv_w[i] = v[order[i]].inv_w;
   }
-  int64_t sum = 0;
   for (int i = 0; i < 3; ++i) {
     const int j = (i + 1) % 3, k = (i + 2) % 3;  // edge j -> k is opposite vertex i
     const int64_t dx = x[k] - x[j], dy = y[k] - y[j];
@@ -119,9 +118,10 @@ void EmitTriangle(const WindowVertex (&v)[3], const SetupParameters& p, uint32_t
     const bool left = dy < 0;
     const bool top = dy == 0 && dx > 0;
     t.bias[i] = (left || top) ? 0 : 1;
-    sum += t.a[i] * x[i] + t.b[i] * y[i] + t.c[i];
   }
-  t.inverse_area = 1.0 / double(sum);
+  // The three edge functions sum to twice the area at every point, e.g. at
+  // vertex 0, where only E_0 is non-zero: barycentrics are E_i / that.
+  t.inverse_area = 1.0 / double(t.a[0] * x[0] + t.b[0] * y[0] + t.c[0]);
   t.front_facing = front;
   if (point != nullptr) {
     t.point = true;
@@ -227,8 +227,34 @@ void SetupLine(const float* v0, const float* v1, const SetupParameters& p, uint3
   EmitTriangle(second, p, varying_floats, out, false);
 }
 
+// Polygon modes LINE and POINT: a triangle that faces the way the cull
+// mode keeps becomes its three edges or its three vertices. The facing comes
+// from the homogeneous determinant, whose sign is the window-space winding's
+// when every w is positive, and the viewport's flips.
+void SetupOutline(const float* v0, const float* v1, const float* v2, const SetupParameters& p, uint32_t stride,
+                  uint32_t varying_floats, TriangleSetup* out) {
+  const double det = double(v0[0]) * (double(v1[1]) * v2[3] - double(v2[1]) * v1[3]) -
+                     double(v1[0]) * (double(v0[1]) * v2[3] - double(v2[1]) * v0[3]) +
+                     double(v2[0]) * (double(v0[1]) * v1[3] - double(v1[1]) * v0[3]);
+  const double window_area = det * p.viewport.width * p.viewport.height;
+  if (window_area == 0) return;
+  const RasterizationState& r = *p.rasterization;
+  const bool counter_clockwise = window_area < 0;  // as EmitTriangle: y points down
+  const bool front = (r.front_face == VK_FRONT_FACE_COUNTER_CLOCKWISE) == counter_clockwise;
+  if ((r.cull_mode & (front ? VK_CULL_MODE_FRONT_BIT : VK_CULL_MODE_BACK_BIT)) != 0) return;
+  if (r.polygon_mode == VK_POLYGON_MODE_POINT) {
+    for (const float* v : {v0, v1, v2}) SetupPoint(v, p, varying_floats, out);
+    return;
+  }
+  SetupLine(v0, v1, p, stride, varying_floats, out);
+  SetupLine(v1, v2, p, stride, varying_floats, out);
+  SetupLine(v2, v0, p, stride, varying_floats, out);
+}
+
 void SetupOne(const float* v0, const float* v1, const float* v2, const SetupParameters& p, uint32_t stride,
               uint32_t varying_floats, TriangleSetup* out) {
+  if (p.rasterization->polygon_mode == VK_POLYGON_MODE_LINE || p.rasterization->polygon_mode == VK_POLYGON_MODE_POINT)
+    return SetupOutline(v0, v1, v2, p, stride, varying_floats, out);
   const bool depth_clip = p.rasterization->depth_clip;
   if (!NeedsClipping(v0, v1, v2, depth_clip)) {
     const WindowVertex w[3] = {ToWindow(v0, p.viewport, v0 + kVaryingsOffset),
@@ -280,10 +306,11 @@ void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>&
         for (size_t i = 0; i + 2 < n; i += 3) emit(run[i], run[i + 1], run[i + 2]);
         break;
       case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
-        // Odd triangles swap their first two vertices to keep the winding.
+        // Odd triangles swap their last two vertices to keep the winding;
+        // v_i stays first, the provoking vertex.
         for (size_t i = 0; i + 2 < n; ++i) {
           if (i % 2 == 0) emit(run[i], run[i + 1], run[i + 2]);
-          else emit(run[i + 1], run[i], run[i + 2]);
+          else emit(run[i], run[i + 2], run[i + 1]);
         }
         break;
       case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:

@@ -21,7 +21,7 @@ struct Triangle {
   // (a sample exactly on an edge belongs to the triangle only on a top or left edge).
   int64_t a[3], b[3], c[3];
   int64_t bias[3];
-  double inverse_area;          // 1 / (sum of the edge functions), for barycentrics
+  double inverse_area;          // 1 / (twice the area): barycentric i is E_i * inverse_area
   float z[3];                   // window depth
   float inv_w[3];               // 1 / clip w
   float depth_offset;           // depth bias (constant + slope), applied to every fragment

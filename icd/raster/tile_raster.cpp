@@ -3,6 +3,7 @@
 #include <spirv/unified1/spirv.hpp11>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <cstring>
@@ -17,15 +18,10 @@ using spirv_exec::LaneMask;
 
 constexpr uint32_t kQuadsPerWave = kWaveWidth / 4;
 
-struct Lane {
-  int32_t x, y;
-  uint32_t triangle;
-  uint32_t coverage;  // covered samples; 0 for a helper pixel
-};
-
 // Registers of the fragment program's built-ins, looked up once per draw.
 struct FragmentBuiltins {
   uint32_t frag_coord, front_facing, helper, sample_id, frag_depth, sample_mask, view_index, point_coord;
+  uint32_t sample_position, sample_mask_in;
   explicit FragmentBuiltins(const spirv_exec::Program& p)
       : frag_coord(p.BuiltinInput(uint32_t(spv::BuiltIn::FragCoord))),
         front_facing(p.BuiltinInput(uint32_t(spv::BuiltIn::FrontFacing))),
@@ -34,161 +30,497 @@ struct FragmentBuiltins {
         frag_depth(p.BuiltinOutput(uint32_t(spv::BuiltIn::FragDepth))),
         sample_mask(p.BuiltinOutput(uint32_t(spv::BuiltIn::SampleMask))),
         view_index(p.BuiltinInput(uint32_t(spv::BuiltIn::ViewIndex))),
-        point_coord(p.BuiltinInput(uint32_t(spv::BuiltIn::PointCoord))) {}
+        point_coord(p.BuiltinInput(uint32_t(spv::BuiltIn::PointCoord))),
+        sample_position(p.BuiltinInput(uint32_t(spv::BuiltIn::SamplePosition))),
+        sample_mask_in(p.BuiltinInput(uint32_t(spv::BuiltIn::SampleMask))) {}
 };
 
+enum class Interpolation : uint8_t { kPerspective, kLinear, kFlat };
+enum class Location : uint8_t { kCentre, kCentroid };  // where a pixel-rate input is interpolated
+
+// One register of a fragment shader input and where its value comes from.
+struct InputComponent {
+  uint32_t reg;
+  uint32_t varying;  // float index within a vertex's varyings
+  Interpolation mode;
+  Location location;
+};
+
+// A triangle's interpolation planes: values at the centre of its reference
+// pixel (rx, ry) and their steps per pixel, so a fragment costs two
+// multiply-adds per value. Planes are in double, like the barycentrics
+// they come from, so a value rounds to float once.
+struct TrianglePlanes {
+  int32_t rx, ry;
+  double z, zdx, zdy;  // window depth before the depth bias
+  double w, wdx, wdy;  // 1 / clip w
+};
+
+// How fragments may be tested against depth before shading.
+enum class EarlyDepth : uint8_t {
+  kNone,
+  // The compare op only lets depth move one way and nothing else depends on
+  // a failing fragment: a fragment that fails against the depth buffer now
+  // fails later too, so it is dropped before shading (the late tests still run).
+  kReject,
+  // The shader declares EarlyFragmentTests: all tests and writes run before
+  // shading, colour writes after.
+  kFull,
+};
+
+// Whether the program writes memory other than its own (storage buffers and
+// images, atomics): such side effects must happen for every fragment the
+// late tests would see.
+bool WritesMemory(const spirv_exec::Program& p) {
+  for (const spirv_exec::Inst& inst : p.code) {
+    switch (inst.op) {
+      case spirv_exec::Op::kStore:
+        if (p.roots[inst.aux].kind == spirv_exec::RootKind::kDescriptorBuffer) return true;
+        break;
+      case spirv_exec::Op::kAtomic:
+      case spirv_exec::Op::kImageWrite:
+      case spirv_exec::Op::kStoreIndexed:
+      case spirv_exec::Op::kAtomicIndexed:
+      case spirv_exec::Op::kStoreAddress:
+      case spirv_exec::Op::kAtomicAddress: return true;
+      default: break;
+    }
+  }
+  return false;
+}
+
+bool MonotoneCompare(VkCompareOp op) {
+  return op == VK_COMPARE_OP_LESS || op == VK_COMPARE_OP_LESS_OR_EQUAL || op == VK_COMPARE_OP_GREATER ||
+         op == VK_COMPARE_OP_GREATER_OR_EQUAL || op == VK_COMPARE_OP_NEVER;
+}
+
+EarlyDepth ChooseEarlyDepth(const spirv_exec::Program* program, const OutputTargets& t) {
+  if (program == nullptr) return EarlyDepth::kNone;
+  if (program->early_fragment_tests) return EarlyDepth::kFull;
+  const DepthStencilState& ds = t.depth_stencil;
+  if (!t.has_depth || !ds.depth_test || !MonotoneCompare(ds.depth_compare)) return EarlyDepth::kNone;
+  if (ds.stencil_test && t.has_stencil) return EarlyDepth::kNone;  // depth-fail stencil ops run in order
+  if (program->BuiltinOutput(uint32_t(spv::BuiltIn::FragDepth)) != UINT32_MAX) return EarlyDepth::kNone;
+  if (WritesMemory(*program)) return EarlyDepth::kNone;
+  return EarlyDepth::kReject;
+}
+
+// Everything the tiles of one draw share.
+struct DrawRaster {
+  const TriangleSetup& setup;
+  const FragmentStage& fragment;
+  const OutputTargets& outputs;
+  OutputTargets late;  // after kFull early tests: colour writes only
+  uint32_t samples = 1;
+  EarlyDepth early = EarlyDepth::kNone;
+  bool direct = false;  // MergeDirect applies
+  // Sample shading: one invocation per covered sample, interpolated at it.
+  bool per_sample = false;
+  bool any_centroid = false;
+  // Sample offsets from the pixel centre, in sub-pixel units and in pixels.
+  int64_t sample_dx[4] = {}, sample_dy[4] = {};
+  double sample_fx[4] = {}, sample_fy[4] = {};
+  std::vector<InputComponent> components;
+  std::vector<TrianglePlanes> planes;
+  std::vector<double> attributes;  // per triangle: value, x step, y step of each non-flat component
+  uint32_t attribute_stride = 0;   // 3 * components
+  // Triangles binned by tile, in primitive order.
+  int32_t tx0 = 0, ty0 = 0;
+  uint32_t columns = 0, rows = 0;
+  std::vector<std::vector<uint32_t>> bins;
+
+  DrawRaster(const TriangleSetup& s, const FragmentStage& f, const OutputTargets& o)
+      : setup(s), fragment(f), outputs(o), samples(std::max(o.samples, 1u)) {}
+};
+
+void ComputePlanes(const DrawRaster& d, uint32_t index, TrianglePlanes* p, double* attributes) {
+  const Triangle& t = d.setup.triangles[index];
+  p->rx = t.min_x;
+  p->ry = t.min_y;
+  const int64_t sx = (int64_t(t.min_x) << kSubpixelBits) + kSubpixelOne / 2;
+  const int64_t sy = (int64_t(t.min_y) << kSubpixelBits) + kSubpixelOne / 2;
+  double l[3], ldx[3], ldy[3];
+  for (int e = 0; e < 3; ++e) {
+    l[e] = double(t.a[e] * sx + t.b[e] * sy + t.c[e]) * t.inverse_area;
+    ldx[e] = double(t.a[e] * kSubpixelOne) * t.inverse_area;
+    ldy[e] = double(t.b[e] * kSubpixelOne) * t.inverse_area;
+  }
+  auto plane = [&](double v0, double v1, double v2, double* value, double* dx, double* dy) {
+    *value = l[0] * v0 + l[1] * v1 + l[2] * v2;
+    *dx = ldx[0] * v0 + ldx[1] * v1 + ldx[2] * v2;
+    *dy = ldy[0] * v0 + ldy[1] * v1 + ldy[2] * v2;
+  };
+  plane(t.z[0], t.z[1], t.z[2], &p->z, &p->zdx, &p->zdy);
+  plane(t.inv_w[0], t.inv_w[1], t.inv_w[2], &p->w, &p->wdx, &p->wdy);
+  const float* v = &d.setup.varyings[t.varyings];
+  const uint32_t stride = d.setup.varying_floats;
+  for (size_t k = 0; k < d.components.size(); ++k) {
+    const InputComponent& c = d.components[k];
+    double* out = attributes + 3 * k;
+    if (c.mode == Interpolation::kFlat) continue;
+    double a = v[c.varying], b = v[stride + c.varying], e = v[2 * stride + c.varying];
+    if (c.mode == Interpolation::kPerspective) {
+      a *= t.inv_w[0];
+      b *= t.inv_w[1];
+      e *= t.inv_w[2];
+    }
+    plane(a, b, e, &out[0], &out[1], &out[2]);
+  }
+}
+
+// Lane words of the components a shader leaves unwritten: (0, 0, 0, 1).
+constexpr std::array<uint32_t, kWaveWidth> SameLanes(uint32_t value) {
+  std::array<uint32_t, kWaveWidth> lanes{};
+  lanes.fill(value);
+  return lanes;
+}
+constexpr std::array<uint32_t, kWaveWidth> kZeroLanes = SameLanes(0), kOneLanes = SameLanes(1),
+                                           kOneFloatLanes = SameLanes(0x3F800000u);
+
+// Walks the triangles binned to one tile and turns their covered 2x2 quads
+// into fragment waves.
 class TileRasterizer {
  public:
-  TileRasterizer(const TriangleSetup& setup, const FragmentStage& fragment, const OutputTargets& outputs)
-      : setup_(setup), fragment_(fragment), outputs_(outputs), samples_(std::max(outputs.samples, 1u)),
-        builtins_(fragment.program != nullptr ? *fragment.program : empty_program_) {}
+  explicit TileRasterizer(const DrawRaster& d, spirv_exec::WaveState* wave)
+      : d_(d), wave_(*wave), builtins_(d.fragment.program != nullptr ? *d.fragment.program : empty_program_) {}
 
-  uint64_t Run(int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
-    for (uint32_t t = 0; t < setup_.triangles.size(); ++t) {
-      const Triangle& tri = setup_.triangles[t];
-      const int32_t bx0 = std::max(tri.min_x, x0) & ~1, by0 = std::max(tri.min_y, y0) & ~1;
-      const int32_t bx1 = std::min(tri.max_x, x1), by1 = std::min(tri.max_y, y1);
-      if (bx0 >= bx1 || by0 >= by1) continue;
-      for (int32_t qy = by0; qy < by1; qy += 2) {
-        for (int32_t qx = bx0; qx < bx1; qx += 2) {
-          uint32_t coverage[4];
-          bool any = false;
-          for (int i = 0; i < 4; ++i) {
-            const int32_t px = qx + (i & 1), py = qy + (i >> 1);
-            const bool inside_box =
-                px >= std::max(tri.min_x, x0) && px < bx1 && py >= std::max(tri.min_y, y0) && py < by1;
-            coverage[i] = inside_box ? Coverage(tri, px, py) : 0;
-            any |= coverage[i] != 0;
-          }
-          if (!any) continue;
-          for (int i = 0; i < 4; ++i) lanes_[quads_ * 4 + i] = {qx + (i & 1), qy + (i >> 1), t, coverage[i]};
-          if (++quads_ == kQuadsPerWave) Flush();
-        }
-      }
-    }
+  uint64_t Run(uint32_t tile) {
+    const int32_t x0 = d_.tx0 + int32_t(tile % d_.columns) * kTileSize;
+    const int32_t y0 = d_.ty0 + int32_t(tile / d_.columns) * kTileSize;
+    for (uint32_t t : d_.bins[tile]) RasterizeTriangle(t, x0, y0, x0 + kTileSize, y0 + kTileSize);
     Flush();
     return passed_;
   }
 
  private:
-  static bool Inside(const Triangle& t, int64_t sx, int64_t sy) {
-    for (int e = 0; e < 3; ++e)
-      if (t.a[e] * sx + t.b[e] * sy + t.c[e] - t.bias[e] < 0) return false;
-    return true;
-  }
-
-  // Sample positions in sub-pixel units: the centre, or the standard 4x pattern.
-  void SamplePosition(int32_t px, int32_t py, uint32_t s, int64_t* sx, int64_t* sy) const {
-    constexpr int64_t kToSubpixel = kSubpixelOne / 16;
-    const int64_t ox = samples_ == 1 ? 8 : kSampleLocations4[s][0], oy = samples_ == 1 ? 8 : kSampleLocations4[s][1];
-    *sx = (int64_t(px) << kSubpixelBits) + ox * kToSubpixel;
-    *sy = (int64_t(py) << kSubpixelBits) + oy * kToSubpixel;
-  }
-
-  uint32_t Coverage(const Triangle& t, int32_t px, int32_t py) const {
-    uint32_t mask = 0;
-    for (uint32_t s = 0; s < samples_; ++s) {
-      int64_t sx, sy;
-      SamplePosition(px, py, s, &sx, &sy);
-      if (Inside(t, sx, sy)) mask |= 1u << s;
+  void RasterizeTriangle(uint32_t index, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
+    const Triangle& tri = d_.setup.triangles[index];
+    const int32_t xs = std::max(tri.min_x, x0), ys = std::max(tri.min_y, y0);
+    const int32_t xe = std::min(tri.max_x, x1), ye = std::min(tri.max_y, y1);
+    if (xs >= xe || ys >= ye) return;
+    const int32_t qx0 = xs & ~1, qy0 = ys & ~1;
+    // Edge functions at the centre of pixel (qx0, qy0), the fill rule's bias
+    // folded in, so a sample is inside when all three are >= 0.
+    const int64_t cx = (int64_t(qx0) << kSubpixelBits) + kSubpixelOne / 2;
+    const int64_t cy = (int64_t(qy0) << kSubpixelBits) + kSubpixelOne / 2;
+    int64_t origin[3], step_x[3], step_y[3];
+    for (int e = 0; e < 3; ++e) {
+      origin[e] = tri.a[e] * cx + tri.b[e] * cy + tri.c[e] - tri.bias[e];
+      step_x[e] = tri.a[e] * kSubpixelOne;
+      step_y[e] = tri.b[e] * kSubpixelOne;
     }
-    return mask;
+    // Each pixel of a quad relative to its top-left one.
+    int64_t pixel[4][3];
+    for (int i = 0; i < 4; ++i)
+      for (int e = 0; e < 3; ++e) pixel[i][e] = (i & 1) * step_x[e] + (i >> 1) * step_y[e];
+    // The largest value of each edge over a quad's samples, from its top-left
+    // pixel centre: a quad below zero on any edge is empty.
+    int64_t quad_max[3];
+    for (int e = 0; e < 3; ++e) {
+      const int64_t margin = d_.samples == 1 ? 0 : (std::abs(step_x[e]) + std::abs(step_y[e])) / 2;
+      quad_max[e] = std::max<int64_t>(step_x[e], 0) + std::max<int64_t>(step_y[e], 0) + margin;
+    }
+    // 8x8 blocks: one outside an edge is skipped whole, one inside all
+    // edges (single sample, inside the bounds) needs no per-pixel tests.
+    // Small triangles are one block, without the classification.
+    const bool small = xe - xs <= 16 && ye - ys <= 16;
+    const int32_t block = small ? 32 : 8, bx0 = small ? qx0 : xs & ~(block - 1), by0 = small ? qy0 : ys & ~(block - 1);
+    for (int32_t by = by0; by < ye; by += block) {
+      for (int32_t bx = bx0; bx < xe; bx += block) {
+        bool outside = false, inside = !small;
+        for (int e = 0; e < 3 && !small; ++e) {
+          // The edge at the block's corner pixel centres (relative to qx0, qy0).
+          const int64_t e00 = origin[e] + (bx - qx0) * step_x[e] + (by - qy0) * step_y[e];
+          const int64_t ex = (block - 1) * step_x[e], ey = (block - 1) * step_y[e];
+          const int64_t lo = e00 + std::min<int64_t>(ex, 0) + std::min<int64_t>(ey, 0);
+          const int64_t hi = e00 + std::max<int64_t>(ex, 0) + std::max<int64_t>(ey, 0);
+          // Samples lie within half a pixel of the centres.
+          const int64_t margin = d_.samples == 1 ? 0 : (std::abs(step_x[e]) + std::abs(step_y[e])) / 2;
+          outside |= hi + margin < 0;
+          inside &= lo >= 0;
+        }
+        if (outside) continue;
+        const bool full = inside && d_.samples == 1 && bx >= xs && bx + block <= xe && by >= ys && by + block <= ye;
+        const int32_t qys = std::max(by, qy0), qye = std::min(by + block, ye);
+        const int32_t qxs = std::max(bx, qx0), qxe = std::min(bx + block, xe);
+        for (int32_t qy = qys; qy < qye; qy += 2) {
+          const int64_t dy = qy - qy0;
+          int64_t row[3];
+          for (int e = 0; e < 3; ++e) row[e] = origin[e] + dy * step_y[e] + (qxs - qx0) * step_x[e];
+          // Pixels outside the bounds (scissor, tile) only occur on the first
+          // and last rows and columns.
+          const uint32_t row_mask = (qy >= ys ? 0x3u : 0u) | (qy + 1 < ye ? 0xCu : 0u);
+          for (int32_t qx = qxs; qx < qxe; qx += 2, row[0] += 2 * step_x[0], row[1] += 2 * step_x[1],
+                       row[2] += 2 * step_x[2]) {
+            if (((row[0] + quad_max[0]) | (row[1] + quad_max[1]) | (row[2] + quad_max[2])) < 0) continue;
+            uint32_t coverage[4] = {1, 1, 1, 1};
+            if (!full && !QuadCoverage(tri, row, pixel, row_mask & ((qx >= xs ? 0x5u : 0u) | (qx + 1 < xe ? 0xAu : 0u)),
+                                       coverage))
+              continue;
+            if (d_.early != EarlyDepth::kNone && !EarlyTests(index, qx, qy, coverage)) continue;
+            if (d_.per_sample) {
+              // The quad once per sample: each lane shades that sample of its pixel.
+              for (uint32_t sample = 0; sample < d_.samples; ++sample) {
+                const uint32_t bit = 1u << sample;
+                if (((coverage[0] | coverage[1] | coverage[2] | coverage[3]) & bit) == 0) continue;
+                Lane* lane = &lanes_[quads_ * 4];
+                for (int i = 0; i < 4; ++i)
+                  lane[i] = {qx + (i & 1), qy + (i >> 1), index, coverage[i] & bit, sample, coverage[i]};
+                if (++quads_ == kQuadsPerWave) Flush();
+              }
+              continue;
+            }
+            Lane* lane = &lanes_[quads_ * 4];
+            for (int i = 0; i < 4; ++i) lane[i] = {qx + (i & 1), qy + (i >> 1), index, coverage[i], 0, coverage[i]};
+            if (++quads_ == kQuadsPerWave) Flush();
+          }
+        }
+      }
+    }
   }
 
-  // Screen-space barycentrics at the pixel centre (extrapolated for helpers).
-  static void Barycentrics(const Triangle& t, int32_t px, int32_t py, double lambda[3]) {
-    const int64_t sx = (int64_t(px) << kSubpixelBits) + kSubpixelOne / 2;
-    const int64_t sy = (int64_t(py) << kSubpixelBits) + kSubpixelOne / 2;
-    for (int e = 0; e < 3; ++e) lambda[e] = double(t.a[e] * sx + t.b[e] * sy + t.c[e]) * t.inverse_area;
+  // The covered samples of each pixel of a quad whose top-left pixel centre
+  // has edge values `row`; `box`: the pixels inside the bounds. False when
+  // nothing is covered.
+  bool QuadCoverage(const Triangle& tri, const int64_t* row, const int64_t (*pixel)[3], uint32_t box,
+                    uint32_t coverage[4]) const {
+    uint32_t any = 0;
+    if (d_.samples == 1) {
+      for (int i = 0; i < 4; ++i) {
+        const int64_t inside = (row[0] + pixel[i][0]) | (row[1] + pixel[i][1]) | (row[2] + pixel[i][2]);  // sign: outside
+        coverage[i] = uint32_t(inside >= 0) & (box >> i);
+        any |= coverage[i];
+      }
+      return any != 0;
+    }
+    for (int i = 0; i < 4; ++i) {
+      coverage[i] = 0;
+      if (((box >> i) & 1) == 0) continue;
+      for (uint32_t s = 0; s < d_.samples; ++s) {
+        int64_t inside = 0;
+        for (int e = 0; e < 3; ++e)
+          inside |= row[e] + pixel[i][e] + tri.a[e] * d_.sample_dx[s] + tri.b[e] * d_.sample_dy[s];
+        coverage[i] |= uint32_t(inside >= 0) << s;
+      }
+      any |= coverage[i];
+    }
+    return any != 0;
+  }
+
+  double SampleDepth(const TrianglePlanes& p, double fx, double fy) const {
+    return p.z + p.zdx * fx + p.zdy * fy;
+  }
+
+  // Per-sample depths of pixel (x, y) of triangle `index`, bias included.
+  void PixelDepths(uint32_t index, int32_t x, int32_t y, float* depth) const {
+    const TrianglePlanes& p = d_.planes[index];
+    const float offset = d_.setup.triangles[index].depth_offset;
+    const double fx = x - p.rx, fy = y - p.ry;
+    if (d_.samples == 1) {
+      depth[0] = float(SampleDepth(p, fx, fy)) + offset;
+      return;
+    }
+    for (uint32_t s = 0; s < d_.samples; ++s)
+      depth[s] = float(SampleDepth(p, fx + d_.sample_fx[s], fy + d_.sample_fy[s])) + offset;
+  }
+
+  // Depth (and, for kFull, stencil) tests of a quad before shading; clears
+  // the coverage of failing pixels. False when no pixel is left.
+  bool EarlyTests(uint32_t index, int32_t qx, int32_t qy, uint32_t coverage[4]) {
+    const bool front_facing = d_.setup.triangles[index].front_facing;
+    bool any = false;
+    for (int i = 0; i < 4; ++i) {
+      if (coverage[i] == 0) continue;
+      const int32_t x = qx + (i & 1), y = qy + (i >> 1);
+      float depth[4];
+      PixelDepths(index, x, y, depth);
+      if (d_.early == EarlyDepth::kReject && d_.samples == 1 && !d_.outputs.depth_clamp) {
+        const DepthTarget& target = d_.outputs.depth_target;
+        coverage[i] = Compare(d_.outputs.depth_stencil.depth_compare, target.Quantize(depth[0]),
+                              target.Load(d_.outputs.DepthAt(uint32_t(x), uint32_t(y), 0)));
+      } else if (d_.early == EarlyDepth::kReject) {
+        coverage[i] = DepthSurvivors(d_.outputs, uint32_t(x), uint32_t(y), coverage[i], depth);
+      } else {
+        uint32_t passed = 0;
+        coverage[i] = RunFragmentTests(d_.outputs, uint32_t(x), uint32_t(y), coverage[i], depth, front_facing, &passed);
+        passed_ += passed;
+      }
+      any |= coverage[i] != 0;
+    }
+    return any;
   }
 
   void Flush() {
     if (quads_ == 0) return;
     const uint32_t lanes = quads_ * 4;
+    quads_ = 0;
     const LaneMask launched = lanes == kWaveWidth ? spirv_exec::kAllLanes : (LaneMask{1} << lanes) - 1;
-    float depth[kWaveWidth];
-    float sample_depth[kWaveWidth][4];
-    const spirv_exec::Program* program = fragment_.program;
+    const spirv_exec::Program* program = d_.fragment.program;
     if (program != nullptr) {
       spirv_exec::ResetWave(*program, launched, &wave_);
       // Uncovered pixels of a quad run as helpers: for derivatives only.
-      spirv_exec::LaneMask helpers = 0;
+      LaneMask helpers = 0;
       for (uint32_t l = 0; l < lanes; ++l)
-        if (lanes_[l].coverage == 0) helpers |= spirv_exec::LaneMask{1} << l;
+        if (lanes_[l].coverage == 0) helpers |= LaneMask{1} << l;
       wave_.helpers = helpers;
     }
-    for (uint32_t l = 0; l < lanes; ++l) {
-      const Lane& lane = lanes_[l];
-      const Triangle& tri = setup_.triangles[lane.triangle];
-      double lambda[3];
-      Barycentrics(tri, lane.x, lane.y, lambda);
-      const double z = lambda[0] * tri.z[0] + lambda[1] * tri.z[1] + lambda[2] * tri.z[2];
-      depth[l] = float(z) + tri.depth_offset;
-      // Depth is evaluated at each sample, colour once per pixel.
-      for (uint32_t s = 0; s < samples_; ++s) {
-        if (samples_ == 1) {
-          sample_depth[l][s] = depth[l];
-          continue;
-        }
-        int64_t sx, sy;
-        SamplePosition(lane.x, lane.y, s, &sx, &sy);
-        double zs = 0;
-        for (int e = 0; e < 3; ++e) zs += double(tri.a[e] * sx + tri.b[e] * sy + tri.c[e]) * tri.inverse_area * tri.z[e];
-        sample_depth[l][s] = float(zs) + tri.depth_offset;
+    // Lanes come in runs from one triangle; interpolate a run at a time.
+    for (uint32_t begin = 0; begin < lanes;) {
+      const uint32_t index = lanes_[begin].triangle;
+      uint32_t end = begin + 4;
+      while (end < lanes && lanes_[end].triangle == index) end += 4;
+      ShadeInputs(index, begin, end);
+      begin = end;
+    }
+    if (program != nullptr)
+      spirv_exec::RunWave(*program, d_.fragment.resources->roots.data(), d_.fragment.resources->images.data(),
+                          d_.fragment.resources->sampled.data(), &wave_);
+    MergeOutputs(lanes);
+  }
+
+  // Depth and the shader's inputs for lanes [begin, end) of triangle `index`.
+  void ShadeInputs(uint32_t index, uint32_t begin, uint32_t end) {
+    const Triangle& tri = d_.setup.triangles[index];
+    const TrianglePlanes& p = d_.planes[index];
+    // Where each lane is interpolated, relative to the reference pixel:
+    // the pixel centre, or its sample when shading per sample.
+    double fx[kWaveWidth], fy[kWaveWidth];
+    for (uint32_t l = begin; l < end; ++l) {
+      fx[l] = lanes_[l].x - p.rx;
+      fy[l] = lanes_[l].y - p.ry;
+      if (d_.per_sample) {
+        fx[l] += d_.sample_fx[lanes_[l].sample];
+        fy[l] += d_.sample_fy[lanes_[l].sample];
       }
-      if (program == nullptr) continue;
-      const double inv_w = lambda[0] * tri.inv_w[0] + lambda[1] * tri.inv_w[1] + lambda[2] * tri.inv_w[2];
-      double perspective[3];
-      for (int i = 0; i < 3; ++i) perspective[i] = lambda[i] * tri.inv_w[i] / inv_w;
-      const float* v = &setup_.varyings[tri.varyings];
-      const uint32_t stride = setup_.varying_floats;
-      const std::vector<spirv_exec::InterfaceSlot>& inputs = program->inputs;
-      for (size_t s = 0; s < inputs.size(); ++s) {
-        const spirv_exec::InterfaceSlot& slot = inputs[s];
-        const uint32_t offset = fragment_.layout->varyings[s].offset;
-        for (uint32_t c = 0; c < slot.count; ++c) {
-          uint32_t* reg = wave_.Register(slot.reg + c);
-          const float a = v[offset + c], b = v[stride + offset + c], d = v[2 * stride + offset + c];
-          if (slot.flat || slot.integer) {
-            std::memcpy(&reg[l], &a, 4);  // the provoking (first) vertex
-            continue;
-          }
-          const double* w = slot.noperspective ? lambda : perspective;
-          reg[l] = std::bit_cast<uint32_t>(float(w[0] * a + w[1] * b + w[2] * d));
+      PixelDepths(index, lanes_[l].x, lanes_[l].y, depth_[l]);
+    }
+    const spirv_exec::Program* program = d_.fragment.program;
+    if (program == nullptr) return;
+    double inv_w[kWaveWidth], w[kWaveWidth];
+    for (uint32_t l = begin; l < end; ++l) {
+      inv_w[l] = p.w + p.wdx * fx[l] + p.wdy * fy[l];
+      w[l] = 1.0 / inv_w[l];
+    }
+    // Centroid inputs of partly covered pixels move to the first covered
+    // sample (a sample inside the primitive, as the spec asks).
+    double cx[kWaveWidth], cy[kWaveWidth], cw[kWaveWidth];
+    if (d_.any_centroid) {
+      for (uint32_t l = begin; l < end; ++l) {
+        cx[l] = fx[l];
+        cy[l] = fy[l];
+        const uint32_t all = (1u << d_.samples) - 1;
+        const uint32_t covered = lanes_[l].pixel_coverage;
+        if (!d_.per_sample && covered != 0 && covered != all) {
+          const int first = std::countr_zero(covered);
+          cx[l] += d_.sample_fx[first];
+          cy[l] += d_.sample_fy[first];
         }
+        cw[l] = 1.0 / (p.w + p.wdx * cx[l] + p.wdy * cy[l]);
       }
-      if (builtins_.frag_coord != UINT32_MAX) {
-        const float coord[4] = {float(lane.x) + 0.5f, float(lane.y) + 0.5f, depth[l], float(inv_w)};
+    }
+    const double* planes = &d_.attributes[size_t(index) * d_.attribute_stride];
+    const float* provoking = &d_.setup.varyings[tri.varyings];
+    for (size_t k = 0; k < d_.components.size(); ++k) {
+      const InputComponent& c = d_.components[k];
+      uint32_t* reg = wave_.Register(c.reg);
+      if (c.mode == Interpolation::kFlat) {
+        uint32_t bits;
+        std::memcpy(&bits, &provoking[c.varying], 4);  // integers travel as float bits
+        for (uint32_t l = begin; l < end; ++l) reg[l] = bits;
+        continue;
+      }
+      const double v = planes[3 * k], vx = planes[3 * k + 1], vy = planes[3 * k + 2];
+      const bool centroid = c.location == Location::kCentroid;
+      const double* at_x = centroid ? cx : fx;
+      const double* at_y = centroid ? cy : fy;
+      const double* at_w = centroid ? cw : w;
+      if (c.mode == Interpolation::kPerspective) {
+        for (uint32_t l = begin; l < end; ++l)
+          reg[l] = std::bit_cast<uint32_t>(float((v + vx * at_x[l] + vy * at_y[l]) * at_w[l]));
+      } else {
+        for (uint32_t l = begin; l < end; ++l)
+          reg[l] = std::bit_cast<uint32_t>(float(v + vx * at_x[l] + vy * at_y[l]));
+      }
+    }
+    auto set = [&](uint32_t reg, auto value_of_lane) {
+      if (reg == UINT32_MAX) return;
+      for (uint32_t l = begin; l < end; ++l) wave_.Register(reg)[l] = value_of_lane(l);
+    };
+    if (builtins_.frag_coord != UINT32_MAX) {
+      for (uint32_t l = begin; l < end; ++l) {
+        const uint32_t sample = lanes_[l].sample;
+        const float ox = d_.per_sample ? float(d_.sample_fx[sample]) : 0.0f;
+        const float oy = d_.per_sample ? float(d_.sample_fy[sample]) : 0.0f;
+        const float coord[4] = {float(lanes_[l].x) + 0.5f + ox, float(lanes_[l].y) + 0.5f + oy,
+                                depth_[l][d_.per_sample ? sample : 0], float(inv_w[l])};
         for (int c = 0; c < 4; ++c) wave_.Register(builtins_.frag_coord + c)[l] = std::bit_cast<uint32_t>(coord[c]);
       }
-      if (builtins_.front_facing != UINT32_MAX) wave_.Register(builtins_.front_facing)[l] = tri.front_facing;
-      if (builtins_.helper != UINT32_MAX) wave_.Register(builtins_.helper)[l] = lane.coverage == 0;
-      if (builtins_.sample_id != UINT32_MAX) wave_.Register(builtins_.sample_id)[l] = 0;
-      if (builtins_.view_index != UINT32_MAX) wave_.Register(builtins_.view_index)[l] = fragment_.view_index;
-      if (builtins_.point_coord != UINT32_MAX && tri.point) {
-        const float s = 0.5f + (float(lane.x) + 0.5f - tri.point_x) / tri.point_size;
-        const float t = 0.5f + (float(lane.y) + 0.5f - tri.point_y) / tri.point_size;
+    }
+    set(builtins_.front_facing, [&](uint32_t) { return uint32_t(tri.front_facing); });
+    set(builtins_.helper, [&](uint32_t l) { return uint32_t(lanes_[l].coverage == 0); });
+    set(builtins_.sample_id, [&](uint32_t l) { return lanes_[l].sample; });
+    set(builtins_.sample_mask_in, [&](uint32_t l) { return lanes_[l].coverage; });
+    if (builtins_.sample_position != UINT32_MAX) {
+      for (uint32_t l = begin; l < end; ++l) {
+        const uint32_t sample = lanes_[l].sample;
+        const float px = d_.per_sample ? 0.5f + float(d_.sample_fx[sample]) : 0.5f;
+        const float py = d_.per_sample ? 0.5f + float(d_.sample_fy[sample]) : 0.5f;
+        wave_.Register(builtins_.sample_position)[l] = std::bit_cast<uint32_t>(px);
+        wave_.Register(builtins_.sample_position + 1)[l] = std::bit_cast<uint32_t>(py);
+      }
+    }
+    set(builtins_.view_index, [&](uint32_t) { return d_.fragment.view_index; });
+    if (builtins_.point_coord != UINT32_MAX && tri.point) {
+      for (uint32_t l = begin; l < end; ++l) {
+        const float s = 0.5f + (float(lanes_[l].x) + 0.5f - tri.point_x) / tri.point_size;
+        const float t = 0.5f + (float(lanes_[l].y) + 0.5f - tri.point_y) / tri.point_size;
         wave_.Register(builtins_.point_coord)[l] = std::bit_cast<uint32_t>(s);
         wave_.Register(builtins_.point_coord + 1)[l] = std::bit_cast<uint32_t>(t);
       }
     }
-    if (program != nullptr)
-      spirv_exec::RunWave(*program, fragment_.resources->roots.data(), fragment_.resources->images.data(),
-                          fragment_.resources->sampled.data(), &wave_);
+  }
 
-    // Output merge in lane order, which is primitive order for each pixel.
+  // Output merge in lane order, which is primitive order for each pixel.
+  void MergeOutputs(uint32_t lanes) {
+    const spirv_exec::Program* program = d_.fragment.program;
+    const OutputTargets& targets = d_.early == EarlyDepth::kFull ? d_.late : d_.outputs;
+    const LaneMask dropped = program != nullptr ? wave_.killed | wave_.demoted : 0;
+    if (d_.direct) {
+      DirectFragment fragments[kWaveWidth];
+      uint32_t count = 0;
+      for (uint32_t l = 0; l < lanes; ++l) {
+        if (lanes_[l].coverage == 0 || ((dropped >> l) & 1) != 0) continue;
+        fragments[count++] = {uint32_t(lanes_[l].x), uint32_t(lanes_[l].y), depth_[l][0], l};
+      }
+      ShaderColors colors;
+      if (program != nullptr) {
+        for (const spirv_exec::InterfaceSlot& out : program->outputs) {
+          if (out.location >= 8) continue;
+          for (uint32_t c = 0; c < 4; ++c) {
+            const bool written = c >= out.component && c - out.component < out.count;
+            colors.component[out.location][c] = written                 ? wave_.Register(out.reg + c - out.component)
+                                                : c < 3                 ? kZeroLanes.data()
+                                                : out.integer           ? kOneLanes.data()
+                                                                        : kOneFloatLanes.data();
+          }
+        }
+      }
+      const uint32_t passed = MergeDirect(targets, fragments, count, colors);
+      if (d_.early != EarlyDepth::kFull) passed_ += passed;
+      return;
+    }
     for (uint32_t l = 0; l < lanes; ++l) {
       const Lane& lane = lanes_[l];
       if (lane.coverage == 0) continue;
       FragmentValues values;
-      values.front_facing = setup_.triangles[lane.triangle].front_facing;
+      values.front_facing = d_.setup.triangles[lane.triangle].front_facing;
       values.coverage = lane.coverage;
-      for (uint32_t s = 0; s < samples_; ++s) values.depth[s] = sample_depth[l][s];
+      for (uint32_t s = 0; s < d_.samples; ++s) values.depth[s] = depth_[l][s];
       uint32_t colors[8][4];
       if (program != nullptr) {
-        if (((wave_.killed | wave_.demoted) >> l) & 1) continue;
+        if ((dropped >> l) & 1) continue;
         if (builtins_.frag_depth != UINT32_MAX)
-          for (uint32_t s = 0; s < samples_; ++s)
+          for (uint32_t s = 0; s < d_.samples; ++s)
             values.depth[s] = std::bit_cast<float>(wave_.Register(builtins_.frag_depth)[l]);
         if (builtins_.sample_mask != UINT32_MAX) values.coverage &= wave_.Register(builtins_.sample_mask)[l];
         for (const spirv_exec::InterfaceSlot& out : program->outputs) {
@@ -201,45 +533,123 @@ class TileRasterizer {
           values.colors[out.location] = color;
         }
       }
-      passed_ += WriteFragment(outputs_, uint32_t(lane.x), uint32_t(lane.y), values);
+      const uint32_t passed = WriteFragment(targets, uint32_t(lane.x), uint32_t(lane.y), values);
+      if (d_.early != EarlyDepth::kFull) passed_ += passed;
     }
-    quads_ = 0;
   }
 
-  const TriangleSetup& setup_;
-  const FragmentStage& fragment_;
-  const OutputTargets& outputs_;
-  const uint32_t samples_;
+  struct Lane {
+    int32_t x, y;
+    uint32_t triangle;
+    uint32_t coverage;  // covered samples the lane shades; 0 for a helper
+    uint32_t sample;    // per-sample shading: the sample it shades
+    uint32_t pixel_coverage;  // all covered samples of the pixel
+  };
+
+  const DrawRaster& d_;
+  spirv_exec::WaveState& wave_;
   static inline const spirv_exec::Program empty_program_{};
   FragmentBuiltins builtins_;
-  spirv_exec::WaveState wave_;
   Lane lanes_[kWaveWidth];
+  float depth_[kWaveWidth][4];
   uint32_t quads_ = 0;
   uint64_t passed_ = 0;
 };
 
-}  // namespace
-
-void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragment, const OutputTargets& outputs,
-                        uint64_t* samples_passed) {
-  if (setup.triangles.empty()) return;
+void BinTriangles(DrawRaster* d) {
   int32_t x0 = INT32_MAX, y0 = INT32_MAX, x1 = INT32_MIN, y1 = INT32_MIN;
-  for (const Triangle& t : setup.triangles) {
+  for (const Triangle& t : d->setup.triangles) {
     x0 = std::min(x0, t.min_x);
     y0 = std::min(y0, t.min_y);
     x1 = std::max(x1, t.max_x);
     y1 = std::max(y1, t.max_y);
   }
   // Tiles are aligned to the tile grid so quads never straddle two tiles.
-  const int32_t tx0 = x0 & ~(kTileSize - 1), ty0 = y0 & ~(kTileSize - 1);
-  const uint32_t columns = uint32_t((x1 - tx0 + kTileSize - 1) / kTileSize);
-  const uint32_t rows = uint32_t((y1 - ty0 + kTileSize - 1) / kTileSize);
+  d->tx0 = x0 & ~(kTileSize - 1);
+  d->ty0 = y0 & ~(kTileSize - 1);
+  d->columns = uint32_t((x1 - d->tx0 + kTileSize - 1) / kTileSize);
+  d->rows = uint32_t((y1 - d->ty0 + kTileSize - 1) / kTileSize);
+  d->bins.resize(size_t(d->columns) * d->rows);
+  for (uint32_t i = 0; i < d->setup.triangles.size(); ++i) {
+    const Triangle& t = d->setup.triangles[i];
+    const uint32_t c0 = uint32_t(t.min_x - d->tx0) / kTileSize, c1 = uint32_t(t.max_x - 1 - d->tx0) / kTileSize;
+    const uint32_t r0 = uint32_t(t.min_y - d->ty0) / kTileSize, r1 = uint32_t(t.max_y - 1 - d->ty0) / kTileSize;
+    for (uint32_t r = r0; r <= r1; ++r)
+      for (uint32_t c = c0; c <= c1; ++c) d->bins[r * d->columns + c].push_back(i);
+  }
+}
+
+void PrepareInputs(DrawRaster* d) {
+  const spirv_exec::Program* program = d->fragment.program;
+  if (program == nullptr) return;
+  for (size_t s = 0; s < program->inputs.size(); ++s) {
+    const spirv_exec::InterfaceSlot& slot = program->inputs[s];
+    const uint32_t offset = d->fragment.layout->varyings[s].offset;
+    const Interpolation mode = (slot.flat || slot.integer) ? Interpolation::kFlat
+                               : slot.noperspective        ? Interpolation::kLinear
+                                                           : Interpolation::kPerspective;
+    const Location location = slot.centroid && d->samples > 1 ? Location::kCentroid : Location::kCentre;
+    d->any_centroid |= location == Location::kCentroid;
+    for (uint32_t c = 0; c < slot.count; ++c) d->components.push_back({slot.reg + c, offset + c, mode, location});
+  }
+  d->attribute_stride = uint32_t(3 * d->components.size());
+}
+
+}  // namespace
+
+void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragment, const OutputTargets& outputs,
+                        uint64_t* samples_passed) {
+  if (setup.triangles.empty()) return;
+  DrawRaster d(setup, fragment, outputs);
+  if (d.samples > 1) {
+    for (uint32_t s = 0; s < d.samples && s < 4; ++s) {
+      const int64_t ox = int64_t(kSampleLocations4[s][0]) - 8, oy = int64_t(kSampleLocations4[s][1]) - 8;
+      d.sample_dx[s] = ox * (kSubpixelOne / 16);
+      d.sample_dy[s] = oy * (kSubpixelOne / 16);
+      d.sample_fx[s] = double(ox) / 16.0;
+      d.sample_fy[s] = double(oy) / 16.0;
+    }
+  }
+  d.early = ChooseEarlyDepth(fragment.program, outputs);
+  if (d.early == EarlyDepth::kFull) {
+    d.late = outputs;
+    d.late.depth_stencil.depth_test = d.late.depth_stencil.stencil_test = false;
+    d.late.depth_stencil.depth_bounds_test = false;
+  }
+  {
+    const spirv_exec::Program* p = fragment.program;
+    const bool shader_coverage_or_depth =
+        p != nullptr && (p->BuiltinOutput(uint32_t(spv::BuiltIn::FragDepth)) != UINT32_MAX ||
+                         p->BuiltinOutput(uint32_t(spv::BuiltIn::SampleMask)) != UINT32_MAX);
+    d.direct = !shader_coverage_or_depth && MergesDirect(d.early == EarlyDepth::kFull ? d.late : outputs);
+  }
+  if (fragment.program != nullptr && d.samples > 1) {
+    const spirv_exec::Program& p = *fragment.program;
+    bool sample_inputs = p.BuiltinInput(uint32_t(spv::BuiltIn::SampleId)) != UINT32_MAX ||
+                         p.BuiltinInput(uint32_t(spv::BuiltIn::SamplePosition)) != UINT32_MAX;
+    for (const spirv_exec::InterfaceSlot& slot : p.inputs) sample_inputs |= slot.sample;
+    // Any minSampleShading that asks for more than one sample shades them all.
+    d.per_sample = sample_inputs || fragment.min_sample_shading * float(d.samples) > 1.0f;
+  }
+  PrepareInputs(&d);
+  const uint32_t count = uint32_t(setup.triangles.size());
+  d.planes.resize(count);
+  d.attributes.resize(size_t(count) * d.attribute_stride);
+  constexpr uint32_t kPlaneChunk = 1024;
+  ParallelFor((count + kPlaneChunk - 1) / kPlaneChunk, [&](uint32_t chunk) {
+    const uint32_t end = std::min(count, (chunk + 1) * kPlaneChunk);
+    for (uint32_t i = chunk * kPlaneChunk; i < end; ++i)
+      ComputePlanes(d, i, &d.planes[i], d.attributes.data() + size_t(i) * d.attribute_stride);
+  });
+  BinTriangles(&d);
+
   std::atomic<uint64_t> passed{0};
-  ParallelFor(columns * rows, [&](uint32_t index) {
-    const int32_t tx = tx0 + int32_t(index % columns) * kTileSize;
-    const int32_t ty = ty0 + int32_t(index / columns) * kTileSize;
-    TileRasterizer rasterizer(setup, fragment, outputs);
-    passed += rasterizer.Run(tx, ty, tx + kTileSize, ty + kTileSize);
+  ParallelFor(d.columns * d.rows, [&](uint32_t tile) {
+    if (d.bins[tile].empty()) return;
+    // Wave registers are reused across tiles and draws by each thread.
+    thread_local spirv_exec::WaveState wave;
+    TileRasterizer rasterizer(d, &wave);
+    passed += rasterizer.Run(tile);
   });
   if (samples_passed != nullptr) *samples_passed += passed.load();
 }

@@ -21,6 +21,7 @@ struct FragmentStage {
   const spirv_exec::ShaderResources* resources = nullptr;
   const VaryingLayout* layout = nullptr;
   uint32_t view_index = 0;  // multiview: the view being rendered
+  float min_sample_shading = 0;  // sample shading: VkPipelineMultisampleStateCreateInfo::minSampleShading, else 0
 };
 
 // Rasterizes `setup` into `outputs`; adds passing samples to *samples_passed.

@@ -7,6 +7,7 @@
 
 #include "objects/image.h"
 #include "raster/image_access.h"
+#include "texel/bc_decode.h"
 #include "texel/texel_codec.h"
 #include "util/log.h"
 
@@ -47,9 +48,12 @@ ColumnTap Tap(float u, uint32_t size, bool linear) {
 }
 
 // One source row unpacked to values, cached by row so each is unpacked once.
+// A block-compressed source (codec nullptr) decodes the row's line of its
+// row of blocks.
 class SourceRows {
  public:
-  SourceRows(const SubresourceAccess& access, const TexelCodec& codec) : access_(access), codec_(codec) {}
+  SourceRows(const SubresourceAccess& access, const TexelCodec* codec, VkFormat format)
+      : access_(access), codec_(codec), format_(format) {}
 
   const TexelValue* Row(uint32_t y, uint32_t z) {
     for (Entry& e : cache_)
@@ -58,7 +62,12 @@ class SourceRows {
     e.y = y;
     e.z = z;
     e.values.resize(access_.extent.width);
-    codec_.unpack(access_.Block(0, y, z), e.values.data(), access_.extent.width);
+    if (codec_ != nullptr) {
+      codec_->unpack(access_.Block(0, y, z), e.values.data(), access_.extent.width);
+    } else {
+      texel::DecodeBcRow(format_, access_.Block(0, y / access_.block_height, z), y % access_.block_height,
+                         access_.extent.width, e.values.data());
+    }
     return e.values.data();
   }
 
@@ -68,7 +77,8 @@ class SourceRows {
     std::vector<TexelValue> values;
   };
   const SubresourceAccess& access_;
-  const TexelCodec& codec_;
+  const TexelCodec* codec_;
+  VkFormat format_;
   Entry cache_[4];  // bilinear over two slices needs four rows
   size_t next_ = 0;
 };
@@ -80,14 +90,18 @@ TexelValue Lerp(const TexelValue& a, const TexelValue& b, float t) {
 }
 
 void BlitAspect(const Image& src, Image& dst, const VkImageBlit2& region, bool linear, VkImageAspectFlagBits aspect) {
-  const TexelCodec* from = texel::GetAspectCodec(src.format, aspect);
+  // Block-compressed sources decode to float values, as sampling reads them.
+  const bool compressed = texel::IsBcFormat(src.format);
+  const TexelCodec* from = compressed ? nullptr : texel::GetAspectCodec(src.format, aspect);
   const TexelCodec* to = texel::GetAspectCodec(dst.format, aspect);
-  if (from == nullptr || to == nullptr || !texel::CanConvert(*from, *to)) {
+  const bool convertible = to != nullptr && (compressed ? to->value_class == texel::ValueClass::kFloat
+                                                        : from != nullptr && texel::CanConvert(*from, *to));
+  if (!convertible) {
     DUET_ERROR("vkCmdBlitImage: cannot blit format %d to %d", src.format, dst.format);
     return;
   }
   // Filtering applies to float values only; integer formats blit nearest.
-  linear = linear && from->value_class == texel::ValueClass::kFloat;
+  linear = linear && (compressed || from->value_class == texel::ValueClass::kFloat);
 
   const VkOffset3D* s = region.srcOffsets;
   const VkOffset3D* d = region.dstOffsets;
@@ -108,7 +122,7 @@ void BlitAspect(const Image& src, Image& dst, const VkImageBlit2& region, bool l
                                                    region.srcSubresource.baseArrayLayer + layer);
     const SubresourceAccess da = AccessSubresource(dst, aspect, region.dstSubresource.mipLevel,
                                                    region.dstSubresource.baseArrayLayer + layer);
-    SourceRows rows(sa, *from);
+    SourceRows rows(sa, from, src.format);
     std::vector<ColumnTap> taps(out.size());
     for (int32_t x = x_begin; x < x_end; ++x) taps[size_t(x - x_begin)] = Tap(mx.SourceCoordinate(x), sa.extent.width, linear);
 

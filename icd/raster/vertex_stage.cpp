@@ -6,6 +6,7 @@
 
 #include "objects/buffer.h"
 #include "texel/texel_codec.h"
+#include "util/thread_pool.h"
 
 namespace duet::raster {
 
@@ -92,49 +93,55 @@ void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, con
 
   out->stride = kVaryingsOffset + layout.floats;
   out->data.assign(size_t(out->stride) * vertex_ids.size(), 0.0f);
-  thread_local spirv_exec::WaveState wave;
-  for (size_t first = 0; first < vertex_ids.size(); first += kWaveWidth) {
-    const uint32_t lanes = uint32_t(std::min<size_t>(kWaveWidth, vertex_ids.size() - first));
-    const spirv_exec::LaneMask launched =
-        lanes == kWaveWidth ? spirv_exec::kAllLanes : (spirv_exec::LaneMask{1} << lanes) - 1;
-    spirv_exec::ResetWave(program, launched, &wave);
-    for (uint32_t l = 0; l < lanes; ++l) {
-      const uint32_t id = vertex_ids[first + l];
-      auto set = [&](uint32_t reg, uint32_t value) {
-        if (reg != UINT32_MAX) wave.Register(reg)[l] = value;
-      };
-      set(vertex_index, id);
-      set(instance_index, instance);
-      set(base_vertex, draw.indexed ? uint32_t(draw.vertex_offset) : draw.first);
-      set(base_instance, draw.first_instance);
-      set(draw_index, draw.draw_index);
-      set(view, view_index);
-      for (const AttributeFetch& f : fetches) {
-        const uint32_t element = f.per_instance ? (f.divisor == 0 ? draw.first_instance
-                                                                   : draw.first_instance +
-                                                                         (instance - draw.first_instance) / f.divisor)
-                                                : id;
-        texel::TexelValue value{};
-        const VkDeviceSize at = VkDeviceSize(element) * f.stride;
-        // Robust buffer access: attributes beyond the buffer read zero.
-        if (f.base != nullptr && at + f.codec->texel_size <= f.limit) f.codec->unpack(f.base + at, &value, 1);
-        for (uint32_t c = 0; c < f.count && c < 4; ++c) wave.Register(f.reg + c)[l] = value.u[c];
+  // Waves of vertices are independent: batches of them run on the pool.
+  constexpr size_t kWavesPerJob = 16;
+  const size_t waves = (vertex_ids.size() + kWaveWidth - 1) / kWaveWidth;
+  ParallelFor(uint32_t((waves + kWavesPerJob - 1) / kWavesPerJob), [&](uint32_t job) {
+    spirv_exec::WaveState wave;
+    const size_t end = std::min(vertex_ids.size(), size_t(job + 1) * kWavesPerJob * kWaveWidth);
+    for (size_t first = size_t(job) * kWavesPerJob * kWaveWidth; first < end; first += kWaveWidth) {
+      const uint32_t lanes = uint32_t(std::min<size_t>(kWaveWidth, vertex_ids.size() - first));
+      const spirv_exec::LaneMask launched =
+          lanes == kWaveWidth ? spirv_exec::kAllLanes : (spirv_exec::LaneMask{1} << lanes) - 1;
+      spirv_exec::ResetWave(program, launched, &wave);
+      for (uint32_t l = 0; l < lanes; ++l) {
+        const uint32_t id = vertex_ids[first + l];
+        auto set = [&](uint32_t reg, uint32_t value) {
+          if (reg != UINT32_MAX) wave.Register(reg)[l] = value;
+        };
+        set(vertex_index, id);
+        set(instance_index, instance);
+        set(base_vertex, draw.indexed ? uint32_t(draw.vertex_offset) : draw.first);
+        set(base_instance, draw.first_instance);
+        set(draw_index, draw.draw_index);
+        set(view, view_index);
+        for (const AttributeFetch& f : fetches) {
+          const uint32_t element = f.per_instance ? (f.divisor == 0 ? draw.first_instance
+                                                                     : draw.first_instance +
+                                                                           (instance - draw.first_instance) / f.divisor)
+                                                  : id;
+          texel::TexelValue value{};
+          const VkDeviceSize at = VkDeviceSize(element) * f.stride;
+          // Robust buffer access: attributes beyond the buffer read zero.
+          if (f.base != nullptr && at + f.codec->texel_size <= f.limit) f.codec->unpack(f.base + at, &value, 1);
+          for (uint32_t c = 0; c < f.count && c < 4; ++c) wave.Register(f.reg + c)[l] = value.u[c];
+        }
+      }
+      spirv_exec::RunWave(program, resources.roots.data(), resources.images.data(), resources.sampled.data(), &wave);
+      for (uint32_t l = 0; l < lanes; ++l) {
+        float* v = out->Vertex(uint32_t(first + l));
+        if (position != UINT32_MAX)
+          for (uint32_t c = 0; c < 4; ++c) std::memcpy(&v[c], &wave.Register(position + c)[l], 4);
+        v[4] = 1.0f;
+        if (point_size != UINT32_MAX) std::memcpy(&v[4], &wave.Register(point_size)[l], 4);
+        for (const VaryingLayout::Varying& varying : layout.varyings) {
+          if (varying.vertex_register == UINT32_MAX) continue;
+          for (uint32_t c = 0; c < varying.count; ++c)
+            std::memcpy(&v[kVaryingsOffset + varying.offset + c], &wave.Register(varying.vertex_register + c)[l], 4);
+        }
       }
     }
-    spirv_exec::RunWave(program, resources.roots.data(), resources.images.data(), resources.sampled.data(), &wave);
-    for (uint32_t l = 0; l < lanes; ++l) {
-      float* v = out->Vertex(uint32_t(first + l));
-      if (position != UINT32_MAX)
-        for (uint32_t c = 0; c < 4; ++c) std::memcpy(&v[c], &wave.Register(position + c)[l], 4);
-      v[4] = 1.0f;
-      if (point_size != UINT32_MAX) std::memcpy(&v[4], &wave.Register(point_size)[l], 4);
-      for (const VaryingLayout::Varying& varying : layout.varyings) {
-        if (varying.vertex_register == UINT32_MAX) continue;
-        for (uint32_t c = 0; c < varying.count; ++c)
-          std::memcpy(&v[kVaryingsOffset + varying.offset + c], &wave.Register(varying.vertex_register + c)[l], 4);
-      }
-    }
-  }
+  });
 }
 
 }  // namespace duet::raster

@@ -62,9 +62,132 @@ bool IsIntegerDot(SpvOp op) {
   }
 }
 
+// Ops whose 64-bit forms act on each 32-bit word alone: on a 64-bit value
+// (two registers) the ordinary per-register code is right.
+bool WordWise(SpvOp op) {
+  switch (op) {
+    case SpvOp::OpBitwiseAnd: case SpvOp::OpBitwiseOr: case SpvOp::OpBitwiseXor: case SpvOp::OpNot:
+    case SpvOp::OpBitcast:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Ops that compute on their operands' values (not just move them).
+bool Arithmetic(SpvOp op) {
+  for (const LaneOp& lane : kLaneOps)
+    if (lane.spirv == op) return !WordWise(op);
+  switch (op) {
+    case SpvOp::OpUConvert: case SpvOp::OpSConvert: case SpvOp::OpFConvert: case SpvOp::OpExtInst:
+    case SpvOp::OpBitFieldInsert: case SpvOp::OpBitFieldSExtract: case SpvOp::OpBitFieldUExtract:
+    case SpvOp::OpIAddCarry: case SpvOp::OpISubBorrow: case SpvOp::OpUMulExtended: case SpvOp::OpSMulExtended:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
+bool Compiler::IsWide(uint32_t type) const {
+  const SpirvType* t = &module_.Type(type);
+  if (t->kind == SpvOp::OpTypeVector) t = &module_.Type(t->element);
+  return (t->kind == SpvOp::OpTypeInt || t->kind == SpvOp::OpTypeFloat) && t->width == 64;
+}
+
+// 64-bit integers as far as buffer device addresses need them: pointer
+// arithmetic as GLSL compiles it (through uint64_t: add, subtract,
+// multiply, width conversions) and comparisons for equality, exact over the
+// two registers of each value (low word first). Any other arithmetic on
+// 64-bit operands fails to compile instead of running as two unrelated
+// 32-bit halves: shaderInt64 and shaderFloat64 are not advertised.
+bool Compiler::CompileWideInstruction(const SpirvInstruction& inst, bool* handled) {
+  *handled = false;
+  if (!Arithmetic(inst.op)) return true;
+  auto type_of = [&](uint32_t id) -> uint32_t {
+    auto v = values_.find(id);
+    if (v != values_.end()) return v->second.type;
+    auto c = module_.constants.find(id);
+    return c != module_.constants.end() ? c->second[0] : 0;
+  };
+  const uint32_t first_operand = inst.op == SpvOp::OpExtInst ? 4 : 2;
+  bool wide = IsWide(inst[0]);
+  for (uint32_t i = first_operand; i < inst.word_count; ++i) wide = wide || IsWide(type_of(inst[i]));
+  if (!wide) return true;
+  *handled = true;
+  switch (inst.op) {
+    case SpvOp::OpIAdd:
+    case SpvOp::OpISub:
+    case SpvOp::OpIMul: {
+      const CompiledValue& a = Value(inst[2]);
+      const CompiledValue& b = Value(inst[3]);
+      const CompiledValue& v = Define(inst[1], inst[0], ScalarCount(inst[0]));
+      if (a.count != v.count || b.count != v.count) return Fail("mismatched 64-bit operands");
+      for (uint32_t i = 0; i < v.count; i += 2) {
+        const uint32_t lo = v.reg + i, hi = lo + 1, a_lo = a.reg + i, b_lo = b.reg + i;
+        const uint32_t t = NewRegisters(1);
+        if (inst.op == SpvOp::OpIMul) {  // (a_hi a_lo) * (b_hi b_lo), low 64 bits
+          Emit(Op::kIMulHighU, hi, a_lo, b_lo);
+          Emit(Op::kIMul, t, a_lo, b_lo + 1);
+          Emit(Op::kIAdd, hi, hi, t);
+          Emit(Op::kIMul, t, a_lo + 1, b_lo);
+          Emit(Op::kIAdd, hi, hi, t);
+          Emit(Op::kIMul, lo, a_lo, b_lo);
+          continue;
+        }
+        const bool add = inst.op == SpvOp::OpIAdd;
+        Emit(add ? Op::kIAddCarry : Op::kISubBorrow, t, a_lo, b_lo);
+        Emit(add ? Op::kIAdd : Op::kISub, lo, a_lo, b_lo);
+        Emit(add ? Op::kIAdd : Op::kISub, hi, a_lo + 1, b_lo + 1);
+        Emit(add ? Op::kIAdd : Op::kISub, hi, hi, t);
+      }
+      return true;
+    }
+    case SpvOp::OpIEqual:
+    case SpvOp::OpINotEqual: {
+      const CompiledValue& a = Value(inst[2]);
+      const CompiledValue& b = Value(inst[3]);
+      const CompiledValue& v = Define(inst[1], inst[0], ScalarCount(inst[0]));
+      if (a.count != 2 * v.count || b.count != 2 * v.count) return Fail("mismatched 64-bit operands");
+      const bool equal = inst.op == SpvOp::OpIEqual;
+      for (uint32_t i = 0; i < v.count; ++i) {
+        const uint32_t t = NewRegisters(1);
+        Emit(equal ? Op::kIEqual : Op::kINotEqual, t, a.reg + 2 * i, b.reg + 2 * i);
+        Emit(equal ? Op::kIEqual : Op::kINotEqual, v.reg + i, a.reg + 2 * i + 1, b.reg + 2 * i + 1);
+        Emit(equal ? Op::kBitAnd : Op::kBitOr, v.reg + i, v.reg + i, t);
+      }
+      return true;
+    }
+    case SpvOp::OpUConvert:
+    case SpvOp::OpSConvert: {
+      // 32 <-> 64 bits: zero- or sign-extend, or keep the low word.
+      const CompiledValue& a = Value(inst[2]);
+      const bool from_wide = IsWide(a.type), to_wide = IsWide(inst[0]);
+      const uint32_t components = from_wide ? a.count / 2 : a.count;
+      const CompiledValue& v = Define(inst[1], inst[0], ScalarCount(inst[0]));
+      for (uint32_t i = 0; i < components; ++i) {
+        const uint32_t from = a.reg + (from_wide ? 2 * i : i), to = v.reg + (to_wide ? 2 * i : i);
+        Emit(Op::kMove, to, from);
+        if (from_wide && to_wide) Emit(Op::kMove, to + 1, from + 1);
+        if (!from_wide && to_wide) {
+          if (inst.op == SpvOp::OpSConvert)
+            Emit(Op::kShiftRightArithmetic, to + 1, from, ConstantRegister(31));
+          else
+            Emit(Op::kMove, to + 1, ConstantRegister(0));
+        }
+      }
+      return true;
+    }
+    default:
+      return Fail(std::string("64-bit operands of opcode ") + std::to_string(uint32_t(inst.op)) +
+                  " are not supported (shaderInt64 and shaderFloat64 are not advertised)");
+  }
+}
+
 bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled) {
+  if (!CompileWideInstruction(inst, handled)) return false;
+  if (*handled) return true;
   *handled = true;
   const SpirvModule& m = module_;
 

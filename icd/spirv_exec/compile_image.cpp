@@ -31,7 +31,53 @@ bool IsSample(SpvOp op) {
   }
 }
 
+// The register of a built-in input of the stage, declared when the shader
+// does not declare it itself (the rasterizer fills every declared one).
+uint32_t BuiltinInputRegister(Compiler& c, spv::BuiltIn builtin, uint32_t count) {
+  Program& p = c.program();
+  uint32_t reg = p.BuiltinInput(uint32_t(builtin));
+  if (reg == UINT32_MAX) {
+    reg = c.NewRegisters(count);
+    p.builtin_inputs.push_back({uint32_t(builtin), reg, count});
+  }
+  return reg;
+}
+
+// An input attachment (Dim SubpassData) is read at the fragment's pixel
+// plus the coordinate operand, in the layer of the view being rendered
+// (layer 0 without multiview): three integer coordinates from the result.
+uint32_t SubpassCoordinates(Compiler& c, uint32_t offset) {
+  const uint32_t frag_coord = BuiltinInputRegister(c, spv::BuiltIn::FragCoord, 4);
+  const uint32_t view_index = BuiltinInputRegister(c, spv::BuiltIn::ViewIndex, 1);
+  const uint32_t at = c.NewRegisters(3);
+  for (uint32_t i = 0; i < 2; ++i) {
+    const uint32_t pixel = c.NewRegisters(1);
+    c.Emit(Op::kConvertFToS, pixel, frag_coord + i);  // pixel centres: truncation gives the pixel
+    c.Emit(Op::kIAdd, at + i, pixel, offset + i);
+  }
+  c.Emit(Op::kMove, at + 2, view_index);
+  return at;
+}
+
 }  // namespace
+
+void Compiler::EmitImageArray(const CompiledValue& image, bool sampling) {
+  if (image.image_index == kNoRegister && (!sampling || image.sampler_index == kNoRegister)) return;
+  ImageArrayUse use;
+  use.image = program_.images[image.image];
+  if (sampling) {
+    use.has_sampler = true;
+    use.sampler = program_.images[image.sampler];
+    use.combined = image.image == image.sampler && image.image_index == image.sampler_index;
+  }
+  uint32_t index = 0;
+  while (index < program_.image_arrays.size() && !(program_.image_arrays[index] == use)) ++index;
+  if (index == program_.image_arrays.size()) program_.image_arrays.push_back(use);
+  const uint32_t root = MemoryRootIndex({RootKind::kImageArray, 0, 0, index});
+  const uint32_t sampler = sampling && !use.combined ? image.sampler_index : kNoRegister;
+  Emit(Op::kImageArray, 0, image.image_index != kNoRegister ? image.image_index : kNoOperand,
+       sampler != kNoRegister ? sampler : kNoOperand, 0, uint16_t(root));
+}
 
 bool Compiler::CompileImageInstruction(const SpirvInstruction& inst, bool* handled) {
   *handled = true;
@@ -41,7 +87,9 @@ bool Compiler::CompileImageInstruction(const SpirvInstruction& inst, bool* handl
       v.kind = CompiledValue::Kind::kImage;
       v.type = inst[0];
       v.image = Value(inst[2]).image;
+      v.image_index = Value(inst[2]).image_index;
       v.sampler = Value(inst[3]).sampler;
+      v.sampler_index = Value(inst[3]).sampler_index;
       return true;
     }
     case SpvOp::OpImage: {
@@ -49,23 +97,32 @@ bool Compiler::CompileImageInstruction(const SpirvInstruction& inst, bool* handl
       v.kind = CompiledValue::Kind::kImage;
       v.type = inst[0];
       v.image = Value(inst[2]).image;
+      v.image_index = Value(inst[2]).image_index;
       return true;
     }
     case SpvOp::OpImageRead:
     case SpvOp::OpImageFetch: {
       const CompiledValue& image = Value(inst[2]);
       const CompiledValue& coords = Value(inst[3]);
-      uint32_t lod = kNoOperand;
+      uint32_t lod = kNoOperand, sample = kNoOperand;
       if (inst.word_count > 4) {
         const uint32_t mask = inst[4];
         uint32_t next = 5;
         if (mask & kLod) lod = Value(inst[next++]).reg;
+        if (mask & kSample) sample = Value(inst[next++]).reg;
         // Memory-model and sign-extension operands change nothing here.
-        constexpr uint32_t kIgnored = kSample | 0x100 | 0x200 | 0x400 | 0x800 | 0x1000 | 0x2000 | 0x4000;
-        if (mask & ~(kLod | kIgnored)) return Fail("unsupported image operands on a read");
+        constexpr uint32_t kIgnored = 0x100 | 0x200 | 0x400 | 0x800 | 0x1000 | 0x2000 | 0x4000;
+        if (mask & ~(kLod | kSample | kIgnored)) return Fail("unsupported image operands on a read");
+      }
+      uint32_t coordinates = coords.reg, coordinate_count = coords.count;
+      if (module_.Type(image.type).dim == spv::Dim::SubpassData) {
+        if (program_.stage != ShaderStage::kFragment) return Fail("an input attachment read outside a fragment shader");
+        coordinates = SubpassCoordinates(*this, coords.reg);
+        coordinate_count = 3;
       }
       const uint32_t result = NewRegisters(4);
-      Emit(Op::kImageRead, result, coords.reg, coords.count, lod, uint16_t(image.image));
+      EmitImageArray(image, false);
+      Emit(Op::kImageRead, result, coordinates, coordinate_count, lod, uint16_t(image.image), sample);
       const CompiledValue& v = Define(inst[1], inst[0], ScalarCount(inst[0]));
       for (uint32_t c = 0; c < v.count; ++c) Emit(Op::kMove, v.reg + c, result + c);
       return true;
@@ -76,6 +133,7 @@ bool Compiler::CompileImageInstruction(const SpirvInstruction& inst, bool* handl
       const CompiledValue& texel = Value(inst[2]);
       const uint32_t value = NewRegisters(4);
       for (uint32_t c = 0; c < 4; ++c) Emit(Op::kMove, value + c, c < texel.count ? texel.reg + c : ConstantRegister(0));
+      EmitImageArray(image, false);
       Emit(Op::kImageWrite, 0, coords.reg, coords.count, value, uint16_t(image.image));
       return true;
     }
@@ -84,6 +142,7 @@ bool Compiler::CompileImageInstruction(const SpirvInstruction& inst, bool* handl
       const CompiledValue& image = Value(inst[2]);
       const uint32_t lod = inst.op == SpvOp::OpImageQuerySizeLod ? Value(inst[3]).reg : kNoOperand;
       const CompiledValue& v = Define(inst[1], inst[0], ScalarCount(inst[0]));
+      EmitImageArray(image, false);
       Emit(Op::kImageQuerySize, v.reg, lod, v.count, 0, uint16_t(image.image));
       return true;
     }
@@ -91,6 +150,7 @@ bool Compiler::CompileImageInstruction(const SpirvInstruction& inst, bool* handl
     case SpvOp::OpImageQuerySamples: {
       const CompiledValue& image = Value(inst[2]);
       const CompiledValue& v = Define(inst[1], inst[0], 1);
+      EmitImageArray(image, false);
       Emit(inst.op == SpvOp::OpImageQueryLevels ? Op::kImageQueryLevels : Op::kImageQuerySamples, v.reg, 0, 0, 0,
            uint16_t(image.image));
       return true;
@@ -138,10 +198,13 @@ bool Compiler::CompileImageInstruction(const SpirvInstruction& inst, bool* handl
   const bool implicit = ops.lod == kNoOperand && ops.grad_x == kNoOperand;
   if (implicit) program_.uses_derivatives = true;
   const uint32_t result = NewRegisters(4);
-  uint32_t pair = 0;
-  const std::pair<uint32_t, uint32_t> wanted{image.image, image.sampler};
-  while (pair < program_.sampled_images.size() && program_.sampled_images[pair] != wanted) ++pair;
-  if (pair == program_.sampled_images.size()) program_.sampled_images.push_back(wanted);
+  uint32_t pair = 0;  // with arrays indexed per lane, kImageArray passes the state
+  if (image.image_index == kNoRegister && image.sampler_index == kNoRegister) {
+    const std::pair<uint32_t, uint32_t> wanted{image.image, image.sampler};
+    while (pair < program_.sampled_images.size() && program_.sampled_images[pair] != wanted) ++pair;
+    if (pair == program_.sampled_images.size()) program_.sampled_images.push_back(wanted);
+  }
+  EmitImageArray(image, true);
   Emit(Op::kImageSample, result, coords.reg, uint32_t(program_.sample_operands.size()), 0, uint16_t(pair));
   program_.sample_operands.push_back(ops);
   const CompiledValue& v = Define(inst[1], inst[0], ScalarCount(inst[0]));

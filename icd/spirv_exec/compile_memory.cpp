@@ -4,6 +4,14 @@
 // access per scalar at offsets from the type's layout: the Offset,
 // ArrayStride and MatrixStride decorations where the storage class has an
 // explicit layout, tightly packed 4-byte scalars otherwise.
+//
+// Two kinds of pointer are resolved per lane: an element of an array of
+// descriptors picked by a non-constant index (the k*Indexed ops over a
+// kDescriptorArray root; kImageArray for images), and a buffer device
+// address (PhysicalStorageBuffer), a 64-bit value in two registers that the
+// k*Address ops follow. An access chain folds its constant offset into the
+// accesses through it and adds its per-lane offset to the address; only a
+// pointer that is itself used as a value gets its whole address computed.
 #include <algorithm>
 #include <functional>
 
@@ -15,6 +23,10 @@ using SpvOp = spv::Op;
 using spv::StorageClass;
 
 namespace {
+
+bool IsAddress(const SpirvType& t) {
+  return t.kind == SpvOp::OpTypePointer && t.storage == StorageClass::PhysicalStorageBuffer;
+}
 
 bool HasExplicitLayout(StorageClass storage) {
   return storage == StorageClass::Uniform || storage == StorageClass::StorageBuffer ||
@@ -35,6 +47,7 @@ uint32_t ImplicitSize(const SpirvModule& m, uint32_t type_id) {
       for (uint32_t member : t.members) size += ImplicitSize(m, member);
       return size;
     }
+    case SpvOp::OpTypePointer: return IsAddress(t) ? 8 : 0;
     default: return 0;
   }
 }
@@ -63,6 +76,12 @@ uint32_t ArrayStride(const SpirvModule& m, uint32_t array_type, const LayoutCont
   return ImplicitSize(m, t.element);
 }
 
+// Bytes between a vector's components: a row-major matrix column's are the
+// matrix stride apart, others are packed (8 bytes for 64-bit components).
+uint32_t ComponentStride(const SpirvModule& m, const SpirvType& vector, const LayoutContext& ctx) {
+  return ctx.component_stride != 4 ? ctx.component_stride : ImplicitSize(m, vector.element);
+}
+
 // Calls fn(byte offset) for every 32-bit scalar of `type`, in the order the
 // compiler flattens values.
 void ForEachScalar(const SpirvModule& m, uint32_t type_id, const LayoutContext& ctx, uint32_t base,
@@ -75,8 +94,15 @@ void ForEachScalar(const SpirvModule& m, uint32_t type_id, const LayoutContext& 
       fn(base);
       if (t.width == 64) fn(base + 4);
       return;
+    case SpvOp::OpTypePointer:
+      if (IsAddress(t)) {
+        fn(base);
+        fn(base + 4);
+      }
+      return;
     case SpvOp::OpTypeVector:
-      for (uint32_t i = 0; i < t.count; ++i) ForEachScalar(m, t.element, ctx, base + i * ctx.component_stride, fn);
+      for (uint32_t i = 0; i < t.count; ++i)
+        ForEachScalar(m, t.element, ctx, base + i * ComponentStride(m, t, ctx), fn);
       return;
     case SpvOp::OpTypeMatrix: {
       const uint32_t rows = m.Type(t.element).count;
@@ -233,14 +259,14 @@ bool Compiler::DeclareGlobals(const SpirvEntryPoint& entry) {
     switch (storage) {
       case StorageClass::Uniform:
       case StorageClass::StorageBuffer: {
-        // Arrays of blocks get one root per element; the access chain's first
-        // index picks it (constant indices only for now).
+        // An array of blocks gets its roots from the access chains' first
+        // indices (CompileAccessChain).
         const SpirvType& pointee = m.Type(p.pointee);
-        const bool array = pointee.kind == SpvOp::OpTypeArray || pointee.kind == SpvOp::OpTypeRuntimeArray;
-        if (array && pointee.count == 0) return Fail("runtime arrays of buffer descriptors are not supported yet");
-        p.root = static_cast<uint32_t>(program_.roots.size());
-        for (uint32_t e = 0; e < (array ? pointee.count : 1); ++e)
-          program_.roots.push_back({RootKind::kDescriptorBuffer, d ? d->set : 0, d ? d->binding : 0, e});
+        if (pointee.kind == SpvOp::OpTypeArray || pointee.kind == SpvOp::OpTypeRuntimeArray) {
+          p.descriptor_variable = id;
+          break;
+        }
+        p.root = MemoryRootIndex({RootKind::kDescriptorBuffer, d ? d->set : 0, d ? d->binding : 0, 0});
         break;
       }
       case StorageClass::PushConstant:
@@ -266,14 +292,14 @@ bool Compiler::DeclareGlobals(const SpirvEntryPoint& entry) {
         if (!DeclareInterface(p.pointee, p.builtin_register, storage == StorageClass::Input, d)) return false;
         break;
       case StorageClass::UniformConstant: {
-        // Images, samplers and texel buffers: one image root per array element.
+        // Images, samplers and texel buffers: an image root per element used.
         const SpirvType& pointee = m.Type(p.pointee);
-        const bool array = pointee.kind == SpvOp::OpTypeArray;
-        if (pointee.kind == SpvOp::OpTypeRuntimeArray) return Fail("runtime arrays of images are not supported yet");
         p.image = true;
-        p.root = static_cast<uint32_t>(program_.images.size());
-        for (uint32_t e = 0; e < (array ? pointee.count : 1); ++e)
-          program_.images.push_back({d ? d->set : 0, d ? d->binding : 0, e});
+        if (pointee.kind == SpvOp::OpTypeArray || pointee.kind == SpvOp::OpTypeRuntimeArray) {
+          p.descriptor_variable = id;
+          break;
+        }
+        p.root = ImageRootIndex({d ? d->set : 0, d ? d->binding : 0, 0});
         break;
       }
       default:
@@ -284,33 +310,187 @@ bool Compiler::DeclareGlobals(const SpirvEntryPoint& entry) {
   return true;
 }
 
+// The memory op of `plain` kind (kLoad, kStore or kAtomic) through `p` and
+// the register it addresses from: a root-relative offset, an element of a
+// descriptor array picked per lane, or a buffer device address.
+Compiler::Access Compiler::AccessThrough(const PointerValue& p, Op plain) {
+  static constexpr Op kIndexed[] = {Op::kLoadIndexed, Op::kStoreIndexed, Op::kAtomicIndexed};
+  static constexpr Op kAddress[] = {Op::kLoadAddress, Op::kStoreAddress, Op::kAtomicAddress};
+  const uint32_t kind = plain == Op::kLoad ? 0 : plain == Op::kStore ? 1 : 2;
+  if (p.address_register != kNoRegister) return {kAddress[kind], p.address_register};
+  const uint32_t offset = p.offset_register != kNoRegister ? p.offset_register : ConstantRegister(0);
+  return {p.descriptor_index != kNoRegister ? kIndexed[kind] : plain, offset};
+}
+
 bool Compiler::LoadThrough(const PointerValue& p, uint32_t type, uint32_t first) {
   if (p.image) return Fail("load of an image through a data pointer");
+  if (p.descriptor_variable != 0) return Fail("load of a whole array of descriptors");
   if (p.builtin_register != kNoRegister) {
     const uint32_t count = ScalarCount(type);
     for (uint32_t i = 0; i < count; ++i) Emit(Op::kMove, first + i, p.builtin_register + i);
     return true;
   }
-  const uint32_t offset_reg = p.offset_register != kNoRegister ? p.offset_register : ConstantRegister(0);
+  const Access access = AccessThrough(p, Op::kLoad);
   uint32_t i = 0;
   ForEachScalar(module_, type, ContextOf(p), p.static_offset, [&](uint32_t offset) {
-    Emit(Op::kLoad, first + i++, offset_reg, offset, 0, uint16_t(p.root));
+    Emit(access.op, first + i++, access.address, offset, 0, uint16_t(p.root), p.descriptor_index);
   });
   return true;
 }
 
 bool Compiler::StoreThrough(const PointerValue& p, uint32_t first) {
   if (p.image) return Fail("store of an image through a data pointer");
+  if (p.descriptor_variable != 0) return Fail("store of a whole array of descriptors");
   if (p.builtin_register != kNoRegister) {
     const uint32_t count = ScalarCount(p.pointee);
     for (uint32_t i = 0; i < count; ++i) Emit(Op::kMove, p.builtin_register + i, first + i);
     return true;
   }
-  const uint32_t offset_reg = p.offset_register != kNoRegister ? p.offset_register : ConstantRegister(0);
+  const Access access = AccessThrough(p, Op::kStore);
   uint32_t i = 0;
   ForEachScalar(module_, p.pointee, ContextOf(p), p.static_offset, [&](uint32_t offset) {
-    Emit(Op::kStore, 0, offset_reg, offset, first + i++, uint16_t(p.root));
+    Emit(access.op, 0, access.address, offset, first + i++, uint16_t(p.root), p.descriptor_index);
   });
+  return true;
+}
+
+// Adds `index` (a constant or a per-lane register) times `stride` bytes to
+// the pointer's offset.
+void Compiler::AddScaledIndex(PointerValue& p, uint32_t index_id, uint32_t stride) {
+  uint32_t constant_index = 0;
+  if (module_.ScalarConstant(index_id, &constant_index)) {
+    p.static_offset += constant_index * stride;
+    return;
+  }
+  const uint32_t scaled = NewRegisters(1);
+  Emit(Op::kIMul, scaled, Value(index_id).reg, ConstantRegister(stride));
+  if (p.offset_register == kNoRegister) {
+    p.offset_register = scaled;
+  } else {
+    const uint32_t sum = NewRegisters(1);
+    Emit(Op::kIAdd, sum, p.offset_register, scaled);
+    p.offset_register = sum;
+  }
+}
+
+// The first index into an array of descriptors picks the descriptor: a root
+// of its own at a constant element, the whole binding and the lane's
+// element otherwise (whatever the index, a per-lane one is safe: an element
+// past the binding reads as unbound).
+bool Compiler::SelectDescriptor(PointerValue& p, uint32_t index_id) {
+  const SpirvModule& m = module_;
+  const Decorations* d = m.DecorationsOf(p.descriptor_variable);
+  const uint32_t set = d != nullptr ? d->set : 0, binding = d != nullptr ? d->binding : 0;
+  const uint32_t element_type = m.Type(p.pointee).element;
+  const SpvOp element_kind = m.Type(element_type).kind;
+  if (element_kind == SpvOp::OpTypeArray || element_kind == SpvOp::OpTypeRuntimeArray)
+    return Fail("arrays of arrays of descriptors are not supported");
+  uint32_t element = 0;
+  if (m.ScalarConstant(index_id, &element)) {
+    p.root = p.image ? ImageRootIndex({set, binding, element})
+                     : MemoryRootIndex({RootKind::kDescriptorBuffer, set, binding, element});
+  } else {
+    p.root = p.image ? ImageRootIndex({set, binding, kDynamicElement})
+                     : MemoryRootIndex({RootKind::kDescriptorArray, set, binding, 0});
+    p.descriptor_index = Value(index_id).reg;
+  }
+  p.descriptor_variable = 0;
+  p.pointee = element_type;
+  return true;
+}
+
+bool Compiler::CompileAccessChain(const SpirvInstruction& inst) {
+  const SpirvModule& m = module_;
+  const CompiledValue& base = Value(inst[2]);
+  PointerValue p = PointerOf(inst[2]);
+  if (!error_.empty()) return false;
+  LayoutContext ctx = ContextOf(p);
+  uint32_t first_index = 3;
+  if (inst.op == SpvOp::OpPtrAccessChain || inst.op == SpvOp::OpInBoundsPtrAccessChain) {
+    // The Element operand steps over whole pointees, by the pointer type's ArrayStride.
+    if (p.address_register == kNoRegister) return Fail("OpPtrAccessChain is supported on buffer device addresses only");
+    const Decorations* d = m.DecorationsOf(base.type);
+    AddScaledIndex(p, inst[3], d != nullptr && d->array_stride != 0 ? d->array_stride : ImplicitSize(m, p.pointee));
+    first_index = 4;
+  }
+  for (uint32_t i = first_index; i < inst.word_count; ++i) {
+    const uint32_t index_id = inst[i];
+    if (p.descriptor_variable != 0) {
+      if (!SelectDescriptor(p, index_id)) return false;
+      continue;
+    }
+    uint32_t constant_index = 0;
+    const bool is_constant = m.ScalarConstant(index_id, &constant_index);
+    const SpirvType& t = m.Type(p.pointee);
+    if (p.image) return Fail("access chain into an image descriptor");
+    uint32_t stride = 0;
+    uint32_t next = 0;
+    if (t.kind == SpvOp::OpTypeStruct) {
+      const Decorations* d = m.DecorationsOf(p.pointee);
+      next = t.members[constant_index];
+      uint32_t offset = ImplicitMemberOffset(m, t, constant_index);
+      ctx.matrix_stride = 0;
+      ctx.row_major = false;
+      if (p.explicit_layout && d != nullptr && constant_index < d->members.size()) {
+        offset = d->members[constant_index].offset;
+        ctx.matrix_stride = d->members[constant_index].matrix_stride;
+        ctx.row_major = d->members[constant_index].row_major;
+      }
+      if (p.builtin_register != kNoRegister) {
+        for (uint32_t k = 0; k < constant_index; ++k) p.builtin_register += ScalarCount(t.members[k]);
+        p.pointee = next;
+        continue;
+      }
+      p.static_offset += offset;
+      p.pointee = next;
+      continue;
+    }
+    if (t.kind == SpvOp::OpTypeArray || t.kind == SpvOp::OpTypeRuntimeArray) {
+      stride = ArrayStride(m, p.pointee, ctx);
+      next = t.element;
+    } else if (t.kind == SpvOp::OpTypeMatrix) {
+      const uint32_t rows = m.Type(t.element).count;
+      const uint32_t mstride = ctx.explicit_layout && ctx.matrix_stride != 0 ? ctx.matrix_stride : rows * 4;
+      stride = ctx.row_major ? 4 : mstride;
+      ctx.component_stride = ctx.row_major ? mstride : 4;
+      next = t.element;
+    } else if (t.kind == SpvOp::OpTypeVector) {
+      stride = ComponentStride(m, t, ctx);
+      next = t.element;
+    } else {
+      return Fail("access chain through an unsupported type");
+    }
+    if (p.builtin_register != kNoRegister) {
+      if (!is_constant) return Fail("dynamic index into a stage input or output");
+      p.builtin_register += constant_index * ScalarCount(next);
+    } else {
+      AddScaledIndex(p, index_id, stride);
+    }
+    p.pointee = next;
+    if (m.Type(next).kind != SpvOp::OpTypeVector) ctx.component_stride = 4;
+  }
+  p.matrix_stride = ctx.matrix_stride;
+  p.row_major = ctx.row_major;
+  p.component_stride = ctx.component_stride;
+  // A buffer device address takes its per-lane offset now (accesses add only
+  // constants to it), and all of it when the pointer is used as a value.
+  const bool whole = p.static_offset != 0 && data_uses_.count(inst[1]) != 0;
+  if (p.address_register != kNoRegister && (p.offset_register != kNoRegister || whole)) {
+    const uint32_t address = NewRegisters(2);
+    const uint32_t offset = p.offset_register != kNoRegister ? p.offset_register : kNoOperand;
+    Emit(Op::kAddressAdd, address, p.address_register, offset, whole ? p.static_offset : 0);
+    p.address_register = address;
+    p.offset_register = kNoRegister;
+    if (whole) p.static_offset = 0;
+  }
+  CompiledValue& v = values_[inst[1]];
+  v.kind = CompiledValue::Kind::kPointer;
+  v.type = inst[0];
+  v.pointer = p;
+  if (p.address_register != kNoRegister) {
+    v.reg = p.address_register;
+    v.count = 2;
+  }
   return true;
 }
 
@@ -338,102 +518,20 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
       return true;
     }
     case SpvOp::OpAccessChain:
-    case SpvOp::OpInBoundsAccessChain: {
-      PointerValue p = Value(inst[2]).pointer;
-      if (Value(inst[2]).kind != CompiledValue::Kind::kPointer) return Fail("access chain on a non-pointer");
-      LayoutContext ctx = ContextOf(p);
-      for (uint32_t i = 3; i < inst.word_count; ++i) {
-        const uint32_t index_id = inst[i];
-        uint32_t constant_index = 0;
-        const bool is_constant = m.ScalarConstant(index_id, &constant_index);
-        const SpirvType& t = m.Type(p.pointee);
-        if (p.image) {
-          if (!is_constant) return Fail("dynamically indexed image descriptor arrays are not supported yet");
-          p.root += constant_index;
-          p.pointee = t.element;
-          continue;
-        }
-        // The first index into an array of buffer descriptors picks the root.
-        if (i == 3 && p.builtin_register == kNoRegister && program_.roots[p.root].kind == RootKind::kDescriptorBuffer &&
-            (t.kind == SpvOp::OpTypeArray || t.kind == SpvOp::OpTypeRuntimeArray)) {
-          if (!is_constant) return Fail("dynamically indexed buffer descriptor arrays are not supported yet");
-          p.root += constant_index;
-          p.pointee = t.element;
-          continue;
-        }
-        uint32_t stride = 0;
-        uint32_t next = 0;
-        if (t.kind == SpvOp::OpTypeStruct) {
-          const Decorations* d = m.DecorationsOf(p.pointee);
-          next = t.members[constant_index];
-          uint32_t offset = ImplicitMemberOffset(m, t, constant_index);
-          ctx.matrix_stride = 0;
-          ctx.row_major = false;
-          if (p.explicit_layout && d != nullptr && constant_index < d->members.size()) {
-            offset = d->members[constant_index].offset;
-            ctx.matrix_stride = d->members[constant_index].matrix_stride;
-            ctx.row_major = d->members[constant_index].row_major;
-          }
-          if (p.builtin_register != kNoRegister) {
-            for (uint32_t k = 0; k < constant_index; ++k) p.builtin_register += ScalarCount(t.members[k]);
-            p.pointee = next;
-            continue;
-          }
-          p.static_offset += offset;
-          p.pointee = next;
-          continue;
-        }
-        if (t.kind == SpvOp::OpTypeArray || t.kind == SpvOp::OpTypeRuntimeArray) {
-          stride = ArrayStride(m, p.pointee, ctx);
-          next = t.element;
-        } else if (t.kind == SpvOp::OpTypeMatrix) {
-          const uint32_t rows = m.Type(t.element).count;
-          const uint32_t mstride = ctx.explicit_layout && ctx.matrix_stride != 0 ? ctx.matrix_stride : rows * 4;
-          stride = ctx.row_major ? 4 : mstride;
-          ctx.component_stride = ctx.row_major ? mstride : 4;
-          next = t.element;
-        } else if (t.kind == SpvOp::OpTypeVector) {
-          stride = ctx.component_stride;
-          next = t.element;
-        } else {
-          return Fail("access chain through an unsupported type");
-        }
-        if (p.builtin_register != kNoRegister) {
-          if (!is_constant) return Fail("dynamic index into a stage input or output");
-          p.builtin_register += constant_index * ScalarCount(next);
-        } else if (is_constant) {
-          p.static_offset += constant_index * stride;
-        } else {
-          const uint32_t scaled = NewRegisters(1);
-          Emit(Op::kIMul, scaled, Value(index_id).reg, ConstantRegister(stride));
-          if (p.offset_register == kNoRegister) {
-            p.offset_register = scaled;
-          } else {
-            const uint32_t sum = NewRegisters(1);
-            Emit(Op::kIAdd, sum, p.offset_register, scaled);
-            p.offset_register = sum;
-          }
-        }
-        p.pointee = next;
-        if (m.Type(next).kind != SpvOp::OpTypeVector) ctx.component_stride = 4;
-      }
-      p.matrix_stride = ctx.matrix_stride;
-      p.row_major = ctx.row_major;
-      p.component_stride = ctx.component_stride;
-      CompiledValue& v = values_[inst[1]];
-      v.kind = CompiledValue::Kind::kPointer;
-      v.type = inst[0];
-      v.pointer = p;
-      return true;
-    }
+    case SpvOp::OpInBoundsAccessChain:
+    case SpvOp::OpPtrAccessChain:
+    case SpvOp::OpInBoundsPtrAccessChain:
+      return CompileAccessChain(inst);
     case SpvOp::OpLoad: {
-      const CompiledValue& ptr = Value(inst[2]);
-      const PointerValue p = ptr.pointer;
+      const PointerValue p = PointerOf(inst[2]);
+      if (!error_.empty()) return false;
       if (p.image) {
+        if (p.descriptor_variable != 0) return Fail("load of a whole array of descriptors");
         CompiledValue& v = values_[inst[1]];
         v.kind = CompiledValue::Kind::kImage;
         v.type = inst[0];
         v.image = v.sampler = p.root;
+        v.image_index = v.sampler_index = p.descriptor_index;
         return true;
       }
       CompiledValue& v = Define(inst[1], inst[0], ScalarCount(inst[0]));
@@ -449,23 +547,21 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
       return true;
     }
     case SpvOp::OpStore: {
-      const CompiledValue& pointer = Value(inst[0]);
-      if (pointer.kind != CompiledValue::Kind::kPointer) return Fail("store through a non-pointer");
-      return StoreThrough(pointer.pointer, Value(inst[1]).reg);
+      const PointerValue p = PointerOf(inst[0]);
+      return error_.empty() && StoreThrough(p, Value(inst[1]).reg);
     }
     case SpvOp::OpCopyMemory: {
       // Both sides have the same type; their layouts may differ (e.g. a
       // block in a buffer and a function variable), so go through registers.
-      const CompiledValue& target = Value(inst[0]);
-      const CompiledValue& source = Value(inst[1]);
-      if (target.kind != CompiledValue::Kind::kPointer || source.kind != CompiledValue::Kind::kPointer)
-        return Fail("OpCopyMemory between non-pointers");
-      const uint32_t temp = NewRegisters(ScalarCount(source.pointer.pointee));
-      return LoadThrough(source.pointer, source.pointer.pointee, temp) && StoreThrough(target.pointer, temp);
+      const PointerValue target = PointerOf(inst[0]);
+      const PointerValue source = PointerOf(inst[1]);
+      if (!error_.empty()) return false;
+      const uint32_t temp = NewRegisters(ScalarCount(source.pointee));
+      return LoadThrough(source, source.pointee, temp) && StoreThrough(target, temp);
     }
     case SpvOp::OpArrayLength: {
       // Length of the runtime array that is member `inst[3]` of the block.
-      const PointerValue p = Value(inst[2]).pointer;
+      const PointerValue p = PointerOf(inst[2]);
       const SpirvType& block = m.Type(p.pointee);
       const Decorations* d = m.DecorationsOf(p.pointee);
       const uint32_t member = inst[3];
@@ -473,7 +569,10 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
       const Decorations* ad = m.DecorationsOf(block.members[member]);
       const uint32_t stride = ad != nullptr && ad->array_stride != 0 ? ad->array_stride : 4;
       CompiledValue& v = Define(inst[1], inst[0], 1);
-      Emit(Op::kArrayLength, v.reg, offset, stride, 0, uint16_t(p.root));
+      if (p.descriptor_index != kNoRegister)
+        Emit(Op::kArrayLengthIndexed, v.reg, offset, stride, p.descriptor_index, uint16_t(p.root));
+      else
+        Emit(Op::kArrayLength, v.reg, offset, stride, 0, uint16_t(p.root));
       return true;
     }
     case SpvOp::OpAtomicLoad:
@@ -492,11 +591,14 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
     case SpvOp::OpAtomicOr:
     case SpvOp::OpAtomicXor: {
       const bool store = inst.op == SpvOp::OpAtomicStore;
-      const PointerValue p = Value(store ? inst[0] : inst[2]).pointer;
+      const PointerValue p = PointerOf(store ? inst[0] : inst[2]);
+      if (!error_.empty()) return false;
       if (p.builtin_register != kNoRegister) return Fail("atomic on a built-in");
-      const uint32_t offset_reg = p.offset_register != kNoRegister ? p.offset_register : ConstantRegister(0);
-      // Operands: value (and comparator for compare-exchange) in consecutive registers.
-      const uint32_t operands = NewRegisters(2);
+      const Access access = AccessThrough(p, Op::kAtomic);
+      // Operands: value (and comparator for compare-exchange) in consecutive
+      // registers, then a descriptor array's element.
+      const uint32_t operands = NewRegisters(3);
+      if (p.descriptor_index != kNoRegister) Emit(Op::kMove, operands + 2, p.descriptor_index);
       if (store) {
         Emit(Op::kMove, operands, Value(inst[3]).reg);
       } else if (inst.op == SpvOp::OpAtomicCompareExchange) {
@@ -508,7 +610,30 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
         Emit(Op::kMove, operands, Value(inst[5]).reg);
       }
       const uint32_t dst = store ? NewRegisters(1) : Define(inst[1], inst[0], 1).reg;
-      Emit(Op::kAtomic, dst, offset_reg, p.static_offset, operands, uint16_t(p.root), static_cast<uint32_t>(inst.op));
+      Emit(access.op, dst, access.address, p.static_offset, operands, uint16_t(p.root), static_cast<uint32_t>(inst.op));
+      return true;
+    }
+    case SpvOp::OpConvertUToPtr:
+    case SpvOp::OpConvertPtrToU: {
+      // Buffer device addresses are 64-bit; a narrower integer is zero-extended or truncated.
+      const CompiledValue& source = Value(inst[2]);
+      const uint32_t count = ScalarCount(inst[0]);
+      if (count == 0 || source.count == 0) return Fail("pointer conversion other than of a buffer device address");
+      const CompiledValue& v = Define(inst[1], inst[0], count);
+      for (uint32_t i = 0; i < count; ++i)
+        Emit(Op::kMove, v.reg + i, i < source.count ? source.reg + i : ConstantRegister(0));
+      return true;
+    }
+    case SpvOp::OpPtrEqual:
+    case SpvOp::OpPtrNotEqual: {
+      const CompiledValue& a = Value(inst[2]);
+      const CompiledValue& b = Value(inst[3]);
+      if (a.count != 2 || b.count != 2) return Fail("pointer comparison other than of buffer device addresses");
+      const bool equal = inst.op == SpvOp::OpPtrEqual;
+      const uint32_t low = NewRegisters(1), high = NewRegisters(1);
+      Emit(equal ? Op::kIEqual : Op::kINotEqual, low, a.reg, b.reg);
+      Emit(equal ? Op::kIEqual : Op::kINotEqual, high, a.reg + 1, b.reg + 1);
+      Emit(equal ? Op::kBitAnd : Op::kBitOr, Define(inst[1], inst[0], 1).reg, low, high);
       return true;
     }
     case SpvOp::OpControlBarrier: {

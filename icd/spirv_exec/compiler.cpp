@@ -1,9 +1,12 @@
 // Values, blocks and structured control flow (see ir.h for the model).
 #include "spirv_exec/compiler.h"
 
+#include <atomic>
 #include <algorithm>
 #include <functional>
 #include <unordered_set>
+
+#include "spirv_exec/ir_prepare.h"
 
 namespace duet::spirv_exec {
 
@@ -57,7 +60,72 @@ uint32_t Compiler::ScalarCount(uint32_t type_id) const {
       for (uint32_t m : t.members) n += ScalarCount(m);
       return n;
     }
+    case SpvOp::OpTypePointer:  // a buffer device address is a value: 64 bits
+      return t.storage == spv::StorageClass::PhysicalStorageBuffer ? 2 : 0;
     default: return 0;
+  }
+}
+
+PointerValue Compiler::PointerOf(uint32_t id) {
+  const CompiledValue& v = Value(id);
+  if (v.kind == CompiledValue::Kind::kPointer) return v.pointer;
+  const SpirvType& t = module_.Type(v.type);
+  PointerValue p;
+  if (v.kind == CompiledValue::Kind::kRegisters && t.kind == SpvOp::OpTypePointer &&
+      t.storage == spv::StorageClass::PhysicalStorageBuffer && v.count == 2) {
+    p.address_register = v.reg;
+    p.pointee = t.element;
+    p.explicit_layout = true;
+    return p;
+  }
+  Fail("%" + std::to_string(id) + " is used as a pointer but is none the compiler can follow");
+  return p;
+}
+
+uint32_t Compiler::MemoryRootIndex(const MemoryRoot& root) {
+  auto it = std::find(program_.roots.begin(), program_.roots.end(), root);
+  if (it != program_.roots.end()) return static_cast<uint32_t>(it - program_.roots.begin());
+  program_.roots.push_back(root);
+  return static_cast<uint32_t>(program_.roots.size() - 1);
+}
+
+uint32_t Compiler::ImageRootIndex(const ImageRoot& root) {
+  auto it = std::find(program_.images.begin(), program_.images.end(), root);
+  if (it != program_.images.end()) return static_cast<uint32_t>(it - program_.images.begin());
+  program_.images.push_back(root);
+  return static_cast<uint32_t>(program_.images.size() - 1);
+}
+
+void Compiler::FindDataUses(const SpirvFunction& function) {
+  for (const SpirvBlock& block : function.blocks) {
+    for (const SpirvInstruction& inst : block.body) {
+      // The operand words that are the instruction's pointers.
+      uint32_t pointer = UINT32_MAX, second_pointer = UINT32_MAX;
+      switch (inst.op) {
+        case SpvOp::OpLoad:
+        case SpvOp::OpAccessChain:
+        case SpvOp::OpInBoundsAccessChain:
+        case SpvOp::OpPtrAccessChain:
+        case SpvOp::OpInBoundsPtrAccessChain:
+        case SpvOp::OpArrayLength:
+          pointer = 2;
+          break;
+        case SpvOp::OpStore:
+        case SpvOp::OpAtomicStore:
+          pointer = 0;
+          break;
+        case SpvOp::OpCopyMemory:
+          pointer = 0;
+          second_pointer = 1;
+          break;
+        default:
+          // OpAtomicLoad .. OpAtomicXor (but OpAtomicStore) take theirs third.
+          if (inst.op >= SpvOp::OpAtomicLoad && inst.op <= SpvOp::OpAtomicXor) pointer = 2;
+          break;
+      }
+      for (uint32_t i = 0; i < inst.word_count; ++i)
+        if (i != pointer && i != second_pointer) data_uses_.insert(inst[i]);
+    }
   }
 }
 
@@ -257,6 +325,7 @@ bool Compiler::Compile(const SpirvEntryPoint& entry, std::string* error) {
   if (!ok) Fail("entry point has no body");
   ok = ok && DeclareGlobals(entry) && OrderBlocks(*function);
   if (ok) {
+    FindDataUses(*function);
     // Phi results get registers before any edge writes them.
     for (const SpirvBlock* block : order_)
       for (const SpirvInstruction& inst : block->body)
@@ -285,10 +354,14 @@ bool CompileStage(const std::vector<uint32_t>& words, const char* entry_name, Sh
                                                                     : spv::ExecutionModel::Fragment;
   for (const SpirvEntryPoint& entry : module.entry_points) {
     if (entry.name != entry_name || entry.model != model) continue;
+    static std::atomic<uint64_t> compilations{0};
+    program->serial = ++compilations;
     program->stage = stage;
     program->early_fragment_tests = entry.early_fragment_tests;
     Compiler compiler(module, program);
-    return compiler.Compile(entry, error);
+    if (!compiler.Compile(entry, error)) return false;
+    PrepareExecution(program);
+    return true;
   }
   *error = std::string("no entry point named ") + entry_name + " for the stage";
   return false;

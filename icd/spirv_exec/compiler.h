@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "spirv_exec/ir.h"
@@ -32,6 +33,16 @@ struct PointerValue {
   // of what the pointer points to.
   uint32_t builtin_register = kNoRegister;
   bool image = false;  // UniformConstant: root indexes Program::images
+  // An array of descriptors not indexed yet: its variable (set and
+  // binding); the access chain's first index picks the root.
+  uint32_t descriptor_variable = 0;
+  // An element of such an array picked per lane: the register holding the
+  // element; root is then a kDescriptorArray root (buffers) or an ImageRoot
+  // at kDynamicElement (images).
+  uint32_t descriptor_index = kNoRegister;
+  // PhysicalStorageBuffer: the first of two registers holding the 64-bit
+  // address (low word first) that static_offset is relative to; root is unused.
+  uint32_t address_register = kNoRegister;
 };
 
 struct CompiledValue {
@@ -41,6 +52,8 @@ struct CompiledValue {
   uint32_t type = 0;
   PointerValue pointer;
   uint32_t image = UINT32_MAX, sampler = UINT32_MAX;  // kImage: Program::images indices
+  // kImage from arrays indexed per lane: the registers holding the elements.
+  uint32_t image_index = kNoRegister, sampler_index = kNoRegister;
 };
 
 class Compiler {
@@ -55,6 +68,12 @@ class Compiler {
   const CompiledValue& Value(uint32_t id);
   CompiledValue& Define(uint32_t id, uint32_t type, uint32_t count);  // registers for a result
   uint32_t ScalarCount(uint32_t type) const;
+  // Where a pointer value points: a kPointer value, or a PhysicalStorageBuffer
+  // pointer held in registers (loaded, phi, bitcast...). Fails otherwise.
+  PointerValue PointerOf(uint32_t id);
+  // The index of a memory root or image root equal to `root`, added when new.
+  uint32_t MemoryRootIndex(const MemoryRoot& root);
+  uint32_t ImageRootIndex(const ImageRoot& root);
   void Emit(Op op, uint32_t dst = 0, uint32_t a = 0, uint32_t b = 0, uint32_t c = 0, uint16_t aux = 0,
             uint32_t ext = 0);
   bool Fail(const std::string& message);
@@ -64,14 +83,24 @@ class Compiler {
   // --- topics ---
   bool CompileMemoryInstruction(const SpirvInstruction& inst, bool* handled);  // compile_memory.cpp
   bool CompileAluInstruction(const SpirvInstruction& inst, bool* handled);     // compile_alu.cpp
+  bool CompileWideInstruction(const SpirvInstruction& inst, bool* handled);    // compile_alu.cpp
+  bool IsWide(uint32_t type) const;  // a 64-bit scalar or vector of them
   bool CompileMatrixInstruction(const SpirvInstruction& inst);                 // compile_alu.cpp
   bool CompileIntegerDot(const SpirvInstruction& inst);                        // compile_alu.cpp
   bool CompileGlslInstruction(const SpirvInstruction& inst);                   // compile_glsl.cpp
   bool CompileImageInstruction(const SpirvInstruction& inst, bool* handled);   // compile_image.cpp
+  // Before an image instruction on `image`: the kImageArray that picks its
+  // elements per lane, when it comes from arrays indexed per lane.
+  void EmitImageArray(const CompiledValue& image, bool sampling);             // compile_image.cpp
   bool DeclareGlobals(const SpirvEntryPoint& entry);                           // compile_memory.cpp
   // Loads what `p` points to (as `type`) into registers from `first`, or
   // stores registers from `first` there (compile_memory.cpp).
   bool LoadThrough(const PointerValue& p, uint32_t type, uint32_t first);
+  struct Access {
+    Op op;             // kLoad/kStore/kAtomic or its *Indexed / *Address form
+    uint32_t address;  // its `a` register: the offset, or the first address register
+  };
+  Access AccessThrough(const PointerValue& p, Op plain);
   bool StoreThrough(const PointerValue& p, uint32_t first);
   bool DeclareInterface(uint32_t type, uint32_t reg, bool input, const Decorations* d);
   uint32_t LocationCount(uint32_t type) const;
@@ -83,6 +112,10 @@ class Compiler {
   bool CompileTerminator(const SpirvBlock& block, const SpirvInstruction& inst);
   void EmitPhiMoves(uint32_t from_label, uint32_t to_label, uint16_t edge);
   bool OrderBlocks(const SpirvFunction& function);
+  void FindDataUses(const SpirvFunction& function);
+  bool CompileAccessChain(const SpirvInstruction& inst);  // compile_memory.cpp
+  bool SelectDescriptor(PointerValue& p, uint32_t index_id);
+  void AddScaledIndex(PointerValue& p, uint32_t index_id, uint32_t stride);
 
   const SpirvModule& module_;
   Program& program_;
@@ -90,6 +123,10 @@ class Compiler {
   std::unordered_map<uint32_t, uint32_t> constant_registers_;  // value -> register
   std::unordered_map<uint32_t, uint32_t> block_index_;          // label -> structured position
   std::vector<const SpirvBlock*> order_;
+  // Ids used other than as the pointer operand of a memory instruction: a
+  // PhysicalStorageBuffer access chain among them gets its address computed
+  // in registers, the others fold their constant offsets into the accesses.
+  std::unordered_set<uint32_t> data_uses_;
   std::string error_;
 };
 

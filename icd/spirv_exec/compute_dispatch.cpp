@@ -1,5 +1,6 @@
 #include "spirv_exec/compute_dispatch.h"
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 
@@ -16,27 +17,52 @@
 namespace duet::spirv_exec {
 namespace {
 
+// The local ids of a workgroup's invocations, lane by lane of each of its
+// waves (the same in every workgroup of a dispatch), so that a wave's
+// built-ins are copies and additions rather than divisions per lane.
+struct LocalIds {
+  std::vector<uint32_t> id[3];  // x, y, z; index wave * kWaveWidth + lane
+  uint32_t lane[kWaveWidth];    // 0, 1, 2...
+
+  explicit LocalIds(const Program& p, uint32_t waves) {
+    for (uint32_t l = 0; l < kWaveWidth; ++l) lane[l] = l;
+    const uint32_t* size = p.local_size;
+    for (auto& v : id) v.resize(size_t(waves) * kWaveWidth);
+    for (uint32_t index = 0; index < waves * kWaveWidth; ++index) {
+      id[0][index] = index % size[0];
+      id[1][index] = (index / size[0]) % size[1];
+      id[2][index] = index / (size[0] * size[1]);
+    }
+  }
+};
+
+void Fill(uint32_t* __restrict dst, uint32_t value) {
+  for (uint32_t l = 0; l < kWaveWidth; ++l) dst[l] = value;
+}
+
+void Offset(uint32_t* __restrict dst, const uint32_t* __restrict src, uint32_t base) {
+  for (uint32_t l = 0; l < kWaveWidth; ++l) dst[l] = base + src[l];
+}
+
 void FillBuiltins(const Program& p, WaveState& w, const uint32_t group[3], const uint32_t count[3],
-                  uint32_t first_index) {
+                  const LocalIds& ids, uint32_t wave) {
   const BuiltinRegisters& b = p.builtins;
   const uint32_t* size = p.local_size;
-  for (uint32_t l = 0; l < kWaveWidth; ++l) {
-    const uint32_t index = first_index + l;
-    const uint32_t local[3] = {index % size[0], (index / size[0]) % size[1], index / (size[0] * size[1])};
-    for (uint32_t c = 0; c < 3; ++c) {
-      if (b.local_invocation_id != UINT32_MAX) w.Register(b.local_invocation_id + c)[l] = local[c];
-      if (b.global_invocation_id != UINT32_MAX)
-        w.Register(b.global_invocation_id + c)[l] = group[c] * size[c] + local[c];
-      if (b.workgroup_id != UINT32_MAX) w.Register(b.workgroup_id + c)[l] = group[c];
-      if (b.num_workgroups != UINT32_MAX) w.Register(b.num_workgroups + c)[l] = count[c];
-    }
-    if (b.local_invocation_index != UINT32_MAX) w.Register(b.local_invocation_index)[l] = index;
-    if (b.subgroup_local_invocation_id != UINT32_MAX) w.Register(b.subgroup_local_invocation_id)[l] = l;
-    if (b.subgroup_id != UINT32_MAX) w.Register(b.subgroup_id)[l] = first_index / kWaveWidth;
-    if (b.subgroup_size != UINT32_MAX) w.Register(b.subgroup_size)[l] = kWaveWidth;
-    if (b.num_subgroups != UINT32_MAX)
-      w.Register(b.num_subgroups)[l] = (size[0] * size[1] * size[2] + kWaveWidth - 1) / kWaveWidth;
+  const uint32_t first = wave * kWaveWidth;
+  for (uint32_t c = 0; c < 3; ++c) {
+    const uint32_t* local = ids.id[c].data() + first;
+    if (b.local_invocation_id != UINT32_MAX)
+      std::memcpy(w.Register(b.local_invocation_id + c), local, kWaveWidth * sizeof(uint32_t));
+    if (b.global_invocation_id != UINT32_MAX) Offset(w.Register(b.global_invocation_id + c), local, group[c] * size[c]);
+    if (b.workgroup_id != UINT32_MAX) Fill(w.Register(b.workgroup_id + c), group[c]);
+    if (b.num_workgroups != UINT32_MAX) Fill(w.Register(b.num_workgroups + c), count[c]);
   }
+  if (b.local_invocation_index != UINT32_MAX) Offset(w.Register(b.local_invocation_index), ids.lane, first);
+  if (b.subgroup_local_invocation_id != UINT32_MAX) Offset(w.Register(b.subgroup_local_invocation_id), ids.lane, 0);
+  if (b.subgroup_id != UINT32_MAX) Fill(w.Register(b.subgroup_id), wave);
+  if (b.subgroup_size != UINT32_MAX) Fill(w.Register(b.subgroup_size), kWaveWidth);
+  if (b.num_subgroups != UINT32_MAX)
+    Fill(w.Register(b.num_subgroups), (size[0] * size[1] * size[2] + kWaveWidth - 1) / kWaveWidth);
 }
 
 // The traced invocation (DUET_TRACE_INVOCATION), located in the dispatch.
@@ -66,13 +92,24 @@ struct WorkgroupContext {
   const uint32_t* count;
   const ShaderWatchdog* watchdog;
   const TraceTarget& trace;
+  const LocalIds& ids;
 };
 
-void RunWorkgroup(const WorkgroupContext& c, std::vector<RootMemory>& roots, const uint32_t group[3],
-                  std::vector<WaveState>& waves, std::vector<std::byte>& shared) {
+// What a worker thread keeps from one workgroup to the next.
+struct WorkerState {
+  std::vector<WaveState> waves;
+  std::vector<std::byte> shared;
+  std::vector<RootMemory> roots;  // the dispatch's, with this workgroup's workgroup memory
+  std::vector<uint8_t> finished;
+};
+
+void RunWorkgroup(const WorkgroupContext& c, const uint32_t group[3], WorkerState& worker) {
   const Program& p = c.program;
   const uint32_t invocations = p.local_size[0] * p.local_size[1] * p.local_size[2];
   const uint32_t wave_count = (invocations + kWaveWidth - 1) / kWaveWidth;
+  std::vector<WaveState>& waves = worker.waves;
+  std::vector<RootMemory>& roots = worker.roots;
+  std::vector<std::byte>& shared = worker.shared;
   if (waves.size() < wave_count) waves.resize(wave_count);
   // Workgroup memory starts zeroed (shaderZeroInitializeWorkgroupMemory).
   shared.assign(p.workgroup_memory_size, std::byte{0});
@@ -88,7 +125,7 @@ void RunWorkgroup(const WorkgroupContext& c, std::vector<RootMemory>& roots, con
     const uint32_t lanes = std::min(kWaveWidth, invocations - first);
     const LaneMask launched = lanes == kWaveWidth ? kAllLanes : (LaneMask{1} << lanes) - 1;
     ResetWave(p, launched, &waves[v]);
-    FillBuiltins(p, waves[v], group, c.count, first);
+    FillBuiltins(p, waves[v], group, c.count, c.ids, v);
     waves[v].watchdog = c.watchdog;
     waves[v].trace = traced_group && c.trace.local_index / kWaveWidth == v ? &c.trace.trace : nullptr;
   }
@@ -96,12 +133,13 @@ void RunWorkgroup(const WorkgroupContext& c, std::vector<RootMemory>& roots, con
   // wave runs to the next barrier before any continues past it. A wave the
   // watchdog stopped ends the workgroup.
   bool pending = true;
-  std::vector<bool> finished(wave_count, false);
+  std::vector<uint8_t>& finished = worker.finished;
+  finished.assign(wave_count, 0);
   while (pending) {
     pending = false;
     for (uint32_t v = 0; v < wave_count; ++v) {
       if (finished[v]) continue;
-      if (RunWave(p, roots.data(), c.images, c.sampled, &waves[v]) == WaveStatus::kFinished) finished[v] = true;
+      if (RunWave(p, roots.data(), c.images, c.sampled, &waves[v]) == WaveStatus::kFinished) finished[v] = 1;
       else pending = true;
       if (waves[v].aborted) return;
     }
@@ -140,15 +178,23 @@ void RunComputeDispatch(Device* device, const ShaderBindings& bindings, const ui
   if (total == 0) return;
   const ShaderWatchdog watchdog = DeviceWatchdog(device);
   const TraceTarget trace = FindTraceTarget(program);
-  const WorkgroupContext context{program, resources.images.data(), resources.sampled.data(), count, &watchdog, trace};
-  ParallelFor(total, [&](uint32_t index) {
-    if (watchdog.Stopped()) return;  // the device is lost: the rest of the dispatch is moot
-    thread_local std::vector<WaveState> waves;
-    thread_local std::vector<std::byte> shared;
-    std::vector<RootMemory> local_roots = resources.roots;  // workgroup roots differ per workgroup
-    const uint32_t group[3] = {base[0] + index % count[0], base[1] + (index / count[0]) % count[1],
-                               base[2] + index / (count[0] * count[1])};
-    RunWorkgroup(context, local_roots, group, waves, shared);
+  const uint32_t invocations = program.local_size[0] * program.local_size[1] * program.local_size[2];
+  const LocalIds ids(program, (invocations + kWaveWidth - 1) / kWaveWidth);
+  const WorkgroupContext context{program, resources.images.data(), resources.sampled.data(), count, &watchdog, trace,
+                                 ids};
+  // Workgroups go to the threads in batches (a few dozen per thread), so
+  // that small workgroups do not spend their time taking the next index.
+  const uint32_t batch = std::max(1u, std::min(64u, total / (ThreadCount() * 32)));
+  ParallelFor((total + batch - 1) / batch, [&](uint32_t batch_index) {
+    thread_local WorkerState worker;
+    worker.roots.assign(resources.roots.begin(), resources.roots.end());
+    const uint32_t end = std::min(total, (batch_index + 1) * batch);
+    for (uint32_t index = batch_index * batch; index < end; ++index) {
+      if (watchdog.Stopped()) return;  // the device is lost: the rest of the dispatch is moot
+      const uint32_t group[3] = {base[0] + index % count[0], base[1] + (index / count[0]) % count[1],
+                                 base[2] + index / (count[0] * count[1])};
+      RunWorkgroup(context, group, worker);
+    }
   });
 }
 

@@ -32,7 +32,8 @@ namespace spirv_exec {
 // The watchdog for one dispatch or draw on `device`: a wave that loops
 // longer than the device's limit marks it lost (and wakes its waiters);
 // every wave given it stops at its next check once the device is lost.
-// Draws set it on their vertex and fragment waves (WaveState::watchdog).
+// Draws make it their WorkContext's (util/thread_pool.h), which their
+// vertex and fragment waves consult.
 ShaderWatchdog DeviceWatchdog(Device* device);
 
 // Runs the workgroups base .. base + count - 1. A workgroup whose wave runs

@@ -8,6 +8,7 @@
 #include "objects/image.h"
 #include "raster/image_access.h"
 #include "spirv_exec/image_sampling.h"
+#include "texel/bc_decode.h"
 #include "texel/texel_codec.h"
 
 namespace duet::spirv_exec {
@@ -15,11 +16,24 @@ namespace {
 
 constexpr uint32_t W = kWaveWidth;
 
-// Where texel (x, y, z/layer) of a view's level lives, or nullptr outside it.
+// Where texel (x, y, z/layer) of a view's level lives: the texel block
+// holding it, or nullptr outside the level. A view of a block-compressed
+// image sees its blocks as 4x4 texels through a compressed view of the
+// image's class (view_block 4), or as one texel each through an uncompressed
+// view (BLOCK_TEXEL_VIEW_COMPATIBLE, view_block 1).
 struct ViewTexels {
   const ImageView* view;
-  const texel::TexelCodec* codec;
+  const texel::TexelCodec* codec;  // nullptr for block-compressed views
   uint32_t level;
+  uint32_t view_block_width = 1, view_block_height = 1;
+
+  ViewTexels(const ImageView& v, const texel::TexelCodec* view_codec, uint32_t view_level)
+      : view(&v), codec(view_codec), level(view_level) {
+    if (const texel::FormatInfo* format = texel::GetFormatInfo(v.format)) {
+      view_block_width = format->block_width;
+      view_block_height = format->block_height;
+    }
+  }
 
   std::byte* Texel(int32_t x, int32_t y, int32_t z) const {
     const Image& image = *view->image;
@@ -33,10 +47,28 @@ struct ViewTexels {
     const raster::SubresourceAccess a =
         raster::AccessSubresource(image, view->range.aspectMask, view->range.baseMipLevel + level,
                                   view->range.baseArrayLayer + uint32_t(layer));
-    if (x < 0 || y < 0 || z < 0 || uint32_t(x) >= a.extent.width || uint32_t(y) >= a.extent.height ||
-        uint32_t(z) >= a.extent.depth || image.Data() == nullptr)
+    const uint32_t width = view_block_width == a.block_width
+                               ? a.extent.width
+                               : (a.extent.width + a.block_width - 1) / a.block_width * view_block_width;
+    const uint32_t height = view_block_height == a.block_height
+                                ? a.extent.height
+                                : (a.extent.height + a.block_height - 1) / a.block_height * view_block_height;
+    if (x < 0 || y < 0 || z < 0 || uint32_t(x) >= width || uint32_t(y) >= height || uint32_t(z) >= a.extent.depth ||
+        image.Data() == nullptr)
       return nullptr;
-    return a.Block(uint32_t(x), uint32_t(y), uint32_t(z));
+    return a.Block(uint32_t(x) / view_block_width, uint32_t(y) / view_block_height, uint32_t(z));
+  }
+
+  // A texel of a block-compressed (BC) view: its line of its block decoded
+  // up to it. Returns false outside the level.
+  bool LoadCompressed(int32_t x, int32_t y, int32_t z, texel::TexelValue* out) const {
+    const std::byte* block = Texel(x, y, z);
+    if (block == nullptr) return false;
+    texel::TexelValue line[4];
+    const uint32_t column = uint32_t(x) % view_block_width;
+    texel::DecodeBcRow(view->format, block, uint32_t(y) % view_block_height, column + 1, line);
+    *out = line[column];
+    return true;
   }
 };
 
@@ -56,6 +88,16 @@ texel::TexelValue Replacement(const texel::TexelCodec* codec) {
   return v;
 }
 
+// The same for a block-compressed format (all of them read as float).
+texel::TexelValue CompressedReplacement(VkFormat format) {
+  texel::TexelValue v{};
+  const texel::FormatInfo* info = texel::GetFormatInfo(format);
+  bool alpha = false;
+  for (uint32_t c = 0; info != nullptr && c < info->component_count; ++c) alpha |= info->components[c].name == 'A';
+  if (!alpha) v.f[3] = 1.0f;
+  return v;
+}
+
 void Store(WaveState& w, uint32_t dst, uint32_t lane, const texel::TexelValue& v) {
   for (uint32_t c = 0; c < 4; ++c) w.Register(dst + c)[lane] = v.u[c];
 }
@@ -64,6 +106,7 @@ void Read(const Inst& in, const ImageBinding& b, WaveState& w) {
   const uint32_t* coord[3] = {w.Register(in.a), in.b > 1 ? w.Register(in.a + 1) : nullptr,
                               in.b > 2 ? w.Register(in.a + 2) : nullptr};
   const uint32_t* lod = in.c != kNoOperand ? w.Register(in.c) : nullptr;
+  const uint32_t* sample = in.ext != kNoOperand ? w.Register(in.ext) : nullptr;
   for (uint32_t l = 0; l < W; ++l) {
     if (((w.active >> l) & 1) == 0) continue;
     texel::TexelValue v{};
@@ -76,12 +119,23 @@ void Read(const Inst& in, const ImageBinding& b, WaveState& w) {
           (VkDeviceSize(x) + 1) * codec->texel_size <= view.range)
         codec->unpack(view.buffer->Data() + view.offset + VkDeviceSize(x) * codec->texel_size, &v, 1);
     } else if (b.view != nullptr) {
-      const ViewTexels texels{b.view, ViewCodec(*b.view), lod != nullptr ? lod[l] : 0};
+      const ViewTexels texels(*b.view, ViewCodec(*b.view), lod != nullptr ? lod[l] : 0);
+      if (texels.codec == nullptr && texel::IsBcFormat(b.view->format)) {
+        // Fetches from sampled BC images decode; block images are single-sampled.
+        v = CompressedReplacement(b.view->format);
+        texels.LoadCompressed(int32_t(coord[0][l]), coord[1] ? int32_t(coord[1][l]) : 0,
+                              coord[2] ? int32_t(coord[2][l]) : 0, &v);
+        Store(w, in.dst, l, v);
+        continue;
+      }
       v = Replacement(texels.codec);
       const std::byte* at = texels.codec != nullptr
                                 ? texels.Texel(int32_t(coord[0][l]), coord[1] ? int32_t(coord[1][l]) : 0,
                                                coord[2] ? int32_t(coord[2][l]) : 0)
                                 : nullptr;
+      // Multisampled images: a pixel's samples are adjacent; a sample past the count reads as out of bounds.
+      if (at != nullptr && sample != nullptr)
+        at = sample[l] < uint32_t(b.view->image->samples) ? at + size_t(sample[l]) * texels.codec->texel_size : nullptr;
       if (at != nullptr) texels.codec->unpack(at, &v, 1);
     }
     Store(w, in.dst, l, v);
@@ -103,7 +157,7 @@ void Write(const Inst& in, const ImageBinding& b, WaveState& w) {
           (VkDeviceSize(x) + 1) * codec->texel_size <= view.range)
         codec->pack(&v, view.buffer->Data() + view.offset + VkDeviceSize(x) * codec->texel_size, 1);
     } else if (b.view != nullptr) {
-      const ViewTexels texels{b.view, ViewCodec(*b.view), 0};
+      const ViewTexels texels(*b.view, ViewCodec(*b.view), 0);
       std::byte* at = texels.codec != nullptr ? texels.Texel(int32_t(coord[0][l]), coord[1] ? int32_t(coord[1][l]) : 0,
                                                              coord[2] ? int32_t(coord[2][l]) : 0)
                                               : nullptr;
@@ -114,7 +168,7 @@ void Write(const Inst& in, const ImageBinding& b, WaveState& w) {
 
 void QuerySize(const Inst& in, const ImageBinding& b, WaveState& w) {
   uint32_t size[3] = {0, 0, 0};
-  const uint32_t lod = in.a != kNoOperand ? w.Register(in.a)[std::countr_zero(w.active | (1u << 31))] : 0;
+  const uint32_t lod = in.a != kNoOperand ? w.Register(in.a)[std::countr_zero(w.active | (LaneMask{1} << (W - 1)))] : 0;
   if (b.buffer_view != nullptr) {
     const texel::TexelCodec* codec = texel::GetTexelCodec(b.buffer_view->format);
     size[0] = codec != nullptr ? uint32_t(b.buffer_view->range / codec->texel_size) : 0;
@@ -122,7 +176,17 @@ void QuerySize(const Inst& in, const ImageBinding& b, WaveState& w) {
     const ImageView& v = *b.view;
     const VkExtent3D e = v.image->extent;
     const uint32_t m = v.range.baseMipLevel + lod;
-    const uint32_t width = std::max(e.width >> m, 1u), height = std::max(e.height >> m, 1u);
+    // A view of another block size than its image's (an uncompressed view of
+    // a block-compressed image) counts the image's blocks as its texels.
+    const texel::FormatInfo* image_format = texel::GetFormatInfo(v.image->format);
+    const texel::FormatInfo* view_format = texel::GetFormatInfo(v.format);
+    uint32_t block_w = 1, block_h = 1;
+    if (image_format != nullptr && view_format != nullptr && image_format->block_width != view_format->block_width) {
+      block_w = image_format->block_width;
+      block_h = image_format->block_height;
+    }
+    const uint32_t width = (std::max(e.width >> m, 1u) + block_w - 1) / block_w;
+    const uint32_t height = (std::max(e.height >> m, 1u) + block_h - 1) / block_h;
     const uint32_t depth = std::max(e.depth >> m, 1u);
     switch (v.view_type) {
       case VK_IMAGE_VIEW_TYPE_1D: size[0] = width; break;

@@ -14,6 +14,7 @@ uint32_t ResultRegisters(const Inst& in) {
     case Op::kImageSample:
     case Op::kImageQuerySize: return 4;
     case Op::kGlslUnpack: return in.b;
+    case Op::kAddressAdd: return 2;
     case Op::kMatrixInverse: return in.b * in.b;
     default: return OpWritesDst(in.op) ? 1 : 0;
   }

@@ -22,8 +22,11 @@
 
 namespace duet::spirv_exec {
 
-inline constexpr uint32_t kWaveWidth = 32;
-using LaneMask = uint32_t;  // bit l: lane l
+// Lanes per wave: the interpreter's loops are this many lanes long, so its
+// per-instruction cost is shared by this many invocations (a subgroup is a
+// wave; fragment waves hold kWaveWidth / 4 quads).
+inline constexpr uint32_t kWaveWidth = 64;
+using LaneMask = uint64_t;  // bit l: lane l
 inline constexpr LaneMask kAllLanes = ~LaneMask{0};
 
 enum class Op : uint16_t {
@@ -80,7 +83,8 @@ enum class Op : uint16_t {
 
   // Images. aux = index into Program::images; coordinates in consecutive
   // registers from a (b of them: x, y, z-or-layer); 4 result/value registers.
-  kImageRead,        // dst = texel at integer coordinates (storage images, texel buffers, fetches); c = lod register or kNone
+  kImageRead,        // dst = texel at integer coordinates (storage images, texel buffers, fetches, input
+                     // attachments); c = lod register or kNoOperand; ext = sample register or kNoOperand
   kImageWrite,       // store the 4 registers from c
   kImageQuerySize,   // dst.. = size (b components) at lod register a (kNone: 0)
   kImageQueryLevels, // dst = mip levels of the view
@@ -102,6 +106,26 @@ enum class Op : uint16_t {
   kDemote,          // active lanes become helpers: they go on running, their outputs and stores are dropped
   kIsHelper,        // dst = 1 in helper lanes (WaveState::helpers, or demoted)
   kElect,           // dst = 1 in the lowest active lane of the wave (subgroup = wave)
+
+  // Dynamically indexed arrays of buffer descriptors: `aux` is a
+  // kDescriptorArray root, the element comes per lane from a register; an
+  // element past the array (or unbound) reads 0 and drops writes.
+  kLoadIndexed,         // dst = 32-bit load at offset register a + b of element register ext
+  kStoreIndexed,        // store register c at a + b of element register ext
+  kAtomicIndexed,       // as kAtomic; the element register is c + 2
+  kArrayLengthIndexed,  // as kArrayLength (offset a, stride b) of element register c
+  // Buffer device addresses (PhysicalStorageBuffer): a 64-bit address is two
+  // registers, low word first. Offsets added to it are signed. Addresses
+  // outside every live memory allocation read 0 and drop writes.
+  kAddressAdd,    // dst.. = address a.. + register b (kNoOperand: 0) + constant c
+  kLoadAddress,   // dst = 32-bit load at address a.. + b
+  kStoreAddress,  // store register c at address a.. + b
+  kAtomicAddress, // as kAtomic at address a.. + b
+  // Dynamically indexed arrays of images, samplers and texel buffers: runs
+  // the next instruction (an image op) once per distinct element among the
+  // active lanes. aux = kImageArray root; a = image element register, b =
+  // sampler element register (kNoOperand: the use's constant element).
+  kImageArray,
 };
 
 // A short name for traces and dumps ("IAdd", "BlockBegin"...).
@@ -122,12 +146,15 @@ enum class RootKind : uint8_t {
   kPushConstants,
   kWorkgroup,         // shared memory of the workgroup
   kPrivate,           // per-lane memory (Function and Private storage)
+  kDescriptorArray,   // every element of a buffer descriptor binding (set, binding): the k*Indexed ops
+  kImageArray,        // Program::image_arrays[element]: kImageArray
 };
 
 struct MemoryRoot {
   RootKind kind;
-  uint32_t set = 0, binding = 0, element = 0;  // kDescriptorBuffer
+  uint32_t set = 0, binding = 0, element = 0;  // kDescriptorBuffer, kDescriptorArray (no element), kImageArray (use)
   uint32_t offset = 0;                         // kWorkgroup / kPrivate: start in that memory
+  bool operator==(const MemoryRoot&) const = default;
 };
 
 inline constexpr uint32_t kNoOperand = UINT32_MAX;
@@ -136,6 +163,22 @@ inline constexpr uint32_t kNoOperand = UINT32_MAX;
 // and array element.
 struct ImageRoot {
   uint32_t set = 0, binding = 0, element = 0;
+  bool operator==(const ImageRoot&) const = default;
+};
+
+// ImageRoot::element of an array indexed per lane (kImageArray).
+inline constexpr uint32_t kDynamicElement = UINT32_MAX;
+
+// What a kImageArray reaches: an image (or texel buffer) binding and, for
+// sampling, a sampler binding; either indexed per lane (element
+// kDynamicElement) or at a constant element. A combined image sampler
+// indexed per lane has the same root and register for both.
+struct ImageArrayUse {
+  ImageRoot image;
+  ImageRoot sampler;
+  bool has_sampler = false;
+  bool combined = false;  // the sampler is the image descriptor's own, at the same element
+  bool operator==(const ImageArrayUse&) const = default;
 };
 
 // The operands of one kImageSample besides the coordinates (registers or kNoOperand).
@@ -191,7 +234,21 @@ struct BuiltinSlot {
   uint32_t count = 0;
 };
 
+// How the interpreter runs one instruction, prepared once per program
+// (PrepareExecution, ir_prepare.h): a lane kernel (lane_kernels.h) over
+// the registers at these word offsets (register index * kWaveWidth), or
+// none: the interpreter's switch runs the instruction.
+struct ExecStep {
+  void (*kernel)(uint32_t* dst, const uint32_t* a, const uint32_t* b, const uint32_t* c, LaneMask active) = nullptr;
+  uint32_t dst = 0, a = 0, b = 0, c = 0;
+  // The instruction runs once for the wave (ir_prepare.cpp): a kLoad whose
+  // result is uniform (one load, written to every lane), a kBranchCond or
+  // kSwitch on a uniform register (read in lane 0).
+  bool uniform = false;
+};
+
 struct Program {
+  uint64_t serial = 0;  // unique per compilation (copies share it): waves reuse registers across runs of one
   ShaderStage stage = ShaderStage::kCompute;
   std::vector<InterfaceSlot> inputs, outputs;
   std::vector<BuiltinSlot> builtin_inputs, builtin_outputs;
@@ -212,6 +269,7 @@ struct Program {
   }
 
   std::vector<Inst> code;
+  std::vector<ExecStep> steps;  // per instruction, and an empty one after the last (PrepareExecution)
   std::vector<uint32_t> block_start;  // per block: index of its kBlockBegin; one extra entry = end
   uint32_t register_count = 0;
   std::vector<std::pair<uint32_t, uint32_t>> constants;  // (register, value) set in every lane at wave start
@@ -222,6 +280,7 @@ struct Program {
   std::vector<std::pair<uint32_t, uint32_t>> sampled_images;
   std::vector<SampleOperands> sample_operands;
   std::vector<SwitchTable> switches;
+  std::vector<ImageArrayUse> image_arrays;  // kImageArray roots' uses
   BuiltinRegisters builtins;
   uint32_t workgroup_memory_size = 0;
   uint32_t private_memory_size = 0;  // per lane

@@ -103,6 +103,15 @@ const char* OpName(Op op) {
     case Op::kDemote: return "Demote";
     case Op::kIsHelper: return "IsHelper";
     case Op::kElect: return "Elect";
+    case Op::kLoadIndexed: return "LoadIndexed";
+    case Op::kStoreIndexed: return "StoreIndexed";
+    case Op::kAtomicIndexed: return "AtomicIndexed";
+    case Op::kArrayLengthIndexed: return "ArrayLengthIndexed";
+    case Op::kAddressAdd: return "AddressAdd";
+    case Op::kLoadAddress: return "LoadAddress";
+    case Op::kStoreAddress: return "StoreAddress";
+    case Op::kAtomicAddress: return "AtomicAddress";
+    case Op::kImageArray: return "ImageArray";
   }
   return "?";
 }
@@ -110,6 +119,9 @@ const char* OpName(Op op) {
 bool OpWritesDst(Op op) {
   switch (op) {
     case Op::kStore:
+    case Op::kStoreIndexed:
+    case Op::kStoreAddress:
+    case Op::kImageArray:
     case Op::kBlockBegin:
     case Op::kBranch:
     case Op::kBranchCond:

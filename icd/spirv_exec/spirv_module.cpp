@@ -177,10 +177,16 @@ bool ParseSpirvModule(std::vector<uint32_t> words, SpirvModule* module, std::str
         break;
       }
       case Op::OpTypeFunction:
-      case Op::OpTypeImage:
       case Op::OpTypeSampledImage:
         module->types[inst[0]] = {op, 0, false, inst.word_count > 1 ? inst[1] : 0};
         break;
+      case Op::OpTypeImage: {
+        SpirvType t{op, 0, false, inst[1]};
+        t.dim = static_cast<spv::Dim>(inst[2]);
+        t.multisampled = inst[5] != 0;
+        module->types[inst[0]] = t;
+        break;
+      }
       case Op::OpConstant:
       case Op::OpConstantTrue:
       case Op::OpConstantFalse:

@@ -20,6 +20,8 @@ struct SpirvType {
   uint32_t count = 0;             // vector components, matrix columns, array length (0: runtime)
   std::vector<uint32_t> members;  // struct member types
   spv::StorageClass storage = spv::StorageClass::Max;  // pointers
+  spv::Dim dim = spv::Dim::Max;   // images
+  bool multisampled = false;      // images
 };
 
 // Interpolation and interface decorations, on variables or block members.

@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <vector>
 
 #include "spirv_exec/ir.h"
@@ -24,8 +26,27 @@ struct InvocationTrace;
 // How often (in loop back edges taken) a wave looks at its watchdog.
 inline constexpr uint32_t kWatchdogCheckInterval = 4096;
 
+// Registers start on a cache line: the lane kernels move whole registers
+// (kWaveWidth words) with vector loads and stores, which must not straddle
+// two lines.
+template <typename T>
+struct CacheLineAllocator {
+  using value_type = T;
+  static constexpr std::align_val_t kAlignment{64};
+  CacheLineAllocator() = default;
+  template <typename U>
+  CacheLineAllocator(const CacheLineAllocator<U>&) {}
+  T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kAlignment)); }
+  void deallocate(T* p, size_t) { ::operator delete(p, kAlignment); }
+  template <typename U>
+  bool operator==(const CacheLineAllocator<U>&) const {
+    return true;
+  }
+};
+
 struct WaveState {
-  std::vector<uint32_t> registers;  // register r, lane l at [r * kWaveWidth + l]
+  std::vector<uint32_t, CacheLineAllocator<uint32_t>> registers;  // register r, lane l at [r * kWaveWidth + l]
+  uint64_t registers_of = 0;  // Program::serial of the program whose constants `registers` holds
   std::vector<LaneMask> block_masks;
   std::vector<LaneMask> edges;      // lanes taking each edge of the last branch
   std::vector<std::byte> private_memory;  // kWaveWidth * Program::private_memory_size
@@ -43,7 +64,9 @@ struct WaveState {
 
   // Runaway shaders: when set, the wave checks the watchdog every
   // kWatchdogCheckInterval back edges and stops (aborted) once it expired.
-  // Callers set it after ResetWave; ResetWave keeps it.
+  // Callers set it after ResetWave; ResetWave keeps it. Without one, the
+  // wave uses the watchdog of its thread's WorkContext (util/thread_pool.h),
+  // which is how draws watch their vertex and fragment waves.
   const ShaderWatchdog* watchdog = nullptr;
   uint32_t back_edges_until_check = kWatchdogCheckInterval;
   int64_t watch_started_ns = 0;  // steady clock at the first check of this wave; 0 before
@@ -69,6 +92,8 @@ struct SampledImageState;
 
 namespace duet::spirv_exec {
 
+struct DescriptorTables;
+
 // What an ImageRoot resolves to for one dispatch or draw.
 struct ImageBinding {
   const ImageView* view = nullptr;           // images (sampled, storage, combined)
@@ -81,6 +106,9 @@ struct ShaderResources {
   std::vector<RootMemory> roots;
   std::vector<ImageBinding> images;
   std::vector<texel::SampledImageState> sampled;  // per Program::sampled_images
+  // What kDescriptorArray / kImageArray roots point to (descriptor_tables.h);
+  // shared, so copies of the resources keep the roots' pointers valid.
+  std::shared_ptr<const DescriptorTables> tables;
 };
 
 enum class WaveStatus { kFinished, kAtBarrier };

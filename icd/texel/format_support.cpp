@@ -21,10 +21,15 @@ constexpr VkFormatFeatureFlags2 kWithoutFormat =
 // vendor formats) came with extensions the driver does not implement yet.
 constexpr VkFormat kLastCoreFormat = VK_FORMAT_ASTC_12x12_SRGB_BLOCK;
 
+// Of the compressed formats, the BC family (textureCompressionBC): BC1-BC7
+// decode in texel/bc_decode*. ETC2/EAC and ASTC have no decoder.
 bool IsSupported(const FormatInfo& f) {
-  return f.format <= kLastCoreFormat && f.compression == Compression::kNone && f.plane_count == 1 &&
-         !f.chroma_subsampled && f.format != VK_FORMAT_R4G4_UNORM_PACK8;
+  const bool compression_ok = f.compression == Compression::kNone || f.compression == Compression::kBC;
+  return f.format <= kLastCoreFormat && compression_ok && f.plane_count == 1 && !f.chroma_subsampled &&
+         f.format != VK_FORMAT_R4G4_UNORM_PACK8;
 }
+
+bool IsCompressed(const FormatInfo& f) { return f.compression != Compression::kNone; }
 
 // Colour formats have one numeric type for all components.
 NumericType ColorType(const FormatInfo& f) { return f.components[0].type; }
@@ -89,6 +94,13 @@ VkFormatFeatureFlags2 ColorBufferFeatures(const FormatInfo& f) {
                          VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_ATOMIC_BIT);
 }
 
+// What textureCompressionBC requires of every BC format (sampled, blit
+// source, linear filtering) plus transfers. Blocks are read through the
+// decoders only: no attachments, storage or blit destinations (there is no
+// encoder), no texel buffers.
+constexpr VkFormatFeatureFlags2 kCompressedFeatures =
+    kTransfer | kSampled | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+
 VkFormatFeatureFlags2 DepthStencilFeatures(const FormatInfo& f) {
   // Not a blit destination: blits write through the colour path only.
   VkFormatFeatureFlags2 features = kTransfer | kSampled | VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT;
@@ -106,6 +118,13 @@ VkFormatFeatureFlags2 TilingFeatures(VkFormat format, bool linear) {
   return linear ? features.linear : features.optimal;
 }
 
+// An uncompressed colour format whose texel is one block of the compressed
+// `image` format: the views VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT allows.
+bool IsBlockTexelViewFormat(const FormatInfo& image, const FormatInfo& view) {
+  return !IsCompressed(view) && !view.has_depth && !view.has_stencil && view.block_size == image.block_size &&
+         view.plane_count == 1 && !view.chroma_subsampled;
+}
+
 // What the usage can rely on: the image's own format, or with
 // MUTABLE_FORMAT | EXTENDED_USAGE any format a view of it may have.
 VkFormatFeatureFlags2 UsableFeatures(const FormatInfo& info, bool linear, VkImageCreateFlags flags,
@@ -113,11 +132,23 @@ VkFormatFeatureFlags2 UsableFeatures(const FormatInfo& info, bool linear, VkImag
   VkFormatFeatureFlags2 features = TilingFeatures(info.format, linear);
   constexpr VkImageCreateFlags kExtended = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_EXTENDED_USAGE_BIT;
   if ((flags & kExtended) != kExtended) return features;
+  const bool block_views = (flags & VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT) != 0;
+  auto add = [&](const FormatInfo& other) {
+    VkFormatFeatureFlags2 other_features = TilingFeatures(other.format, linear);
+    // A block-texel view (an uncompressed format over the blocks) may be
+    // sampled, stored to or copied, but is never an attachment.
+    constexpr VkFormatFeatureFlags2 kAttachment = kRenderable | VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BLEND_BIT;
+    if (block_views && !IsCompressed(other)) other_features &= ~kAttachment;
+    features |= other_features;
+  };
   if (!view_formats.empty()) {
-    for (VkFormat view_format : view_formats) features |= TilingFeatures(view_format, linear);
+    for (VkFormat view_format : view_formats) {
+      if (const FormatInfo* other = GetFormatInfo(view_format)) add(*other);
+    }
   } else {
     for (const FormatInfo& other : AllFormatInfos()) {
-      if (other.compatibility_class == info.compatibility_class) features |= TilingFeatures(other.format, linear);
+      if (other.compatibility_class == info.compatibility_class || (block_views && IsBlockTexelViewFormat(info, other)))
+        add(other);
     }
   }
   return features;
@@ -180,6 +211,10 @@ VkSampleCountFlags SampleCounts(const FormatInfo& info, VkImageType type, bool l
 FormatFeatures GetFormatFeatures(VkFormat format) {
   const FormatInfo* info = GetFormatInfo(format);
   if (info == nullptr || !IsSupported(*info)) return {};
+  if (IsCompressed(*info)) {
+    // Linear images share the optimal layout (texel/image_layout), so both tilings work alike.
+    return {.linear = kCompressedFeatures, .optimal = kCompressedFeatures, .buffer = 0};
+  }
   if (info->has_depth || info->has_stencil) {
     // Depth/stencil images keep a private layout: optimal tiling only.
     return {.linear = 0, .optimal = DepthStencilFeatures(*info), .buffer = 0};
@@ -203,11 +238,18 @@ VkResult GetImageFormatLimits(VkFormat format, VkImageType type, VkImageTiling t
   if (own_features == 0) return VK_ERROR_FORMAT_NOT_SUPPORTED;
 
   // No sparse residency, protected memory, device groups or multi-planar
-  // formats; block-texel views need a compressed format.
+  // formats; block-texel views need a compressed, mutable format.
   constexpr VkImageCreateFlags kSupportedFlags =
       VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT | VK_IMAGE_CREATE_ALIAS_BIT |
-      VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT | VK_IMAGE_CREATE_EXTENDED_USAGE_BIT;
+      VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT | VK_IMAGE_CREATE_EXTENDED_USAGE_BIT |
+      VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT;
   if (flags & ~kSupportedFlags) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  if ((flags & VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT) &&
+      (!IsCompressed(*info) || !(flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT))) {
+    return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  }
+  // Block-compressed images are 2D (arrays and cubes included).
+  if (IsCompressed(*info) && type != VK_IMAGE_TYPE_2D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
   if ((flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) && type != VK_IMAGE_TYPE_2D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
   if ((flags & VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT) && type != VK_IMAGE_TYPE_3D) {
     return VK_ERROR_FORMAT_NOT_SUPPORTED;

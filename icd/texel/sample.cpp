@@ -15,103 +15,14 @@
 namespace duet::texel {
 namespace {
 
+using sampling::ChooseLevels;
+using sampling::ComputeLambdaPrime;
 using sampling::CubeFace;
 using sampling::FilteredCoordinateCount;
+using sampling::LaneCount;
+using sampling::LevelChoice;
 using sampling::Operands;
 using sampling::TexelSpace;
-
-// Lanes up to the last active one: the length per-lane loops may run.
-inline uint32_t LaneCount(LaneMask lane_mask) {
-  return lane_mask == 0 ? 0 : 64u - static_cast<uint32_t>(__builtin_clzll(lane_mask));
-}
-
-// lambda' = lambda_base + clamp(sampler bias + shader bias) for every lane
-// up to the last active one (inactive lanes compute harmless garbage), so
-// the explicit-LOD loop vectorizes. lambda_base is the Lod operand, or
-// log2(rho_max) from the derivatives: rho_x is the length of the
-// x-derivative of (u, v, w) scaled to the base level, rho_y likewise (the
-// spec allows any f between the largest component and sqrt(2) times their
-// sum; the Euclidean length is the isotropic footprint's own measure).
-// Without anisotropy, eta = 1 and lambda_base = log2(rho_max).
-template <SampledDim kDim>
-void ComputeLambdaPrime(const SampledImageState& state, const Operands& op, uint32_t lane_count,
-                        float* lambda_prime) {
-  const float sampler_bias = state.sampler.mip_lod_bias;
-  auto bias = [&](uint32_t lane) {
-    return std::clamp(sampler_bias + op.bias[lane], -kMaxSamplerLodBias, kMaxSamplerLodBias);
-  };
-  if (op.explicit_lod) {
-    for (uint32_t lane = 0; lane < lane_count; ++lane) lambda_prime[lane] = op.lod[lane] + bias(lane);
-    return;
-  }
-  constexpr int n = FilteredCoordinateCount(kDim);
-  const SampledLevel& base = state.levels[0];
-  float rho2[kMaxSampleLanes];  // rho_max squared
-  if constexpr (kDim == SampledDim::kCube) {
-    for (uint32_t lane = 0; lane < lane_count; ++lane) {
-      const CubeFace face = sampling::SelectCubeFace(op.coords[0][lane], op.coords[1][lane], op.coords[2][lane]);
-      const float direction_dx[3] = {op.ddx[0][lane], op.ddx[1][lane], op.ddx[2][lane]};
-      const float direction_dy[3] = {op.ddy[0][lane], op.ddy[1][lane], op.ddy[2][lane]};
-      float dx[2], dy[2];
-      sampling::CubeFaceDerivatives(face, direction_dx, &dx[0], &dx[1]);
-      sampling::CubeFaceDerivatives(face, direction_dy, &dy[0], &dy[1]);
-      float rho_x2 = 0.0f, rho_y2 = 0.0f;
-      for (int c = 0; c < 2; ++c) {
-        rho_x2 += dx[c] * base.scale[c] * dx[c] * base.scale[c];
-        rho_y2 += dy[c] * base.scale[c] * dy[c] * base.scale[c];
-      }
-      rho2[lane] = std::max(rho_x2, rho_y2);
-    }
-  } else {
-    for (uint32_t lane = 0; lane < lane_count; ++lane) {
-      float rho_x2 = 0.0f, rho_y2 = 0.0f;
-      for (int c = 0; c < n; ++c) {
-        const float mx = op.ddx[c][lane] * base.scale[c], my = op.ddy[c][lane] * base.scale[c];
-        rho_x2 += mx * mx;
-        rho_y2 += my * my;
-      }
-      rho2[lane] = std::max(rho_x2, rho_y2);
-    }
-  }
-  // log2(sqrt(x)) without the sqrt; log2(0) = -inf, a point footprint.
-  for (uint32_t lane = 0; lane < lane_count; ++lane) lambda_prime[lane] = 0.5f * std::log2(rho2[lane]) + bias(lane);
-}
-
-// Image level selection for one lane.
-struct LevelChoice {
-  float level;     // d_l - level_base
-  bool magnified;  // lambda <= 0: magFilter within a level
-  int32_t hi, lo;  // levels read (relative to the base); lo == hi when one level
-  float delta;     // weight of level lo
-};
-
-inline LevelChoice ChooseLevels(const SampledImageState& state, float lambda_prime, float shader_min_lod) {
-  // shaderOp.lod_min is MinLod, or 0 without the operand (kZeros).
-  const float lod_min = std::max(state.sampler.min_lod, shader_min_lod);
-  const float lod_max = state.sampler.max_lod;
-  // Written so a NaN lambda' (NaN coordinates or derivatives) lands on
-  // lod_min rather than propagating into the level index.
-  float lambda = lambda_prime > lod_max ? lod_max : (lambda_prime >= lod_min ? lambda_prime : lod_min);
-  if (!(lambda == lambda)) lambda = 0.0f;  // NaN minLod/maxLod
-  LevelChoice choice;
-  choice.magnified = lambda <= 0.0f;
-  const int32_t q = static_cast<int32_t>(state.level_count) - 1;
-  const float d = std::clamp(lambda, 0.0f, static_cast<float>(q));
-  const int32_t whole = static_cast<int32_t>(d);  // d >= 0: truncation is floor
-  if (state.mip_linear) {
-    choice.level = d;
-    choice.hi = whole;
-    choice.lo = std::min(whole + 1, q);
-    choice.delta = d - static_cast<float>(whole);
-  } else {
-    // nearest(d') = ceil(d' + 0.5) - 1, the preferred rule, which rounds
-    // ties down: the next level once the fraction exceeds one half.
-    choice.hi = choice.lo = whole + (d - static_cast<float>(whole) > 0.5f ? 1 : 0);
-    choice.level = static_cast<float>(choice.hi);
-    choice.delta = 0.0f;
-  }
-  return choice;
-}
 
 // Combines weighted values: a weighted sum, or the component-wise min/max
 // of those with non-zero weight (VK_SAMPLER_REDUCTION_MODE_MIN/MAX).

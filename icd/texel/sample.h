@@ -98,6 +98,7 @@ struct SampledImageState {
   const TexelCodec* codec = nullptr;  // uncompressed formats: texels unpack through it (or inline_format)
   TexelLoadFn block_load = nullptr;   // otherwise (block formats): one texel through this function
   InlineTexelFormat inline_format = InlineTexelFormat::kNone;
+  bool srgb8 = false;                   // kRgba8/kBgra8: an _SRGB format
   const float* rgb8_table = nullptr;    // kRgba8/kBgra8: R, G, B codes to float (UNORM or sRGB-decoded)
   const float* alpha8_table = nullptr;  //                A codes to float (UNORM)
   uint8_t swizzle[4] = {0, 1, 2, 3};  // source component of R, G, B, A, or kSwizzleZero/kSwizzleOne
@@ -118,6 +119,9 @@ struct SampledImageState {
   bool compare = false;          // depth comparison on (sampler compareEnable)
   bool clamp_dref = false;       // UNORM depth: Dref is clamped to [0, 1] first
   TexelValue border_texel{};     // border colour after replacement and conversion to RGBA
+  // The wave path of SampleComponents applies (sample_rgba8.cpp): a 2D or
+  // 2D-array view of an inline 8-bit format, a weighted average, no compare.
+  bool rgba8_waves = false;
 };
 
 // Resolves a view with a sampler (nullptr for texelFetch, storage images and
@@ -156,6 +160,21 @@ struct SampleRequest {
 
 // OpImageSample*: n lanes (bit l of lane_mask), results in out[l].
 void Sample(const SampledImageState& state, const SampleRequest& request, LaneMask lane_mask, TexelValue* out);
+
+// The same with results by component, as the shader executor's registers
+// hold them: component c of lane l in out[c][l]. Only the lanes of lane_mask
+// are written. The common case (a 2D RGBA8/BGRA8 texture, UNORM or sRGB,
+// filtered without comparison) runs through whole-wave loops over integer
+// texel addresses instead of per-lane filtering; its results are those of
+// Sample up to float rounding (a few ulps in filtered values).
+void SampleComponents(const SampledImageState& state, const SampleRequest& request, LaneMask lane_mask,
+                      uint32_t* const out[4]);
+
+// Whether a sample's result depends on its LOD: false when every LOD reads
+// the base level with one filter (magFilter == minFilter and a view of one
+// level, or a sampler whose minLod and maxLod are at most 0 without a MinLod
+// operand). Callers may then leave the derivatives out of the request.
+bool LodMatters(const SampledImageState& state, bool has_min_lod_operand);
 
 // OpImageGather / OpImageDrefGather at the view's base level: out[l] is
 // (i0j1, i1j1, i1j0, i0j0)'s `component` after the swizzle (DrefGather: the

@@ -92,6 +92,7 @@ void CubeAdjacentTexel(int32_t face, int32_t i, int32_t j, int32_t n, int32_t* f
 int32_t WrapOutside(int32_t i, int32_t size, uint8_t mode) {
   switch (mode) {
     case VK_SAMPLER_ADDRESS_MODE_REPEAT: {
+      if ((size & (size - 1)) == 0) return i & (size - 1);  // a power of two: no division
       const int32_t m = i % size;
       return m < 0 ? m + size : m;
     }

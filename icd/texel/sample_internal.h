@@ -1,7 +1,8 @@
 // The per-texel steps the sampling files share: coordinate wrapping, texel
 // reads with texel replacement and depth comparison, cube face selection and
 // reads across cube edges, lane location (cube face, array layer), the
-// swizzle. Internal to texel/sample*.cpp.
+// swizzle, the LOD operation and level selection. Internal to
+// texel/sample*.cpp.
 //
 // Speed: the common case (an in-range texel of an uncompressed format) is
 // inline and branch-light; everything rarer (border texels, cube edges and
@@ -9,6 +10,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 
@@ -239,5 +241,124 @@ struct Operands {
   int32_t const_offset[3];
   bool explicit_lod;
 };
+
+
+// log2(x) for the LOD operation, without a libm call per lane: the exponent
+// bits give the integer part, and log2 of the mantissa m (folded into
+// [sqrt(1/2), sqrt(2))) is 2 atanh(t) / ln 2 with t = (m - 1) / (m + 1), a
+// series in t^2 (|t| < 0.172, so five terms leave an error below 1e-8).
+// Exact at powers of two (t = 0), which is where level selection has its
+// ties; within a few ulps of std::log2 elsewhere. Zero, denormals, negative
+// numbers, infinities and NaN take std::log2.
+inline float Log2(float x) {
+  const uint32_t bits = std::bit_cast<uint32_t>(x);
+  if (bits - 0x00800000u >= 0x7F000000u) return std::log2(x);
+  int32_t exponent = static_cast<int32_t>(bits >> 23) - 127;
+  uint32_t mantissa_bits = (bits & 0x007FFFFFu) | 0x3F800000u;  // m in [1, 2)
+  if (mantissa_bits > 0x3FB504F3u) {                             // m > sqrt(2): m / 2
+    mantissa_bits -= 0x00800000u;
+    ++exponent;
+  }
+  const float m = std::bit_cast<float>(mantissa_bits);
+  const float t = (m - 1.0f) / (m + 1.0f);
+  const float t2 = t * t;
+  // 2 / ln 2 / (2k + 1) for k = 0..4.
+  const float series =
+      2.88539008f + t2 * (0.961796694f + t2 * (0.577078016f + t2 * (0.412198583f + t2 * 0.320598898f)));
+  return static_cast<float>(exponent) + t * series;
+}
+
+// Lanes up to the last active one: the length per-lane loops may run.
+inline uint32_t LaneCount(LaneMask lane_mask) {
+  return lane_mask == 0 ? 0 : 64u - static_cast<uint32_t>(__builtin_clzll(lane_mask));
+}
+
+// lambda' = lambda_base + clamp(sampler bias + shader bias) for every lane
+// up to the last active one (inactive lanes compute harmless garbage), so
+// the explicit-LOD loop vectorizes. lambda_base is the Lod operand, or
+// log2(rho_max) from the derivatives: rho_x is the length of the
+// x-derivative of (u, v, w) scaled to the base level, rho_y likewise (the
+// spec allows any f between the largest component and sqrt(2) times their
+// sum; the Euclidean length is the isotropic footprint's own measure).
+// Without anisotropy, eta = 1 and lambda_base = log2(rho_max).
+template <SampledDim kDim>
+void ComputeLambdaPrime(const SampledImageState& state, const Operands& op, uint32_t lane_count,
+                        float* lambda_prime) {
+  const float sampler_bias = state.sampler.mip_lod_bias;
+  auto bias = [&](uint32_t lane) {
+    return std::clamp(sampler_bias + op.bias[lane], -kMaxSamplerLodBias, kMaxSamplerLodBias);
+  };
+  if (op.explicit_lod) {
+    for (uint32_t lane = 0; lane < lane_count; ++lane) lambda_prime[lane] = op.lod[lane] + bias(lane);
+    return;
+  }
+  constexpr int n = FilteredCoordinateCount(kDim);
+  const SampledLevel& base = state.levels[0];
+  float rho2[kMaxSampleLanes];  // rho_max squared
+  if constexpr (kDim == SampledDim::kCube) {
+    for (uint32_t lane = 0; lane < lane_count; ++lane) {
+      const CubeFace face = sampling::SelectCubeFace(op.coords[0][lane], op.coords[1][lane], op.coords[2][lane]);
+      const float direction_dx[3] = {op.ddx[0][lane], op.ddx[1][lane], op.ddx[2][lane]};
+      const float direction_dy[3] = {op.ddy[0][lane], op.ddy[1][lane], op.ddy[2][lane]};
+      float dx[2], dy[2];
+      sampling::CubeFaceDerivatives(face, direction_dx, &dx[0], &dx[1]);
+      sampling::CubeFaceDerivatives(face, direction_dy, &dy[0], &dy[1]);
+      float rho_x2 = 0.0f, rho_y2 = 0.0f;
+      for (int c = 0; c < 2; ++c) {
+        rho_x2 += dx[c] * base.scale[c] * dx[c] * base.scale[c];
+        rho_y2 += dy[c] * base.scale[c] * dy[c] * base.scale[c];
+      }
+      rho2[lane] = std::max(rho_x2, rho_y2);
+    }
+  } else {
+    for (uint32_t lane = 0; lane < lane_count; ++lane) {
+      float rho_x2 = 0.0f, rho_y2 = 0.0f;
+      for (int c = 0; c < n; ++c) {
+        const float mx = op.ddx[c][lane] * base.scale[c], my = op.ddy[c][lane] * base.scale[c];
+        rho_x2 += mx * mx;
+        rho_y2 += my * my;
+      }
+      rho2[lane] = std::max(rho_x2, rho_y2);
+    }
+  }
+  // log2(sqrt(x)) without the sqrt; log2(0) = -inf, a point footprint.
+  for (uint32_t lane = 0; lane < lane_count; ++lane) lambda_prime[lane] = 0.5f * Log2(rho2[lane]) + bias(lane);
+}
+
+// Image level selection for one lane.
+struct LevelChoice {
+  float level;     // d_l - level_base
+  bool magnified;  // lambda <= 0: magFilter within a level
+  int32_t hi, lo;  // levels read (relative to the base); lo == hi when one level
+  float delta;     // weight of level lo
+};
+
+inline LevelChoice ChooseLevels(const SampledImageState& state, float lambda_prime, float shader_min_lod) {
+  // shaderOp.lod_min is MinLod, or 0 without the operand (kZeros).
+  const float lod_min = std::max(state.sampler.min_lod, shader_min_lod);
+  const float lod_max = state.sampler.max_lod;
+  // Written so a NaN lambda' (NaN coordinates or derivatives) lands on
+  // lod_min rather than propagating into the level index.
+  float lambda = lambda_prime > lod_max ? lod_max : (lambda_prime >= lod_min ? lambda_prime : lod_min);
+  if (!(lambda == lambda)) lambda = 0.0f;  // NaN minLod/maxLod
+  LevelChoice choice;
+  choice.magnified = lambda <= 0.0f;
+  const int32_t q = static_cast<int32_t>(state.level_count) - 1;
+  const float d = std::clamp(lambda, 0.0f, static_cast<float>(q));
+  const int32_t whole = static_cast<int32_t>(d);  // d >= 0: truncation is floor
+  if (state.mip_linear) {
+    choice.level = d;
+    choice.hi = whole;
+    choice.lo = std::min(whole + 1, q);
+    choice.delta = d - static_cast<float>(whole);
+  } else {
+    // nearest(d') = ceil(d' + 0.5) - 1, the preferred rule, which rounds
+    // ties down: the next level once the fraction exceeds one half.
+    choice.hi = choice.lo = whole + (d - static_cast<float>(whole) > 0.5f ? 1 : 0);
+    choice.level = static_cast<float>(choice.hi);
+    choice.delta = 0.0f;
+  }
+  return choice;
+}
 
 }  // namespace duet::texel::sampling

@@ -35,11 +35,13 @@ void ChooseInlineFormat(VkFormat format, SampledImageState* out) {
     default: return;
   }
   const bool srgb = format == VK_FORMAT_R8G8B8A8_SRGB || format == VK_FORMAT_B8G8R8A8_SRGB;
+  out->srgb8 = srgb;
   out->alpha8_table = Unorm8Table();
   out->rgb8_table = srgb ? GetSrgbTables().decode : Unorm8Table();
 }
 
-// BC formats store 4x4 blocks; a texel read decodes its block and keeps one.
+// BC formats store 4x4 blocks; a texel read decodes the texel's line of its
+// block up to the texel, and keeps the texel.
 constexpr int32_t kBcBlockSize = 4;
 
 void LoadBcTexel(const SampledImageState& state, const SampledLevel& level, const std::byte* layer_base, int32_t x,
@@ -47,9 +49,10 @@ void LoadBcTexel(const SampledImageState& state, const SampledLevel& level, cons
   const std::byte* block = layer_base + static_cast<size_t>(z) * level.slice_pitch +
                            static_cast<size_t>(y / kBcBlockSize) * level.row_pitch +
                            static_cast<size_t>(x / kBcBlockSize) * state.block_bytes;
-  TexelValue texels[kBcBlockSize * kBcBlockSize];
-  DecodeBcBlock(state.format, block, texels);
-  *out = texels[(y % kBcBlockSize) * kBcBlockSize + x % kBcBlockSize];
+  TexelValue line[kBcBlockSize];
+  const auto column = static_cast<uint32_t>(x % kBcBlockSize);
+  DecodeBcRow(state.format, block, static_cast<uint32_t>(y % kBcBlockSize), column + 1, line);
+  *out = line[column];
 }
 
 // Formats without a codec or decoder (never advertised for sampling) read
@@ -175,6 +178,8 @@ void ResolveSampler(const SamplerState& sampler, VkImageAspectFlagBits aspect,
   out->clamp_dref = aspect == VK_IMAGE_ASPECT_DEPTH_BIT && out->codec != nullptr &&
                     out->codec->format != VK_FORMAT_D32_SFLOAT;
   out->border_texel = ExpandToRgba(BorderColor(sampler, out->value_class), present, out->one_bits);
+  out->rgba8_waves = out->dim == SampledDim::k2D && out->inline_format != InlineTexelFormat::kNone &&
+                     !out->compare && sampler.reduction_mode == VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE;
 }
 
 // The extent of one level as the view sees it: a view of another block size

@@ -10,6 +10,8 @@
 namespace duet {
 namespace {
 
+thread_local WorkContext tls_context;
+
 class ThreadPool {
  public:
   explicit ThreadPool(uint32_t threads) {
@@ -32,6 +34,7 @@ class ThreadPool {
     {
       std::lock_guard lock(mutex_);
       job_ = &fn;
+      job_context_ = tls_context;
       job_count_ = count;
       next_.store(0);
       busy_ = static_cast<uint32_t>(workers_.size());
@@ -58,7 +61,11 @@ class ThreadPool {
         if (stopping_) return;
         seen = generation_;
       }
-      Work();
+      {
+        // The job runs with its caller's context.
+        ScopedWorkContext context(job_context_);
+        Work();
+      }
       std::lock_guard lock(mutex_);
       if (--busy_ == 0) done_.notify_all();
     }
@@ -69,6 +76,7 @@ class ThreadPool {
   std::mutex mutex_;
   std::condition_variable wake_, done_;
   const std::function<void(uint32_t)>* job_ = nullptr;
+  WorkContext job_context_;
   uint32_t job_count_ = 0;
   std::atomic<uint32_t> next_{0};
   uint32_t busy_ = 0;
@@ -90,6 +98,12 @@ ThreadPool& Pool() {
 }
 
 }  // namespace
+
+const WorkContext& CurrentWorkContext() { return tls_context; }
+
+ScopedWorkContext::ScopedWorkContext(const WorkContext& context) : saved_(tls_context) { tls_context = context; }
+
+ScopedWorkContext::~ScopedWorkContext() { tls_context = saved_; }
 
 void ParallelFor(uint32_t count, const std::function<void(uint32_t)>& fn) {
   if (count == 1 || Pool().Size() == 1) {

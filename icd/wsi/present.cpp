@@ -6,12 +6,18 @@
 // a submission that waits on the present's semaphores and then passes the
 // images to each swapchain's engine: presents keep their order with the
 // queue's other work, and the presenting thread never waits for rendering.
+// VK_EXT_swapchain_maintenance1: a present may name a fence per swapchain,
+// signalled once the engine is done with the image (shown and copied out,
+// replaced or discarded; the semaphores were waited on before), and a
+// present mode per swapchain, from those the swapchain was created with.
+#include <algorithm>
 #include <vector>
 
 #include "cmdtape/queue_worker.h"
 #include "dispatch/entrypoints.h"
 #include "objects/device.h"
 #include "objects/sync.h"
+#include "util/log.h"
 #include "util/vk_util.h"
 #include "wsi/swapchain.h"
 
@@ -64,6 +70,10 @@ VKAPI_ATTR VkResult VKAPI_CALL QueuePresentKHR(VkQueue _queue, const VkPresentIn
   if (queue->device->lost) return VK_ERROR_DEVICE_LOST;
   const auto* regions =
       FindInChain<VkPresentRegionsKHR>(pPresentInfo->pNext, VK_STRUCTURE_TYPE_PRESENT_REGIONS_KHR);
+  const auto* fences = FindInChain<VkSwapchainPresentFenceInfoEXT>(pPresentInfo->pNext,
+                                                                   VK_STRUCTURE_TYPE_SWAPCHAIN_PRESENT_FENCE_INFO_EXT);
+  const auto* modes = FindInChain<VkSwapchainPresentModeInfoEXT>(pPresentInfo->pNext,
+                                                                 VK_STRUCTURE_TYPE_SWAPCHAIN_PRESENT_MODE_INFO_EXT);
 
   struct Handoff {
     std::shared_ptr<wsi::PresentEngine> engine;
@@ -92,7 +102,21 @@ VKAPI_ATTR VkResult VKAPI_CALL QueuePresentKHR(VkQueue _queue, const VkPresentIn
                             rect.extent.width, rect.extent.height});
       }
     }
-    swapchain->engine->Queue(index, std::move(declared), has_declared);
+    if (modes != nullptr && i < modes->swapchainCount) {
+      const VkPresentModeKHR mode = modes->pPresentModes[i];
+      if (std::find(swapchain->present_modes.begin(), swapchain->present_modes.end(), mode) !=
+          swapchain->present_modes.end())
+        swapchain->present_mode = mode;  // for this present and the later ones
+      else
+        DUET_WARN("vkQueuePresentKHR: present mode %d was not given at swapchain creation; ignored", mode);
+    }
+    std::function<void()> released;
+    if (fences != nullptr && i < fences->swapchainCount && fences->pFences[i] != VK_NULL_HANDLE) {
+      Device* device = queue->device;
+      Fence* fence = FromHandle<Fence>(fences->pFences[i]);
+      released = [device, fence] { SignalFence(device, fence); };
+    }
+    swapchain->engine->Queue(index, swapchain->present_mode, std::move(declared), has_declared, std::move(released));
     // An image that cannot be shown still waits for the semaphores and
     // then goes back to the swapchain.
     handoffs.push_back({swapchain->engine, index, result < 0});

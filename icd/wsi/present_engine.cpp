@@ -61,41 +61,57 @@ VkResult PresentEngine::Acquire(uint64_t timeout_ns, uint32_t* index) {
   }
 }
 
-void PresentEngine::Unacquire(uint32_t index) {
+bool PresentEngine::Unacquire(uint32_t index) {
   {
     std::lock_guard lock(mutex_);
+    if (index >= slots_.size() || slots_[index].state != ImageState::kAcquired) return false;
     slots_[index].state = ImageState::kFree;
   }
   changed_.notify_all();
+  return true;
 }
 
-void PresentEngine::Queue(uint32_t index, std::vector<framebuffer::Rect> declared, bool has_declared) {
+void PresentEngine::Queue(uint32_t index, VkPresentModeKHR mode, std::vector<framebuffer::Rect> declared,
+                          bool has_declared, std::function<void()> released) {
   std::lock_guard lock(mutex_);
   Slot& slot = slots_[index];
   slot.state = ImageState::kQueued;
+  slot.mode = mode;
   slot.declared = std::move(declared);
   slot.has_declared = has_declared;
+  slot.released = std::move(released);
+}
+
+void PresentEngine::FreePresented(uint32_t index, Callbacks* run_later) {
+  Slot& slot = slots_[index];
+  slot.state = ImageState::kFree;
+  if (slot.released) run_later->push_back(std::move(slot.released));
+  slot.released = nullptr;
 }
 
 void PresentEngine::Ready(uint32_t index, bool discard) {
+  Callbacks released;
   {
     std::lock_guard lock(mutex_);
     if (discard || stopping_) {
-      slots_[index].state = ImageState::kFree;
+      FreePresented(index, &released);
     } else {
-      // MAILBOX: the newest image replaces the one waiting for the refresh.
-      if (config_.mode == VK_PRESENT_MODE_MAILBOX_KHR) {
-        for (uint32_t waiting : ready_) {
-          slots_[waiting].state = ImageState::kFree;
+      // MAILBOX: the newest image replaces the one waiting for the refresh
+      // (only images presented as MAILBOX: earlier modes keep their frames).
+      if (slots_[index].mode == VK_PRESENT_MODE_MAILBOX_KHR) {
+        std::erase_if(ready_, [&](uint32_t waiting) {
+          if (slots_[waiting].mode != VK_PRESENT_MODE_MAILBOX_KHR) return false;
+          FreePresented(waiting, &released);
           CountDropped();
-        }
-        ready_.clear();
+          return true;
+        });
       }
       slots_[index].state = ImageState::kReady;
       ready_.push_back(index);
     }
   }
   changed_.notify_all();
+  for (const auto& callback : released) callback();
 }
 
 void PresentEngine::Drain(std::chrono::milliseconds timeout) {
@@ -135,7 +151,8 @@ void PresentEngine::Run() {
   for (;;) {
     changed_.wait(lock, [&] { return stopping_ || !ready_.empty(); });
     if (ready_.empty()) return;  // stopping, nothing left to show
-    const bool paced = config_.refresh_interval_ns != 0 && config_.mode != VK_PRESENT_MODE_IMMEDIATE_KHR;
+    const bool paced =
+        config_.refresh_interval_ns != 0 && slots_[ready_.front()].mode != VK_PRESENT_MODE_IMMEDIATE_KHR;
     if (paced && !stopping_) {
       const Clock::time_point refresh = NextRefresh();
       changed_.wait_until(lock, refresh, [&] { return stopping_; });
@@ -166,11 +183,13 @@ void PresentEngine::Show(uint32_t index, std::vector<framebuffer::Rect> declared
   } else {
     damage = DiffAndUpdate(image.pixels, image.row_pitch, shown_.data(), shown_stride, width, height);
   }
+  Callbacks released;
   {
     std::lock_guard lock(mutex_);
-    slots_[index].state = ImageState::kFree;
+    FreePresented(index, &released);
   }
   changed_.notify_all();
+  for (const auto& callback : released) callback();
 
   CountPresent(damage.pixels, uint64_t{width} * height, damage.rects.size(), damage.bands);
   const framebuffer::Frame frame{shown_.data(), width, height, shown_stride, config_.format};

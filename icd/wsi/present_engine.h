@@ -9,6 +9,11 @@
 //   IMMEDIATE  images are shown as soon as they are ready, no pacing.
 // When the target has no refresh (headless, unless DUET_REFRESH_HZ), FIFO
 // and MAILBOX show frames as fast as the backend takes them.
+// The mode is chosen per present (VK_EXT_swapchain_maintenance1): an image
+// keeps the mode it was presented with, so images queued before a switch
+// are still shown the old way; a MAILBOX image replaces only MAILBOX images.
+// A present may carry a callback (its present fence) that runs once the
+// image is free again: shown and copied out, replaced, or discarded.
 //
 // Showing an image first brings the swapchain's copy of the last shown
 // frame up to date (content diff, or the application's declared damage) and
@@ -23,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -56,11 +62,15 @@ class PresentEngine {
   // free and timeout_ns is 0, VK_TIMEOUT when none became free in time,
   // VK_ERROR_SURFACE_LOST_KHR once the backend lost its window.
   VkResult Acquire(uint64_t timeout_ns, uint32_t* index);
-  // Gives an acquired image back unshown (an acquire that then failed).
-  void Unacquire(uint32_t index);
+  // Gives an acquired image back unshown (an acquire that then failed, or
+  // vkReleaseSwapchainImagesEXT). False when `index` is not acquired.
+  bool Unacquire(uint32_t index);
   // The application presented `index` (vkQueuePresentKHR, application
-  // thread). `declared` is its VK_KHR_incremental_present damage, if any.
-  void Queue(uint32_t index, std::vector<framebuffer::Rect> declared, bool has_declared);
+  // thread) in present mode `mode`. `declared` is its
+  // VK_KHR_incremental_present damage, if any; `released` (may be empty)
+  // runs, without the engine's lock, when the image is free again.
+  void Queue(uint32_t index, VkPresentModeKHR mode, std::vector<framebuffer::Rect> declared, bool has_declared,
+             std::function<void()> released);
   // The present's waits are done (queue thread): show the image, or with
   // `discard` free it unshown (out-of-date swapchain, lost device).
   void Ready(uint32_t index, bool discard);
@@ -77,17 +87,23 @@ class PresentEngine {
   struct Slot {
     EngineImage image;
     ImageState state = ImageState::kFree;
+    VkPresentModeKHR mode = VK_PRESENT_MODE_FIFO_KHR;  // of its present
     bool has_declared = false;
     std::vector<framebuffer::Rect> declared;
+    std::function<void()> released;  // of its present; run once it is free
   };
+  using Callbacks = std::vector<std::function<void()>>;
 
   void Run();
   // The next refresh at or after now (called with mutex_ held).
   std::chrono::steady_clock::time_point NextRefresh();
   void Show(uint32_t index, std::vector<framebuffer::Rect> declared, bool has_declared);
   bool InFlight() const;  // any image queued, ready or being shown
+  // A presented image is free again (mutex_ held); its `released` callback
+  // goes to `run_later`, for the caller to run once it has unlocked.
+  void FreePresented(uint32_t index, Callbacks* run_later);
 
-  const EngineConfig config_;
+  const EngineConfig config_;  // config_.mode: the swapchain's first mode
   std::unique_ptr<framebuffer::Output> output_;
   // The frame the backend shows now, kept up to date by Show().
   std::vector<std::byte> shown_;

@@ -133,9 +133,42 @@ VKAPI_ATTR VkResult VKAPI_CALL GetPhysicalDeviceSurfaceCapabilitiesKHR(VkPhysica
 VKAPI_ATTR VkResult VKAPI_CALL GetPhysicalDeviceSurfaceCapabilities2KHR(
     VkPhysicalDevice, const VkPhysicalDeviceSurfaceInfo2KHR* pSurfaceInfo,
     VkSurfaceCapabilities2KHR* pSurfaceCapabilities) {
-  // No extension that chains into these structs is advertised.
-  return wsi::GetSurfaceCapabilities(FromHandle<Surface>(pSurfaceInfo->surface),
-                                     &pSurfaceCapabilities->surfaceCapabilities);
+  VkSurfaceCapabilitiesKHR& caps = pSurfaceCapabilities->surfaceCapabilities;
+  if (VkResult r = wsi::GetSurfaceCapabilities(FromHandle<Surface>(pSurfaceInfo->surface), &caps); r != VK_SUCCESS)
+    return r;
+  // VK_EXT_surface_maintenance1: the answers for one present mode. Every
+  // mode has the same image counts, and the present engine switches
+  // between any two of them per present, so all are compatible.
+  const auto* mode =
+      FindInChain<VkSurfacePresentModeEXT>(pSurfaceInfo->pNext, VK_STRUCTURE_TYPE_SURFACE_PRESENT_MODE_EXT);
+  if (auto* compatible = FindInChain<VkSurfacePresentModeCompatibilityEXT>(
+          pSurfaceCapabilities->pNext, VK_STRUCTURE_TYPE_SURFACE_PRESENT_MODE_COMPATIBILITY_EXT)) {
+    // The queried mode first, so a short array still holds it.
+    std::vector<VkPresentModeKHR> modes(wsi::PresentModes().begin(), wsi::PresentModes().end());
+    if (mode != nullptr) {
+      auto it = std::find(modes.begin(), modes.end(), mode->presentMode);
+      if (it == modes.end())
+        modes.clear();  // not a mode of the surface: compatible with none
+      else
+        std::rotate(modes.begin(), it, it + 1);
+    }
+    if (compatible->pPresentModes == nullptr) {
+      compatible->presentModeCount = static_cast<uint32_t>(modes.size());
+    } else {
+      compatible->presentModeCount = std::min(compatible->presentModeCount, static_cast<uint32_t>(modes.size()));
+      std::copy_n(modes.begin(), compatible->presentModeCount, compatible->pPresentModes);
+    }
+  }
+  if (auto* scaling = FindInChain<VkSurfacePresentScalingCapabilitiesEXT>(
+          pSurfaceCapabilities->pNext, VK_STRUCTURE_TYPE_SURFACE_PRESENT_SCALING_CAPABILITIES_EXT)) {
+    // No scaling or gravity: a swapchain's extent must be one the surface takes.
+    scaling->supportedPresentScaling = 0;
+    scaling->supportedPresentGravityX = 0;
+    scaling->supportedPresentGravityY = 0;
+    scaling->minScaledImageExtent = caps.minImageExtent;
+    scaling->maxScaledImageExtent = caps.maxImageExtent;
+  }
+  return VK_SUCCESS;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL GetPhysicalDeviceSurfaceFormatsKHR(VkPhysicalDevice, VkSurfaceKHR,

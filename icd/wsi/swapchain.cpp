@@ -1,4 +1,5 @@
-// vkCreateSwapchainKHR / vkDestroySwapchainKHR / vkGetSwapchainImagesKHR.
+// vkCreateSwapchainKHR / vkDestroySwapchainKHR / vkGetSwapchainImagesKHR /
+// vkReleaseSwapchainImagesEXT.
 #include "wsi/swapchain.h"
 
 #include <algorithm>
@@ -20,9 +21,22 @@ namespace {
 // that wrong should not hang forever.
 constexpr std::chrono::milliseconds kDestroyDrainTimeout{5000};
 
-VkResult CheckCreateInfo(const VkSwapchainCreateInfoKHR& info, Surface* surface) {
+bool IsPresentMode(VkPresentModeKHR mode) {
+  return std::find(PresentModes().begin(), PresentModes().end(), mode) != PresentModes().end();
+}
+
+VkResult CheckCreateInfo(const Device& device, const VkSwapchainCreateInfoKHR& info, Surface* surface) {
   VkSurfaceCapabilitiesKHR caps{};
   if (VkResult r = GetSurfaceCapabilities(surface, &caps); r != VK_SUCCESS) return r;
+  // VK_EXT_swapchain_maintenance1: memory may be bound at first acquire
+  // instead; binding it now is allowed, so the flag changes nothing.
+  VkSwapchainCreateFlagsKHR allowed_flags = 0;
+  if (device.IsEnabled(dispatch::Extension::EXT_swapchain_maintenance1))
+    allowed_flags |= VK_SWAPCHAIN_CREATE_DEFERRED_MEMORY_ALLOCATION_BIT_EXT;
+  const auto* modes = FindInChain<VkSwapchainPresentModesCreateInfoEXT>(
+      info.pNext, VK_STRUCTURE_TYPE_SWAPCHAIN_PRESENT_MODES_CREATE_INFO_EXT);
+  const auto* scaling = FindInChain<VkSwapchainPresentScalingCreateInfoEXT>(
+      info.pNext, VK_STRUCTURE_TYPE_SWAPCHAIN_PRESENT_SCALING_CREATE_INFO_EXT);
   const char* problem = nullptr;
   if (!IsSurfaceFormat(info.imageFormat, info.imageColorSpace))
     problem = "format and colour space are not offered by the surface";
@@ -33,10 +47,18 @@ VkResult CheckCreateInfo(const VkSwapchainCreateInfoKHR& info, Surface* surface)
     problem = "only single-layer swapchains are supported";
   else if ((info.imageUsage & ~caps.supportedUsageFlags) != 0)
     problem = "image usage is not supported";
-  else if (std::find(PresentModes().begin(), PresentModes().end(), info.presentMode) == PresentModes().end())
+  else if (!IsPresentMode(info.presentMode))
     problem = "present mode is not supported";
-  else if (info.flags != 0)
-    problem = "no swapchain create flags are supported";
+  else if ((info.flags & ~allowed_flags) != 0)
+    problem = "swapchain create flags are not supported";
+  else if (modes != nullptr &&
+           (std::find(modes->pPresentModes, modes->pPresentModes + modes->presentModeCount, info.presentMode) ==
+                modes->pPresentModes + modes->presentModeCount ||
+            !std::all_of(modes->pPresentModes, modes->pPresentModes + modes->presentModeCount, IsPresentMode)))
+    problem = "VkSwapchainPresentModesCreateInfoEXT lacks presentMode or has an unsupported mode";
+  else if (scaling != nullptr &&
+           (scaling->scalingBehavior != 0 || scaling->presentGravityX != 0 || scaling->presentGravityY != 0))
+    problem = "present scaling and gravity are not supported";
   if (problem == nullptr) return VK_SUCCESS;
   DUET_WARN("vkCreateSwapchainKHR: %s", problem);
   return VK_ERROR_INITIALIZATION_FAILED;
@@ -106,7 +128,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateSwapchainKHR(VkDevice _device, const VkSwap
                                                   VkSwapchainKHR* pSwapchain) {
   Device* device = FromHandle<Device>(_device);
   Surface* surface = FromHandle<Surface>(pCreateInfo->surface);
-  if (VkResult r = wsi::CheckCreateInfo(*pCreateInfo, surface); r != VK_SUCCESS) return r;
+  if (VkResult r = wsi::CheckCreateInfo(*device, *pCreateInfo, surface); r != VK_SUCCESS) return r;
   const VkAllocationCallbacks* allocator = ChooseAllocator(pAllocator, device->Allocator());
 
   // The old swapchain is retired even if creating the new one fails.
@@ -119,6 +141,11 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateSwapchainKHR(VkDevice _device, const VkSwap
   swapchain->extent = pCreateInfo->imageExtent;
   swapchain->format = pCreateInfo->imageFormat;
   swapchain->present_mode = pCreateInfo->presentMode;
+  if (const auto* modes = FindInChain<VkSwapchainPresentModesCreateInfoEXT>(
+          pCreateInfo->pNext, VK_STRUCTURE_TYPE_SWAPCHAIN_PRESENT_MODES_CREATE_INFO_EXT))
+    swapchain->present_modes.assign(modes->pPresentModes, modes->pPresentModes + modes->presentModeCount);
+  else
+    swapchain->present_modes.assign(1, pCreateInfo->presentMode);
 
   const uint32_t count = std::clamp(pCreateInfo->minImageCount, wsi::kMinSwapchainImages, wsi::kMaxSwapchainImages);
   std::vector<wsi::EngineImage> engine_images;
@@ -159,6 +186,17 @@ VKAPI_ATTR void VKAPI_CALL DestroySwapchainKHR(VkDevice _device, VkSwapchainKHR 
   swapchain->engine->Stop();
   wsi::DestroyImages(swapchain, allocator);
   HostDelete(allocator, swapchain);
+}
+
+// VK_EXT_swapchain_maintenance1: acquired images the application will not
+// present go back to the swapchain, to be acquired again.
+VKAPI_ATTR VkResult VKAPI_CALL ReleaseSwapchainImagesEXT(VkDevice,
+                                                         const VkReleaseSwapchainImagesInfoEXT* pReleaseInfo) {
+  Swapchain* swapchain = FromHandle<Swapchain>(pReleaseInfo->swapchain);
+  for (uint32_t i = 0; i < pReleaseInfo->imageIndexCount; ++i)
+    if (!swapchain->engine->Unacquire(pReleaseInfo->pImageIndices[i]))
+      DUET_WARN("vkReleaseSwapchainImagesEXT: image %u is not acquired", pReleaseInfo->pImageIndices[i]);
+  return VK_SUCCESS;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL GetSwapchainImagesKHR(VkDevice, VkSwapchainKHR _swapchain,

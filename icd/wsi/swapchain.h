@@ -28,7 +28,10 @@ struct Swapchain : NonDispatchableObject {
   Surface* surface = nullptr;
   VkExtent2D extent{};
   VkFormat format = VK_FORMAT_UNDEFINED;
-  VkPresentModeKHR present_mode = VK_PRESENT_MODE_FIFO_KHR;
+  VkPresentModeKHR present_mode = VK_PRESENT_MODE_FIFO_KHR;  // of the latest present
+  // The modes presents may switch between (VkSwapchainPresentModesCreateInfoEXT;
+  // else just the create info's): all mutually compatible.
+  std::vector<VkPresentModeKHR> present_modes;
   std::vector<VkImage> images;
   std::vector<VkDeviceMemory> memories;
   // Shared with presents still queued on a queue thread, which may outlive

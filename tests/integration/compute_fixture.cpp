@@ -17,10 +17,57 @@ ComputeFixture::Kernel ComputeFixture::MakeKernelWithBindings(std::span<const ui
   EXPECT_EQ(vkCreateDescriptorSetLayout(device_, &lci, nullptr, &set_layout), VK_SUCCESS);
   Defer([this, set_layout] { vkDestroyDescriptorSetLayout(device_, set_layout, nullptr); });
 
+  k = MakePipeline(code, {set_layout}, push_bytes, specialization);
+
+  std::vector<VkDescriptorPoolSize> sizes;
+  for (const BufferBinding& b : buffers) sizes.push_back({b.type, 1});
+  VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  dpci.maxSets = 1;
+  dpci.poolSizeCount = uint32_t(sizes.size());
+  dpci.pPoolSizes = sizes.data();
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  EXPECT_EQ(vkCreateDescriptorPool(device_, &dpci, nullptr, &pool), VK_SUCCESS);
+  Defer([this, pool] { vkDestroyDescriptorPool(device_, pool, nullptr); });
+  VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  dsai.descriptorPool = pool;
+  dsai.descriptorSetCount = 1;
+  dsai.pSetLayouts = &set_layout;
+  EXPECT_EQ(vkAllocateDescriptorSets(device_, &dsai, &k.set), VK_SUCCESS);
+  std::vector<VkDescriptorBufferInfo> infos;
+  std::vector<VkDescriptorImageInfo> image_infos;
+  for (const BufferBinding& b : buffers) {
+    infos.push_back({b.buffer, b.offset, b.range});
+    image_infos.push_back({b.sampler, b.view, VK_IMAGE_LAYOUT_GENERAL});
+  }
+  std::vector<VkWriteDescriptorSet> writes;
+  for (uint32_t i = 0; i < buffers.size(); ++i) {
+    VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    w.dstSet = k.set;
+    w.dstBinding = i;
+    w.descriptorCount = 1;
+    w.descriptorType = buffers[i].type;
+    const bool image = w.descriptorType == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
+                       w.descriptorType == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE ||
+                       w.descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    if (image) {
+      w.pImageInfo = &image_infos[i];
+    } else {
+      w.pBufferInfo = &infos[i];
+    }
+    writes.push_back(w);
+  }
+  vkUpdateDescriptorSets(device_, uint32_t(writes.size()), writes.data(), 0, nullptr);
+  return k;
+}
+
+ComputeFixture::Kernel ComputeFixture::MakePipeline(std::span<const uint32_t> code,
+                                                    const std::vector<VkDescriptorSetLayout>& set_layouts,
+                                                    uint32_t push_bytes, const VkSpecializationInfo* specialization) {
+  Kernel k;
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
   VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  plci.setLayoutCount = 1;
-  plci.pSetLayouts = &set_layout;
+  plci.setLayoutCount = uint32_t(set_layouts.size());
+  plci.pSetLayouts = set_layouts.data();
   plci.pushConstantRangeCount = push_bytes ? 1 : 0;
   plci.pPushConstantRanges = &range;
   EXPECT_EQ(vkCreatePipelineLayout(device_, &plci, nullptr, &k.layout), VK_SUCCESS);
@@ -38,35 +85,19 @@ ComputeFixture::Kernel ComputeFixture::MakeKernelWithBindings(std::span<const ui
   EXPECT_EQ(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cci, nullptr, &k.pipeline), VK_SUCCESS);
   vkDestroyShaderModule(device_, module, nullptr);
   Defer([this, p = k.pipeline] { vkDestroyPipeline(device_, p, nullptr); });
-
-  std::vector<VkDescriptorPoolSize> sizes;
-  for (const BufferBinding& b : buffers) sizes.push_back({b.type, 1});
-  VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  dpci.maxSets = 1;
-  dpci.poolSizeCount = uint32_t(sizes.size());
-  dpci.pPoolSizes = sizes.data();
-  VkDescriptorPool pool = VK_NULL_HANDLE;
-  EXPECT_EQ(vkCreateDescriptorPool(device_, &dpci, nullptr, &pool), VK_SUCCESS);
-  Defer([this, pool] { vkDestroyDescriptorPool(device_, pool, nullptr); });
-  VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-  dsai.descriptorPool = pool;
-  dsai.descriptorSetCount = 1;
-  dsai.pSetLayouts = &set_layout;
-  EXPECT_EQ(vkAllocateDescriptorSets(device_, &dsai, &k.set), VK_SUCCESS);
-  std::vector<VkDescriptorBufferInfo> infos;
-  for (const BufferBinding& b : buffers) infos.push_back({b.buffer, b.offset, b.range});
-  std::vector<VkWriteDescriptorSet> writes;
-  for (uint32_t i = 0; i < buffers.size(); ++i) {
-    VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    w.dstSet = k.set;
-    w.dstBinding = i;
-    w.descriptorCount = 1;
-    w.descriptorType = buffers[i].type;
-    w.pBufferInfo = &infos[i];
-    writes.push_back(w);
-  }
-  vkUpdateDescriptorSets(device_, uint32_t(writes.size()), writes.data(), 0, nullptr);
   return k;
+}
+
+VkImageView ComputeFixture::MakeImageView(VkImage image, VkFormat format, bool destroy_at_teardown) {
+  VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  vci.image = image;
+  vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  vci.format = format;
+  vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  VkImageView view = VK_NULL_HANDLE;
+  EXPECT_EQ(vkCreateImageView(device_, &vci, nullptr, &view), VK_SUCCESS);
+  if (destroy_at_teardown) Defer([this, view] { vkDestroyImageView(device_, view, nullptr); });
+  return view;
 }
 
 ComputeFixture::Kernel ComputeFixture::MakeKernel(std::span<const uint32_t> code, const std::vector<VkBuffer>& buffers,

@@ -1,7 +1,7 @@
 // Compute pipelines over buffers for the shader tests: a QueueTest that
 // builds a pipeline from SPIR-V (compiled from tests/shaders at build time)
-// with buffer descriptors at set 0, bindings 0..n-1, optional push
-// constants and specialization, and dispatches it.
+// with buffer (or image) descriptors at set 0, bindings 0..n-1, optional
+// push constants and specialization, and dispatches it.
 #pragma once
 
 #include <cstddef>
@@ -22,11 +22,15 @@ class ComputeFixture : public QueueTest {
   };
 
   // One buffer descriptor: `range` bytes from `offset` (VK_WHOLE_SIZE: to the end).
+  // Image descriptor types (sampled, storage, combined image sampler) take
+  // `view` and `sampler` instead, in VK_IMAGE_LAYOUT_GENERAL.
   struct BufferBinding {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     VkDeviceSize offset = 0;
     VkDeviceSize range = VK_WHOLE_SIZE;
+    VkImageView view = VK_NULL_HANDLE;
+    VkSampler sampler = VK_NULL_HANDLE;
   };
 
   // The pipeline, its layout and a written descriptor set; objects go away at TearDown.
@@ -34,6 +38,11 @@ class ComputeFixture : public QueueTest {
                                 uint32_t push_bytes, const VkSpecializationInfo* specialization = nullptr);
   // Storage buffers over whole buffers (the common case).
   Kernel MakeKernel(std::span<const uint32_t> code, const std::vector<VkBuffer>& buffers, uint32_t push_bytes);
+  // The pipeline and its layout over `set_layouts`, without a descriptor set.
+  Kernel MakePipeline(std::span<const uint32_t> code, const std::vector<VkDescriptorSetLayout>& set_layouts,
+                      uint32_t push_bytes, const VkSpecializationInfo* specialization = nullptr);
+  // A 2D view of mip 0, layer 0 of a colour image (destroyed at TearDown unless told otherwise).
+  VkImageView MakeImageView(VkImage image, VkFormat format, bool destroy_at_teardown = true);
 
   // vkCreateComputePipelines' result for `code` under an empty layout (for rejection tests).
   VkResult TryCreatePipeline(std::span<const uint32_t> code, const VkSpecializationInfo* specialization = nullptr);

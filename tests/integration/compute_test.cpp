@@ -181,15 +181,7 @@ TEST_F(ComputeTest, StorageImagesAndTexelBuffers) {
     ci.samples = VK_SAMPLE_COUNT_1_BIT;
     ci.usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     VkImage image = MakeGeneralImage(ci);
-    VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    vci.image = image;
-    vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    vci.format = format;
-    vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    VkImageView view = VK_NULL_HANDLE;
-    EXPECT_EQ(vkCreateImageView(device_, &vci, nullptr, &view), VK_SUCCESS);
-    Defer([this, view] { vkDestroyImageView(device_, view, nullptr); });
-    return std::pair{image, view};
+    return std::pair{image, MakeImageView(image, format)};
   };
   auto [src, src_view] = make_image(VK_FORMAT_R8G8B8A8_UNORM);
   auto [dst, dst_view] = make_image(VK_FORMAT_R32G32B32A32_SFLOAT);

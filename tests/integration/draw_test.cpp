@@ -7,128 +7,44 @@
 #include <cstring>
 #include <vector>
 
-#include "shaders/color_triangle.frag.h"
-#include "shaders/color_triangle.vert.h"
+#include "graphics_fixture.h"
 #include "shaders/point.vert.h"
 #include "shaders/textured.frag.h"
 #include "shaders/textured.vert.h"
-#include "vk_fixture.h"
 
 namespace duet_test {
 namespace {
 
-struct Vertex {
-  float position[4];
-  float color[4];
-};
+using Vertex = ColorVertex;
 
 constexpr uint32_t kWidth = 64, kHeight = 48;
 
-class DrawTest : public QueueTest {
+class DrawTest : public GraphicsTest {
  protected:
-
-  VkShaderModule Module(const uint32_t* code, size_t bytes) {
-    VkShaderModuleCreateInfo ci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    ci.codeSize = bytes;
-    ci.pCode = code;
-    VkShaderModule m = VK_NULL_HANDLE;
-    EXPECT_EQ(vkCreateShaderModule(device_, &ci, nullptr, &m), VK_SUCCESS);
-    Defer([this, m] { vkDestroyShaderModule(device_, m, nullptr); });
-    return m;
-  }
-
   // A pipeline for dynamic rendering into one RGBA8 attachment (+ D32 depth).
-  VkPipeline MakePipeline(VkPrimitiveTopology topology, bool depth_test, VkCullModeFlags cull = VK_CULL_MODE_NONE,
-                          VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT) {
-    VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    VkPipelineLayout layout = VK_NULL_HANDLE;
-    EXPECT_EQ(vkCreatePipelineLayout(device_, &plci, nullptr, &layout), VK_SUCCESS);
-    Defer([this, layout] { vkDestroyPipelineLayout(device_, layout, nullptr); });
-    VkPipelineShaderStageCreateInfo stages[2] = {
-        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT,
-         topology == VK_PRIMITIVE_TOPOLOGY_POINT_LIST ? Module(kPointVert, sizeof kPointVert)
-                                                      : Module(kColorTriangleVert, sizeof kColorTriangleVert),
-         "main", nullptr},
-        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
-         Module(kColorTriangleFrag, sizeof kColorTriangleFrag), "main", nullptr}};
-    VkVertexInputBindingDescription binding{0, sizeof(Vertex), VK_VERTEX_INPUT_RATE_VERTEX};
-    VkVertexInputAttributeDescription attributes[2] = {{0, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 0},
-                                                       {1, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 16}};
-    VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-    vi.vertexBindingDescriptionCount = 1;
-    vi.pVertexBindingDescriptions = &binding;
-    vi.vertexAttributeDescriptionCount = 2;
-    vi.pVertexAttributeDescriptions = attributes;
-    VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-    ia.topology = topology;
-    VkViewport viewport{0, 0, float(kWidth), float(kHeight), 0, 1};
-    VkRect2D scissor{{0, 0}, {kWidth, kHeight}};
-    VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
-    vp.viewportCount = 1;
-    vp.pViewports = &viewport;
-    vp.scissorCount = 1;
-    vp.pScissors = &scissor;
-    VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-    rs.cullMode = cull;
-    rs.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
-    rs.lineWidth = 1.0f;
-    VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-    ms.rasterizationSamples = samples;
-    VkPipelineDepthStencilStateCreateInfo ds{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
-    ds.depthTestEnable = depth_test;
-    ds.depthWriteEnable = depth_test;
-    ds.depthCompareOp = VK_COMPARE_OP_LESS;
-    VkPipelineColorBlendAttachmentState blend{};
-    blend.colorWriteMask = 0xF;
-    VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-    cb.attachmentCount = 1;
-    cb.pAttachments = &blend;
-    VkFormat color_format = VK_FORMAT_R8G8B8A8_UNORM;
-    VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
-    rendering.colorAttachmentCount = 1;
-    rendering.pColorAttachmentFormats = &color_format;
-    rendering.depthAttachmentFormat = depth_test ? VK_FORMAT_D32_SFLOAT : VK_FORMAT_UNDEFINED;
-    VkGraphicsPipelineCreateInfo ci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
-    ci.pNext = &rendering;
-    ci.stageCount = 2;
-    ci.pStages = stages;
-    ci.pVertexInputState = &vi;
-    ci.pInputAssemblyState = &ia;
-    ci.pViewportState = &vp;
-    ci.pRasterizationState = &rs;
-    ci.pMultisampleState = &ms;
-    ci.pDepthStencilState = &ds;
-    ci.pColorBlendState = &cb;
-    ci.layout = layout;
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    EXPECT_EQ(vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline), VK_SUCCESS);
-    Defer([this, pipeline] { vkDestroyPipeline(device_, pipeline, nullptr); });
-    return pipeline;
+  VkPipeline Pipeline(VkPrimitiveTopology topology, bool depth_test, VkCullModeFlags cull = VK_CULL_MODE_NONE,
+                      VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT) {
+    PipelineDesc d = ColorPipeline({kWidth, kHeight});
+    if (topology == VK_PRIMITIVE_TOPOLOGY_POINT_LIST) d.vertex = Module(kPointVert);
+    d.topology = topology;
+    d.rasterization.cullMode = cull;
+    d.samples = samples;
+    d.depth_stencil.depthTestEnable = depth_test;
+    d.depth_stencil.depthWriteEnable = depth_test;
+    d.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS;
+    d.depth_format = depth_test ? VK_FORMAT_D32_SFLOAT : VK_FORMAT_UNDEFINED;
+    return MakePipeline(d);
   }
 
   VkImageView View(VkImage image, VkFormat format, VkImageAspectFlags aspect) {
-    VkImageViewCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    ci.image = image;
-    ci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    ci.format = format;
-    ci.subresourceRange = {aspect, 0, 1, 0, 1};
-    VkImageView view = VK_NULL_HANDLE;
-    EXPECT_EQ(vkCreateImageView(device_, &ci, nullptr, &view), VK_SUCCESS);
-    Defer([this, view] { vkDestroyImageView(device_, view, nullptr); });
-    return view;
+    return MakeView(image, VK_IMAGE_VIEW_TYPE_2D, format, {aspect, 0, 1, 0, 1});
   }
 
-  VkImage Target(VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect,
-                 VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT) {
-    VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-    ci.imageType = VK_IMAGE_TYPE_2D;
-    ci.format = format;
-    ci.extent = {kWidth, kHeight, 1};
-    ci.mipLevels = 1;
-    ci.arrayLayers = 1;
+  VkImage Image(VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect,
+                VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT) {
+    VkImageCreateInfo ci = ImageInfo(VK_IMAGE_TYPE_2D, format, {kWidth, kHeight, 1}, 1, 1,
+                                     usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
     ci.samples = samples;
-    ci.tiling = VK_IMAGE_TILING_OPTIMAL;
-    ci.usage = usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     return MakeGeneralImage(ci, aspect);
   }
 
@@ -137,19 +53,18 @@ class DrawTest : public QueueTest {
   std::vector<uint8_t> Render(const std::vector<Vertex>& vertices, VkPrimitiveTopology topology, bool depth,
                               VkCullModeFlags cull = VK_CULL_MODE_NONE,
                               VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT) {
-    VkImage color = Target(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
-                           samples);
+    VkImage color = Image(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
+                          samples);
     // Multisampled colour resolves (averaging) into a single-sampled image.
     VkImage resolved = samples != VK_SAMPLE_COUNT_1_BIT
-                           ? Target(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
-                                    VK_IMAGE_ASPECT_COLOR_BIT)
+                           ? Image(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+                                   VK_IMAGE_ASPECT_COLOR_BIT)
                            : VK_NULL_HANDLE;
-    VkImage depth_image = depth ? Target(VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
-                                         VK_IMAGE_ASPECT_DEPTH_BIT)
+    VkImage depth_image = depth ? Image(VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                                        VK_IMAGE_ASPECT_DEPTH_BIT)
                                 : VK_NULL_HANDLE;
-    VkPipeline pipeline = MakePipeline(topology, depth, cull, samples);
-    HostBuffer vb = MakeHostBuffer(vertices.size() * sizeof(Vertex), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
-    std::memcpy(vb.data, vertices.data(), vertices.size() * sizeof(Vertex));
+    VkPipeline pipeline = Pipeline(topology, depth, cull, samples);
+    HostBuffer vb = Upload(vertices, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
 
     VkRenderingAttachmentInfo color_attachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
     color_attachment.imageView = View(color, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
@@ -189,33 +104,6 @@ class DrawTest : public QueueTest {
                      {kWidth, kHeight, 1}, 4);
   }
 };
-
-// Reference coverage: window coordinates snapped to 1/256 pixel, the
-// sample at the pixel centre, the top-left rule for samples on an edge.
-bool ReferenceCovers(const double (&x)[3], const double (&y)[3], int px, int py) {
-  int64_t fx[3], fy[3];
-  for (int i = 0; i < 3; ++i) {
-    fx[i] = std::llround(x[i] * 256);
-    fy[i] = std::llround(y[i] * 256);
-  }
-  const int64_t sx = int64_t(px) * 256 + 128, sy = int64_t(py) * 256 + 128;
-  int64_t area = (fx[1] - fx[0]) * (fy[2] - fy[0]) - (fx[2] - fx[0]) * (fy[1] - fy[0]);
-  if (area == 0) return false;
-  const int sign = area > 0 ? 1 : -1;
-  for (int e = 0; e < 3; ++e) {
-    const int j = (e + 1) % 3, k = (e + 2) % 3;
-    const int64_t dx = (fx[k] - fx[j]) * sign, dy = (fy[k] - fy[j]) * sign;
-    const int64_t value = dx * (sy - fy[j]) - dy * (sx - fx[j]);
-    if (value > 0) continue;
-    // On the edge: only a top edge (horizontal, interior below) or a left
-    // edge (interior to its right, in y-down framebuffer coordinates) owns it.
-    const bool top = dy == 0 && dx > 0;
-    const bool left = dy < 0;
-    if (value == 0 && (top || left)) continue;
-    return false;
-  }
-  return true;
-}
 
 Vertex V(float x, float y, float z, float r, float g, float b) { return {{x, y, z, 1.0f}, {r, g, b, 1.0f}}; }
 
@@ -360,15 +248,7 @@ TEST_F(DrawTest, MultisampledEdgesResolveToPartialCoverage) {
 // texel covers a 16x12 block; with a linear sampler the centre of each
 // block still reads the texel exactly.
 TEST_F(DrawTest, TexturedQuadSamplesTheTexture) {
-  VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-  ici.imageType = VK_IMAGE_TYPE_2D;
-  ici.format = VK_FORMAT_R8G8B8A8_UNORM;
-  ici.extent = {4, 4, 1};
-  ici.mipLevels = 1;
-  ici.arrayLayers = 1;
-  ici.samples = VK_SAMPLE_COUNT_1_BIT;
-  ici.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
-  VkImage texture = MakeGeneralImage(ici);
+  VkImage texture = MakeGeneralImage(ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}));
   std::vector<uint8_t> texels(4 * 4 * 4);
   for (uint32_t i = 0; i < 16; ++i) {
     texels[i * 4 + 0] = uint8_t(i * 16);
@@ -384,109 +264,28 @@ TEST_F(DrawTest, TexturedQuadSamplesTheTexture) {
     sci.magFilter = sci.minFilter = filter;
     sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
     sci.maxLod = 0.25f;
-    VkSampler sampler = VK_NULL_HANDLE;
-    ASSERT_EQ(vkCreateSampler(device_, &sci, nullptr, &sampler), VK_SUCCESS);
-    Defer([this, sampler] { vkDestroySampler(device_, sampler, nullptr); });
+    const DescriptorSet set = MakeDescriptorSet({VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER});
+    WriteSampler(set, 0, MakeSampler(sci), texture_view);
+    PipelineDesc desc;
+    desc.vertex = Module(kTexturedVert);
+    desc.fragment = Module(kTexturedFrag);
+    desc.layout = MakePipelineLayout({set.layout});
+    desc.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+    desc.extent = {kWidth, kHeight};
+    VkPipeline pipeline = MakePipeline(desc);
+    ASSERT_NE(pipeline, VK_NULL_HANDLE);
 
-    VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT,
-                                         nullptr};
-    VkDescriptorSetLayoutCreateInfo lci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    lci.bindingCount = 1;
-    lci.pBindings = &binding;
-    VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
-    ASSERT_EQ(vkCreateDescriptorSetLayout(device_, &lci, nullptr, &set_layout), VK_SUCCESS);
-    Defer([this, set_layout] { vkDestroyDescriptorSetLayout(device_, set_layout, nullptr); });
-    VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    plci.setLayoutCount = 1;
-    plci.pSetLayouts = &set_layout;
-    VkPipelineLayout layout = VK_NULL_HANDLE;
-    ASSERT_EQ(vkCreatePipelineLayout(device_, &plci, nullptr, &layout), VK_SUCCESS);
-    Defer([this, layout] { vkDestroyPipelineLayout(device_, layout, nullptr); });
-    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
-    VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    dpci.maxSets = 1;
-    dpci.poolSizeCount = 1;
-    dpci.pPoolSizes = &size;
-    VkDescriptorPool pool = VK_NULL_HANDLE;
-    ASSERT_EQ(vkCreateDescriptorPool(device_, &dpci, nullptr, &pool), VK_SUCCESS);
-    Defer([this, pool] { vkDestroyDescriptorPool(device_, pool, nullptr); });
-    VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    dsai.descriptorPool = pool;
-    dsai.descriptorSetCount = 1;
-    dsai.pSetLayouts = &set_layout;
-    VkDescriptorSet set = VK_NULL_HANDLE;
-    ASSERT_EQ(vkAllocateDescriptorSets(device_, &dsai, &set), VK_SUCCESS);
-    VkDescriptorImageInfo info{sampler, texture_view, VK_IMAGE_LAYOUT_GENERAL};
-    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    write.dstSet = set;
-    write.descriptorCount = 1;
-    write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-    write.pImageInfo = &info;
-    vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
-
-    VkPipelineShaderStageCreateInfo stages[2] = {
-        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT,
-         Module(kTexturedVert, sizeof kTexturedVert), "main", nullptr},
-        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
-         Module(kTexturedFrag, sizeof kTexturedFrag), "main", nullptr}};
-    VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-    VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-    ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
-    VkViewport viewport{0, 0, float(kWidth), float(kHeight), 0, 1};
-    VkRect2D scissor{{0, 0}, {kWidth, kHeight}};
-    VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
-    vp.viewportCount = 1;
-    vp.pViewports = &viewport;
-    vp.scissorCount = 1;
-    vp.pScissors = &scissor;
-    VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-    rs.lineWidth = 1.0f;
-    VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-    ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-    VkPipelineColorBlendAttachmentState blend{};
-    blend.colorWriteMask = 0xF;
-    VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-    cb.attachmentCount = 1;
-    cb.pAttachments = &blend;
-    VkFormat color_format = VK_FORMAT_R8G8B8A8_UNORM;
-    VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
-    rendering.colorAttachmentCount = 1;
-    rendering.pColorAttachmentFormats = &color_format;
-    VkGraphicsPipelineCreateInfo ci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
-    ci.pNext = &rendering;
-    ci.stageCount = 2;
-    ci.pStages = stages;
-    ci.pVertexInputState = &vi;
-    ci.pInputAssemblyState = &ia;
-    ci.pViewportState = &vp;
-    ci.pRasterizationState = &rs;
-    ci.pMultisampleState = &ms;
-    ci.pColorBlendState = &cb;
-    ci.layout = layout;
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    ASSERT_EQ(vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline), VK_SUCCESS);
-    Defer([this, pipeline] { vkDestroyPipeline(device_, pipeline, nullptr); });
-
-    VkImage color = Target(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
-    VkRenderingAttachmentInfo attachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    attachment.imageView = View(color, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
-    attachment.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
-    attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-    attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    VkRenderingInfo rinfo{VK_STRUCTURE_TYPE_RENDERING_INFO};
-    rinfo.renderArea = {{0, 0}, {kWidth, kHeight}};
-    rinfo.layerCount = 1;
-    rinfo.colorAttachmentCount = 1;
-    rinfo.pColorAttachments = &attachment;
+    const Target color = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, {kWidth, kHeight});
     VkCommandBuffer cmd = BeginCommands();
-    vkCmdBeginRendering(cmd, &rinfo);
+    BeginRendering(cmd, {{&color, VK_ATTACHMENT_LOAD_OP_CLEAR, {}}});
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, nullptr);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, desc.layout, 0, 1, &set.set, 0, nullptr);
     vkCmdDraw(cmd, 4, 1, 0, 0);
     vkCmdEndRendering(cmd);
     EndSubmitWait(cmd);
-    std::vector<uint8_t> pixels =
-        ReadImage(color, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {kWidth, kHeight, 1}, 4);
+    const std::vector<uint32_t> words = Read<uint32_t>(color);
+    ASSERT_EQ(words.size(), kWidth * kHeight);
+    const uint8_t* pixels = reinterpret_cast<const uint8_t*>(words.data());
     for (uint32_t ty = 0; ty < 4; ++ty)
       for (uint32_t tx = 0; tx < 4; ++tx) {
         // The pixel nearest the texel's centre: (16 tx + 8, 12 ty + 6) has uv exactly at the centre + 1/2 pixel.

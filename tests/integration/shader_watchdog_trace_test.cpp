@@ -1,7 +1,8 @@
 // The shader watchdog (DUET_WATCHDOG_MS) and the invocation trace
 // (DUET_TRACE_INVOCATION). Both read the environment in a fresh process,
 // and a broken watchdog would hang, so each runs its shader in a child
-// process of this binary with a time limit.
+// process of this binary with a time limit. The watchdog stops compute
+// dispatches and draws alike: runaway compute, vertex and fragment shaders.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -10,14 +11,47 @@
 
 #include "child_test_process.h"
 #include "compute_fixture.h"
+#include "graphics_fixture.h"
+#include "shaders/fullscreen.vert.h"
 #include "shaders/runaway_loop.comp.h"
+#include "shaders/runaway_loop.frag.h"
+#include "shaders/runaway_loop.vert.h"
 #include "shaders/trace_target.comp.h"
 
 namespace duet_test {
 namespace {
 
 constexpr char kWatchdogChild[] = "ShaderWatchdogChild.RunawayLoop";
+constexpr char kVertexWatchdogChild[] = "GraphicsWatchdogChild.RunawayVertexShader";
+constexpr char kFragmentWatchdogChild[] = "GraphicsWatchdogChild.RunawayFragmentShader";
 constexpr char kTraceChild[] = "ShaderTraceChild.TinyShader";
+constexpr char kLostLine[] = "watchdog child: device lost after";
+
+// In a child: waits for `fence`, whose submission runs a shader that never
+// ends, and expects the device lost after the 500 ms limit (and so
+// vkDeviceWaitIdle too); prints kLostLine for the parent.
+void ExpectLossAfterTheLimit(VkDevice device, VkFence fence, uint64_t timeout_ns) {
+  const auto start = std::chrono::steady_clock::now();
+  const VkResult waited = vkWaitForFences(device, 1, &fence, VK_TRUE, timeout_ns);
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(waited, VK_ERROR_DEVICE_LOST);
+  EXPECT_GE(ms, 400) << "lost before the 500 ms limit";
+  EXPECT_EQ(vkDeviceWaitIdle(device), VK_ERROR_DEVICE_LOST);
+  std::printf("%s %lld ms\n", kLostLine, static_cast<long long>(ms));
+}
+
+// In the parent: runs `child` with a 500 ms limit; it must end in time and pass.
+void ExpectChildLosesTheDevice(const char* child_test) {
+  const auto start = std::chrono::steady_clock::now();
+  const ChildResult child = RunTestInChild(child_test, {{"DUET_WATCHDOG_MS", "500"}}, std::chrono::seconds(60));
+  const auto seconds =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_FALSE(child.timed_out) << "the runaway shader was not stopped:\n" << child.output;
+  EXPECT_EQ(child.exit_code, 0) << child.output;
+  EXPECT_NE(child.output.find(kLostLine), std::string::npos) << child.output;
+  EXPECT_LT(seconds, 30) << child.output;
+}
 
 // The child half: runs only under RunTestInChild (skipped otherwise). The
 // device is lost by design, so the usual wait-idle at TearDown is not
@@ -39,29 +73,59 @@ TEST_F(ShaderWatchdogChild, RunawayLoop) {
   ASSERT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
   VkFence fence = MakeFence();
   Submit(cb, fence);
-  const auto start = std::chrono::steady_clock::now();
-  const VkResult waited = vkWaitForFences(device_, 1, &fence, VK_TRUE, kWaitNs);
-  const auto ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_EQ(waited, VK_ERROR_DEVICE_LOST);
-  EXPECT_GE(ms, 400) << "lost before the 500 ms limit";
-  EXPECT_EQ(vkDeviceWaitIdle(device_), VK_ERROR_DEVICE_LOST);
+  ExpectLossAfterTheLimit(device_, fence, kWaitNs);
   VkFence later = MakeFence();
   EXPECT_EQ(vkQueueSubmit(queue_, 0, nullptr, later), VK_ERROR_DEVICE_LOST);
-  std::printf("watchdog child: device lost after %lld ms\n", static_cast<long long>(ms));
   EXPECT_GT(data.as<uint32_t>()[1], 0u) << "the loop never ran";
 }
 
-TEST(ShaderWatchdogTest, RunawayShaderLosesTheDevice) {
-  const auto start = std::chrono::steady_clock::now();
-  const ChildResult child = RunTestInChild(kWatchdogChild, {{"DUET_WATCHDOG_MS", "500"}}, std::chrono::seconds(60));
-  const auto seconds =
-      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start).count();
-  ASSERT_FALSE(child.timed_out) << "the runaway shader was not stopped:\n" << child.output;
-  EXPECT_EQ(child.exit_code, 0) << child.output;
-  EXPECT_NE(child.output.find("watchdog child: device lost after"), std::string::npos) << child.output;
-  EXPECT_LT(seconds, 30) << child.output;
+TEST(ShaderWatchdogTest, RunawayShaderLosesTheDevice) { ExpectChildLosesTheDevice(kWatchdogChild); }
+
+// Draws: the vertex waves (on the queue's thread) and the fragment waves
+// (on the pool's threads) ask the device's watchdog too.
+class GraphicsWatchdogChild : public GraphicsTest {
+ protected:
+  void TearDown() override { DeviceTest::TearDown(); }
+
+  // One full-screen triangle with `vertex` and `fragment` (params.stop odd:
+  // the runaway shaders never end).
+  void DrawForever(VkShaderModule vertex, VkShaderModule fragment) {
+    Target color = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, {64, 64});
+    PipelineDesc desc;
+    desc.vertex = vertex;
+    desc.fragment = fragment;
+    desc.layout = MakePipelineLayout({}, 4);
+    desc.extent = color.extent;
+    VkPipeline pipeline = MakePipeline(desc);
+    ASSERT_NE(pipeline, VK_NULL_HANDLE);
+    VkCommandBuffer cb = BeginCommands();
+    BeginRendering(cb, {{&color, VK_ATTACHMENT_LOAD_OP_CLEAR}});
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    const uint32_t stop = 1;
+    vkCmdPushConstants(cb, desc.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &stop);
+    vkCmdDraw(cb, 3, 1, 0, 0);
+    vkCmdDraw(cb, 3, 1, 0, 0);  // the device is lost by then: never runs
+    vkCmdEndRendering(cb);
+    ASSERT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
+    VkFence fence = MakeFence();
+    Submit(cb, fence);
+    ExpectLossAfterTheLimit(device_, fence, kWaitNs);
+  }
+};
+
+TEST_F(GraphicsWatchdogChild, RunawayVertexShader) {
+  if (!IsChildFor(kVertexWatchdogChild)) GTEST_SKIP() << "runs in a child of ShaderWatchdogTest";
+  DrawForever(Module(kRunawayLoopVert), VK_NULL_HANDLE);
 }
+
+TEST_F(GraphicsWatchdogChild, RunawayFragmentShader) {
+  if (!IsChildFor(kFragmentWatchdogChild)) GTEST_SKIP() << "runs in a child of ShaderWatchdogTest";
+  DrawForever(Module(kFullscreenVert), Module(kRunawayLoopFrag));
+}
+
+TEST(ShaderWatchdogTest, RunawayVertexShaderLosesTheDevice) { ExpectChildLosesTheDevice(kVertexWatchdogChild); }
+
+TEST(ShaderWatchdogTest, RunawayFragmentShaderLosesTheDevice) { ExpectChildLosesTheDevice(kFragmentWatchdogChild); }
 
 class ShaderTraceChild : public ComputeFixture {};
 

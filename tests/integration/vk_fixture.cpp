@@ -345,6 +345,42 @@ void DeviceTest::SetUp() {
     enable12.pNext = &enable13;
     chain = &enable11;
   }
+  VkPhysicalDeviceFeatures enable_core{};
+  if (device_options_.graphics_features) {
+    enable_core.independentBlend = features_.independentBlend;
+    enable_core.dualSrcBlend = features_.dualSrcBlend;
+    enable_core.logicOp = features_.logicOp;
+    enable_core.depthClamp = features_.depthClamp;
+    enable_core.depthBiasClamp = features_.depthBiasClamp;
+    enable_core.multiDrawIndirect = features_.multiDrawIndirect;
+    enable_core.drawIndirectFirstInstance = features_.drawIndirectFirstInstance;
+    enable_core.sampleRateShading = features_.sampleRateShading;
+    enable_core.fillModeNonSolid = features_.fillModeNonSolid;
+    enable12.drawIndirectCount = supported.v12.drawIndirectCount;
+    if (chain != &enable11 && chain != &enable12) {  // enable12 must be in the chain
+      enable12.pNext = const_cast<void*>(chain);
+      chain = &enable12;
+    }
+  }
+  if (device_options_.shader_features) {
+    ASSERT_EQ(supported.v12.bufferDeviceAddress, VK_TRUE);  // required by Vulkan 1.3
+    enable12.bufferDeviceAddress = VK_TRUE;
+    enable13.maintenance4 = supported.v13.maintenance4;  // glslang's compute shaders use LocalSizeId
+    enable_core.shaderUniformBufferArrayDynamicIndexing = features_.shaderUniformBufferArrayDynamicIndexing;
+    enable_core.shaderSampledImageArrayDynamicIndexing = features_.shaderSampledImageArrayDynamicIndexing;
+    enable_core.shaderStorageBufferArrayDynamicIndexing = features_.shaderStorageBufferArrayDynamicIndexing;
+    enable_core.shaderStorageImageArrayDynamicIndexing = features_.shaderStorageImageArrayDynamicIndexing;
+    // The descriptor indexing members of the 1.2 struct, from
+    // shaderInputAttachmentArrayDynamicIndexing to runtimeDescriptorArray.
+    const VkBool32* have = &supported.v12.shaderInputAttachmentArrayDynamicIndexing;
+    VkBool32* enable = &enable12.shaderInputAttachmentArrayDynamicIndexing;
+    const size_t count = &supported.v12.runtimeDescriptorArray - have + 1;
+    for (size_t i = 0; i < count; ++i) enable[i] = have[i];
+    if (chain != &enable11 && chain != &enable12) {  // enable12 must be in the chain
+      enable12.pNext = const_cast<void*>(chain);
+      chain = &enable12;
+    }
+  }
 
   uint32_t qcount = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(phys_, &qcount, nullptr);
@@ -358,9 +394,15 @@ void DeviceTest::SetUp() {
   qci.queueCount = queue_count;
   qci.pQueuePriorities = priorities.data();
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  for (VkBaseOutStructure* extension : device_options_.extension_features) {
+    extension->pNext = static_cast<VkBaseOutStructure*>(const_cast<void*>(chain));
+    chain = extension;
+  }
   dci.pNext = chain;
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
+  dci.pEnabledFeatures =
+      device_options_.graphics_features || device_options_.shader_features ? &enable_core : nullptr;
   dci.enabledExtensionCount = static_cast<uint32_t>(device_options_.extensions.size());
   dci.ppEnabledExtensionNames = device_options_.extensions.data();
   VK_ASSERT_OK(vkCreateDevice(phys_, &dci, nullptr, &device_));

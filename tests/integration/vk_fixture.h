@@ -159,7 +159,21 @@ struct DeviceOptions {
   uint32_t queue_count = 1;    // queues of queue_family_, capped at the family's queueCount
   bool sync_features = false;  // also enable timelineSemaphore, hostQueryReset (1.2), synchronization2 (1.3)
   bool render_pass_features = false;  // also enable multiview (1.1), imagelessFramebuffer (1.2), dynamicRendering (1.3)
+  // Also enable those of the optional drawing features the device supports:
+  // independentBlend, dualSrcBlend, logicOp, depthClamp, depthBiasClamp,
+  // multiDrawIndirect, drawIndirectFirstInstance, sampleRateShading,
+  // fillModeNonSolid (1.0), drawIndirectCount (1.2).
+  // Tests read features_ to know which are on.
+  bool graphics_features = false;
+  // Also enable bufferDeviceAddress (1.2), maintenance4 (1.3, for
+  // LocalSizeId) and those of the descriptor indexing features the device
+  // supports: the four *ArrayDynamicIndexing of 1.0 and every one of
+  // VkPhysicalDeviceDescriptorIndexingFeatures (1.2).
+  bool shader_features = false;
   std::vector<const char*> extensions;  // device extensions to enable
+  // Feature structs of extensions to put first in the VkDeviceCreateInfo
+  // chain (their pNext is overwritten), e.g. VkPhysicalDevice*FeaturesEXT.
+  std::vector<VkBaseOutStructure*> extension_features;
 };
 
 // InstanceTest plus a device with one queue of queue_family_. Enables the

@@ -152,6 +152,8 @@ VkSurfaceKHR WsiTest::MakeHeadlessSurface() {
 
 VkResult WsiTest::TryMakeSwapchain(VkSurfaceKHR surface, const SwapchainOptions& o, VkSwapchainKHR* out) {
   VkSwapchainCreateInfoKHR ci{VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR};
+  ci.pNext = o.next;
+  ci.flags = o.flags;
   ci.surface = surface;
   ci.minImageCount = o.min_images;
   ci.imageFormat = o.format;
@@ -270,14 +272,14 @@ void WsiTest::Render(VkImage image, VkFormat format, Rgba color, const std::vect
 }
 
 VkResult WsiTest::RenderAndPresent(VkSwapchainKHR swapchain, uint32_t index, const SwapchainOptions& options,
-                                   Rgba color, const std::vector<Dot>& dots, const VkPresentRegionsKHR* regions) {
+                                   Rgba color, const std::vector<Dot>& dots, const void* next) {
   const std::vector<VkImage> images = SwapchainImages(swapchain);
   EXPECT_LT(index, images.size());
   if (index >= images.size()) return VK_ERROR_UNKNOWN;
   VkSemaphore rendered = MakeBinarySemaphore();
   Render(images[index], options.format, color, dots, rendered);
   VkPresentInfoKHR present{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
-  present.pNext = regions;
+  present.pNext = next;
   present.waitSemaphoreCount = 1;
   present.pWaitSemaphores = &rendered;
   present.swapchainCount = 1;

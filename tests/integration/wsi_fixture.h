@@ -86,6 +86,8 @@ class WsiTest : public QueueTest {
     VkPresentModeKHR mode = VK_PRESENT_MODE_FIFO_KHR;
     uint32_t min_images = 3;
     VkSwapchainKHR old_swapchain = VK_NULL_HANDLE;
+    VkSwapchainCreateFlagsKHR flags = 0;
+    const void* next = nullptr;  // VkSwapchainCreateInfoKHR::pNext
   };
   // ASSERTs on failure; destroyed at TearDown unless DestroySwapchain()ed.
   VkSwapchainKHR MakeSwapchain(VkSurfaceKHR surface, const SwapchainOptions& options);
@@ -108,10 +110,11 @@ class WsiTest : public QueueTest {
   // `signal` (may be null).
   void Render(VkImage image, VkFormat format, Rgba color, const std::vector<Dot>& dots,
               VkSemaphore signal);
-  // Render() then vkQueuePresentKHR waiting on a semaphore; `regions`
-  // (may be null) is chained as VkPresentRegionsKHR. Returns the present result.
+  // Render() then vkQueuePresentKHR waiting on a semaphore; `next` (may be
+  // null) is VkPresentInfoKHR::pNext, e.g. VkPresentRegionsKHR. Returns the
+  // present result.
   VkResult RenderAndPresent(VkSwapchainKHR swapchain, uint32_t index, const SwapchainOptions& options, Rgba color,
-                            const std::vector<Dot>& dots = {}, const VkPresentRegionsKHR* regions = nullptr);
+                            const std::vector<Dot>& dots = {}, const void* next = nullptr);
   // Acquire (fence) + RenderAndPresent; ASSERTs the acquire succeeded.
   void PresentFrame(VkSwapchainKHR swapchain, const SwapchainOptions& options, Rgba color,
                     const std::vector<Dot>& dots = {});

@@ -3,7 +3,7 @@
 // built-ins, subgroupElect in uniform and divergent code, and the
 // subgroup barriers.
 #extension GL_KHR_shader_subgroup_basic : require
-layout(local_size_x = 80) in;  // 32-lane subgroups: the last one is partial
+layout(local_size_x = 80) in;  // 32- or 64-lane subgroups: the last one is partial
 layout(set = 0, binding = 0) buffer Out { uint r[]; };
 void main() {
   uint i = gl_GlobalInvocationID.x;

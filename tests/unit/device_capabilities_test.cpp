@@ -40,6 +40,40 @@ TEST(DeviceFeatures, RequestsBeyondSupportAreNamed) {
   EXPECT_NE(FindUnsupportedFeature(SupportedFeatures(), reinterpret_cast<const VkBaseInStructure*>(&f2)), nullptr);
 }
 
+TEST(DeviceFeatures, ExtensionOnlyFeaturesHaveStorageOfTheirOwn) {
+  // No Vulkan 1.x struct holds swapchainMaintenance1: it lives in
+  // DeviceFeatures::extension, generated from vk.xml.
+  VkPhysicalDeviceSwapchainMaintenance1FeaturesEXT sm1{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SWAPCHAIN_MAINTENANCE_1_FEATURES_EXT};
+  ASSERT_TRUE(FillFeaturesStruct(SupportedFeatures(), reinterpret_cast<VkBaseOutStructure*>(&sm1)));
+  EXPECT_EQ(sm1.swapchainMaintenance1, VK_TRUE);
+  EXPECT_EQ(FindUnsupportedFeature(SupportedFeatures(), reinterpret_cast<const VkBaseInStructure*>(&sm1)), nullptr);
+
+  DeviceFeatures none{};
+  EXPECT_STREQ(FindUnsupportedFeature(none, reinterpret_cast<const VkBaseInStructure*>(&sm1)),
+               "VkPhysicalDeviceSwapchainMaintenance1FeaturesEXT::swapchainMaintenance1");
+
+  DeviceFeatures enabled{};
+  EXPECT_TRUE(RecordEnabledFeatures(reinterpret_cast<const VkBaseInStructure*>(&sm1), &enabled));
+  EXPECT_EQ(enabled.extension.swapchainMaintenance1, VK_TRUE);
+}
+
+TEST(DeviceFeatures, EnabledFeaturesAreRecordedFromEveryStruct) {
+  DeviceFeatures enabled{};
+  VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  f2.features.logicOp = VK_TRUE;
+  VkPhysicalDeviceTimelineSemaphoreFeatures timeline{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
+  timeline.timelineSemaphore = VK_TRUE;
+  EXPECT_TRUE(RecordEnabledFeatures(reinterpret_cast<const VkBaseInStructure*>(&f2), &enabled));
+  EXPECT_TRUE(RecordEnabledFeatures(reinterpret_cast<const VkBaseInStructure*>(&timeline), &enabled));
+  EXPECT_EQ(enabled.core.logicOp, VK_TRUE);
+  EXPECT_EQ(enabled.core.depthClamp, VK_FALSE);
+  EXPECT_EQ(enabled.vulkan12.timelineSemaphore, VK_TRUE);
+  EXPECT_EQ(enabled.vulkan12.hostQueryReset, VK_FALSE);
+  VkDeviceQueueCreateInfo not_features{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  EXPECT_FALSE(RecordEnabledFeatures(reinterpret_cast<const VkBaseInStructure*>(&not_features), &enabled));
+}
+
 TEST(DeviceFeatures, EverythingVulkan13MandatesIsSupported) {
   const DeviceFeatures& f = SupportedFeatures();
   EXPECT_TRUE(f.core.robustBufferAccess);

@@ -4,10 +4,12 @@
 // and the format query entry points.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cstring>
 #include <vector>
 
 #include "dispatch/entrypoints.h"
+#include "objects/device_capabilities.h"
 #include "objects/device_limits.h"
 #include "texel/format_info.h"
 #include "texel/format_support.h"
@@ -212,9 +214,8 @@ TEST(FormatSupport, WithoutFormatListHasTheWithoutFormatBits) {
 }
 
 // The compressed tables require one whole family (BC, ETC2/EAC or ASTC LDR)
-// to be sampleable. The driver has no block decoder yet, so this fails until
-// one is written; it is disabled rather than deleted so the gap stays visible.
-TEST(FormatSupport, DISABLED_OneCompressedFamilyIsSampleable) {
+// to be sampleable: the driver decodes BC.
+TEST(FormatSupport, OneCompressedFamilyIsSampleable) {
   auto family_sampleable = [](Compression family) {
     bool any = false;
     for (const FormatInfo& info : AllFormatInfos()) {
@@ -230,7 +231,7 @@ TEST(FormatSupport, DISABLED_OneCompressedFamilyIsSampleable) {
 }
 
 TEST(FormatSupport, UnsupportedKindsAdvertiseNothing) {
-  for (VkFormat format : {VK_FORMAT_UNDEFINED, VK_FORMAT_R4G4_UNORM_PACK8, VK_FORMAT_BC1_RGB_UNORM_BLOCK,
+  for (VkFormat format : {VK_FORMAT_UNDEFINED, VK_FORMAT_R4G4_UNORM_PACK8, VK_FORMAT_EAC_R11_UNORM_BLOCK,
                           VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK, VK_FORMAT_ASTC_4x4_SRGB_BLOCK,
                           VK_FORMAT_G8B8G8R8_422_UNORM, VK_FORMAT_G8_B8R8_2PLANE_420_UNORM,
                           VK_FORMAT_A4R4G4B4_UNORM_PACK16, VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK,
@@ -240,15 +241,41 @@ TEST(FormatSupport, UnsupportedKindsAdvertiseNothing) {
   }
 }
 
-TEST(FormatSupport, EverySupportedFormatIsCoreUncompressedSinglePlane) {
+TEST(FormatSupport, EverySupportedFormatIsCoreUncompressedOrBcSinglePlane) {
   const std::vector<const FormatInfo*> supported = SupportedFormats();
-  // 130 uncompressed Vulkan 1.0 formats, less R4G4_UNORM_PACK8.
-  EXPECT_EQ(supported.size(), 129u);
+  // 130 uncompressed Vulkan 1.0 formats, less R4G4_UNORM_PACK8, and the 16 BC formats.
+  EXPECT_EQ(supported.size(), 129u + 16u);
   for (const FormatInfo* info : supported) {
-    EXPECT_LE(info->format, VK_FORMAT_D32_SFLOAT_S8_UINT) << info->name;
-    EXPECT_EQ(info->compression, Compression::kNone) << info->name;
+    if (info->compression == Compression::kBC) {
+      EXPECT_GE(info->format, VK_FORMAT_BC1_RGB_UNORM_BLOCK) << info->name;
+      EXPECT_LE(info->format, VK_FORMAT_BC7_SRGB_BLOCK) << info->name;
+    } else {
+      EXPECT_LE(info->format, VK_FORMAT_D32_SFLOAT_S8_UINT) << info->name;
+      EXPECT_EQ(info->compression, Compression::kNone) << info->name;
+    }
     EXPECT_EQ(info->plane_count, 1) << info->name;
   }
+}
+
+// textureCompressionBC: SAMPLED_IMAGE, BLIT_SRC and SAMPLED_IMAGE_FILTER_LINEAR
+// in optimal tiling for every BC format; transfers too. Blocks are never
+// written by the device (no attachment, storage or blit destination) and
+// there are no compressed texel buffers.
+TEST(FormatSupport, BcFormatsHaveTheTextureCompressionBcFeatures) {
+  size_t count = 0;
+  for (const FormatInfo& info : AllFormatInfos()) {
+    if (info.compression != Compression::kBC) continue;
+    ++count;
+    const FormatFeatures f = GetFormatFeatures(info.format);
+    EXPECT_EQ(f.optimal, S | BS | L | kTransfer) << info.name;
+    EXPECT_EQ(f.linear, f.optimal) << info.name;
+    EXPECT_EQ(f.buffer, 0u) << info.name;
+  }
+  EXPECT_EQ(count, 16u) << "BC1 RGB/RGBA, BC2, BC3, BC4, BC5 (UNORM and sRGB or SNORM), BC6H, BC7";
+  // And the device says so.
+  EXPECT_EQ(SupportedFeatures().core.textureCompressionBC, VK_TRUE);
+  EXPECT_EQ(SupportedFeatures().core.textureCompressionETC2, VK_FALSE);
+  EXPECT_EQ(SupportedFeatures().core.textureCompressionASTC_LDR, VK_FALSE);
 }
 
 TEST(FormatSupport, FeatureImplications) {
@@ -519,11 +546,51 @@ TEST(ImageFormatLimits, UnsupportedFlagsAndTilings) {
 TEST(ImageFormatLimits, UnsupportedFormatsZeroTheResult) {
   VkImageFormatProperties p;
   std::memset(&p, 0xAB, sizeof p);
-  EXPECT_EQ(Limits(VK_FORMAT_BC1_RGBA_UNORM_BLOCK, VK_IMAGE_TYPE_2D, kOptimal, kSampledUsage, 0, &p),
+  EXPECT_EQ(Limits(VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK, VK_IMAGE_TYPE_2D, kOptimal, kSampledUsage, 0, &p),
             VK_ERROR_FORMAT_NOT_SUPPORTED);
   const VkImageFormatProperties zero{};
   EXPECT_EQ(std::memcmp(&p, &zero, sizeof p), 0);
   EXPECT_EQ(Limits(VK_FORMAT_UNDEFINED, VK_IMAGE_TYPE_2D, kOptimal, kSampledUsage, 0), VK_ERROR_FORMAT_NOT_SUPPORTED);
+}
+
+TEST(ImageFormatLimits, BlockCompressedImages) {
+  constexpr VkImageUsageFlags kRead =
+      VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+  constexpr VkImageCreateFlags kMutable = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+  constexpr VkImageCreateFlags kBlockViews = kMutable | VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT;
+  constexpr VkImageCreateFlags kExtended = kBlockViews | VK_IMAGE_CREATE_EXTENDED_USAGE_BIT;
+  const VkFormat bc7 = VK_FORMAT_BC7_SRGB_BLOCK;
+  VkImageFormatProperties p;
+  ASSERT_EQ(Limits(bc7, VK_IMAGE_TYPE_2D, kOptimal, kRead, 0, &p), VK_SUCCESS);
+  EXPECT_EQ(p.maxExtent.width, limits::kMaxImageDimension2D);
+  EXPECT_EQ(p.maxMipLevels, static_cast<uint32_t>(std::bit_width(limits::kMaxImageDimension2D)));
+  EXPECT_EQ(p.maxArrayLayers, limits::kMaxImageArrayLayers);
+  EXPECT_EQ(p.sampleCounts, VkSampleCountFlags{VK_SAMPLE_COUNT_1_BIT});
+  EXPECT_EQ(Limits(bc7, VK_IMAGE_TYPE_2D, kOptimal, kRead, VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT), VK_SUCCESS);
+  ASSERT_EQ(Limits(bc7, VK_IMAGE_TYPE_2D, kLinear, kRead, 0, &p), VK_SUCCESS);
+  EXPECT_EQ(p.maxMipLevels, 1u);
+  // 2D only; never written by shaders or attachments.
+  EXPECT_EQ(Limits(bc7, VK_IMAGE_TYPE_1D, kOptimal, kRead, 0), VK_ERROR_FORMAT_NOT_SUPPORTED);
+  EXPECT_EQ(Limits(bc7, VK_IMAGE_TYPE_3D, kOptimal, kRead, 0), VK_ERROR_FORMAT_NOT_SUPPORTED);
+  EXPECT_EQ(Limits(bc7, VK_IMAGE_TYPE_2D, kOptimal, kStorageUsage, 0), VK_ERROR_FORMAT_NOT_SUPPORTED);
+  EXPECT_EQ(Limits(bc7, VK_IMAGE_TYPE_2D, kOptimal, kColorUsage, 0), VK_ERROR_FORMAT_NOT_SUPPORTED);
+  // Block-texel views: only for compressed formats, and only with MUTABLE_FORMAT.
+  EXPECT_EQ(Limits(bc7, VK_IMAGE_TYPE_2D, kOptimal, kRead, kBlockViews), VK_SUCCESS);
+  EXPECT_EQ(Limits(bc7, VK_IMAGE_TYPE_2D, kOptimal, kRead, VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT),
+            VK_ERROR_FORMAT_NOT_SUPPORTED);
+  // With EXTENDED_USAGE, a size-compatible uncompressed view (R32G32B32A32_UINT
+  // for a 16-byte block) can back storage, but nothing backs an attachment.
+  EXPECT_EQ(Limits(bc7, VK_IMAGE_TYPE_2D, kOptimal, kStorageUsage, kExtended), VK_SUCCESS);
+  EXPECT_EQ(Limits(bc7, VK_IMAGE_TYPE_2D, kOptimal, kColorUsage, kExtended), VK_ERROR_FORMAT_NOT_SUPPORTED);
+  const VkFormat rg32[] = {VK_FORMAT_R32G32_UINT};  // the size of a BC1 block
+  const VkFormat rgba32[] = {VK_FORMAT_R32G32B32A32_UINT};
+  EXPECT_EQ(Limits(bc7, VK_IMAGE_TYPE_2D, kOptimal, kStorageUsage, kExtended, nullptr, rgba32), VK_SUCCESS);
+  EXPECT_EQ(Limits(VK_FORMAT_BC1_RGBA_UNORM_BLOCK, VK_IMAGE_TYPE_2D, kOptimal, kStorageUsage, kExtended, nullptr,
+                   rg32),
+            VK_SUCCESS);
+  // Without block-texel views, a BC image's views stay within its class.
+  EXPECT_EQ(Limits(bc7, VK_IMAGE_TYPE_2D, kOptimal, kStorageUsage, kMutable | VK_IMAGE_CREATE_EXTENDED_USAGE_BIT),
+            VK_ERROR_FORMAT_NOT_SUPPORTED);
 }
 
 TEST(ImageFormatLimits, DepthStencilImages) {

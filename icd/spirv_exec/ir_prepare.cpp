@@ -1,0 +1,542 @@
+// Preparing a program for the interpreter: each instruction's lane kernel,
+// chosen with what a uniformity analysis knows about its registers.
+//
+// A register is *uniform* when every lane that reads it holds the same
+// value, so a kernel may read its lane 0 instead of the whole register, and
+// an instruction whose operands are all uniform computes its result once
+// and writes it to every lane, active or not. Writing inactive lanes is
+// what makes the result readable from lane 0 wherever it is read; it is
+// safe when no lane still needs the register's old value, which the rules
+// below guarantee (the compiler's registers are SSA values, apart from phis
+// and a few temporaries written more than once):
+//
+//  - Constants are uniform (broadcast by ResetWave), and so are the compute
+//    built-ins the same for a whole workgroup (compute_dispatch fills every
+//    lane). Other registers nobody writes (inputs, undefined values) vary.
+//  - A register written by one instruction is uniform when that
+//    instruction can run once (a lane kernel, a move, a load from a buffer,
+//    push constants or workgroup memory) with uniform operands, and is not
+//    inside a loop that lanes may leave at different iterations: the lanes
+//    that left early must keep the value they left with. Such a loop is one
+//    with a branch on a varying condition, a return or a kill anywhere in
+//    it. (A lane that skips the instruction in an if never reads the
+//    register: SSA uses are dominated by their definition.)
+//  - A loop header's phi, written on the loop's entry edge and on its back
+//    edge, is uniform under the same conditions for both moves; any other
+//    register written more than once varies, and so do the stage's outputs
+//    (a lane that returned early has its outputs read after the wave).
+//
+// The analysis needs to know which registers every instruction writes; a
+// program with an instruction it does not know gets no uniform registers.
+#include "spirv_exec/ir_prepare.h"
+
+#include <spirv/unified1/spirv.hpp11>
+
+#include <algorithm>
+#include <vector>
+
+#include "spirv_exec/lane_kernels.h"
+
+namespace duet::spirv_exec {
+namespace {
+
+// Registers [first, first + count) written by an instruction.
+struct Writes {
+  uint32_t first = 0, count = 0;
+};
+
+// The registers `in` writes; false for an instruction this file does not know.
+bool WritesOf(const Inst& in, const LaneKernels& kernels, Writes* writes) {
+  uint32_t operands = 0;
+  if (kernels.VariantsFor(in, &operands) != nullptr) {
+    *writes = {in.dst, 1};
+    return true;
+  }
+  switch (in.op) {
+    case Op::kStore:
+    case Op::kStoreIndexed:
+    case Op::kStoreAddress:
+    case Op::kImageWrite:
+    case Op::kImageArray:  // the image instruction after it writes
+    case Op::kBlockBegin:
+    case Op::kBranch:
+    case Op::kBranchCond:
+    case Op::kSwitch:
+    case Op::kLoopBack:
+    case Op::kReturn:
+    case Op::kKill:
+    case Op::kBarrier:
+    case Op::kDemote:
+      *writes = {};
+      return true;
+    case Op::kGlslUnpack: *writes = {in.dst, in.b}; return true;
+    case Op::kMatrixInverse: *writes = {in.dst, in.b * in.b}; return true;
+    case Op::kAddressAdd: *writes = {in.dst, 2}; return true;
+    case Op::kImageRead:
+    case Op::kImageSample:
+    case Op::kImageQuerySize: *writes = {in.dst, 4}; return true;  // at most
+    case Op::kEdgeMove:
+    case Op::kMove:
+    case Op::kSelect:
+    case Op::kBitFieldInsert:
+    case Op::kGlslUnary:
+    case Op::kGlslBinary:
+    case Op::kGlslTernary:
+    case Op::kGlslPack:
+    case Op::kDeterminant:
+    case Op::kLoad:
+    case Op::kAtomic:
+    case Op::kAtomicIndexed:
+    case Op::kAtomicAddress:
+    case Op::kArrayLength:
+    case Op::kArrayLengthIndexed:
+    case Op::kLoadIndexed:
+    case Op::kLoadAddress:
+    case Op::kImageQueryLevels:
+    case Op::kImageQuerySamples:
+    case Op::kDerivX:
+    case Op::kDerivY:
+    case Op::kIsHelper:
+    case Op::kElect:
+      *writes = {in.dst, 1};
+      return true;
+    default:
+      return false;
+  }
+}
+
+// A superset of the registers `in` reads, added to *reads; false for an
+// instruction this file does not know.
+bool ReadsOf(const Program& p, const Inst& in, const LaneKernels& kernels, std::vector<uint32_t>* reads) {
+  auto add = [reads](uint32_t reg, uint32_t count = 1) {
+    if (reg == kNoOperand) return;
+    for (uint32_t r = reg; r < reg + count; ++r) reads->push_back(r);
+  };
+  uint32_t operands = 0;
+  if (kernels.VariantsFor(in, &operands) != nullptr) {
+    const uint32_t regs[3] = {in.a, in.b, in.c};
+    for (uint32_t o = 0; o < operands; ++o) add(regs[o]);
+    return true;
+  }
+  switch (in.op) {
+    case Op::kBlockBegin:
+    case Op::kBranch:
+    case Op::kLoopBack:
+    case Op::kReturn:
+    case Op::kKill:
+    case Op::kBarrier:
+    case Op::kDemote:
+    case Op::kIsHelper:
+    case Op::kElect:
+    case Op::kArrayLength:
+    case Op::kImageQueryLevels:
+    case Op::kImageQuerySamples:
+      return true;
+    case Op::kMove:
+    case Op::kEdgeMove:
+    case Op::kGlslUnary:
+    case Op::kGlslUnpack:
+    case Op::kLoad:
+    case Op::kBranchCond:
+    case Op::kSwitch:
+    case Op::kDerivX:
+    case Op::kDerivY:
+      add(in.a);
+      return true;
+    case Op::kGlslBinary: add(in.a); add(in.b); return true;
+    case Op::kSelect:
+    case Op::kGlslTernary: add(in.a); add(in.b); add(in.c); return true;
+    case Op::kBitFieldInsert: add(in.a); add(in.b); add(in.c); add(in.ext); return true;
+    case Op::kGlslPack: add(in.a, in.b); return true;
+    case Op::kDeterminant:
+    case Op::kMatrixInverse: add(in.a, in.b * in.b); return true;
+    case Op::kStore: add(in.a); add(in.c); return true;
+    case Op::kAtomic: add(in.a); add(in.c, 2); return true;
+    case Op::kLoadIndexed: add(in.a); add(in.ext); return true;
+    case Op::kStoreIndexed: add(in.a); add(in.c); add(in.ext); return true;
+    case Op::kAtomicIndexed: add(in.a); add(in.c, 3); return true;
+    case Op::kArrayLengthIndexed: add(in.c); return true;
+    case Op::kAddressAdd: add(in.a, 2); add(in.b); return true;
+    case Op::kLoadAddress: add(in.a, 2); return true;
+    case Op::kStoreAddress: add(in.a, 2); add(in.c); return true;
+    case Op::kAtomicAddress: add(in.a, 2); add(in.c, 2); return true;
+    case Op::kImageArray: add(in.a); add(in.b); return true;
+    case Op::kImageRead: add(in.a, in.b); add(in.c); add(in.ext); return true;
+    case Op::kImageWrite: add(in.a, in.b); add(in.c, 4); return true;
+    case Op::kImageQuerySize: add(in.a); return true;
+    case Op::kImageSample: {
+      if (in.b >= p.sample_operands.size()) return false;
+      const SampleOperands& s = p.sample_operands[in.b];
+      add(in.a, s.coordinate_count + 1);  // and the projective divisor
+      for (uint32_t reg : {s.lod, s.bias, s.dref, s.min_lod}) add(reg);
+      for (uint32_t reg : {s.grad_x, s.grad_y, s.offset}) add(reg, 3);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+// Drops the instructions marked in `removed`; blocks keep their indices.
+void Remove(Program& p, const std::vector<uint8_t>& removed) {
+  const size_t n = p.code.size();
+  std::vector<uint32_t> new_index(n + 1, 0);
+  uint32_t kept = 0;
+  for (size_t i = 0; i < n; ++i) {
+    new_index[i] = kept;
+    if (!removed[i]) p.code[kept++] = p.code[i];
+  }
+  new_index[n] = kept;
+  p.code.resize(kept);
+  for (uint32_t& start : p.block_start) start = start <= n ? new_index[start] : start;
+}
+
+// Copy propagation: a move into a register nothing else writes, from a
+// register written at most once (or never: a constant, an input), is
+// removed and its readers read the source instead. The readers must be
+// lane kernels or phi moves (whose operands this knows exactly); a stage's
+// inputs and outputs stay. Valid in SSA: a reader is dominated by the move,
+// the move by the source's definition, which does not run again in between.
+void PropagateCopies(Program& p, const LaneKernels& kernels) {
+  const uint32_t registers = p.register_count;
+  const size_t n = p.code.size();
+  if (p.block_start.empty()) return;
+  std::vector<uint32_t> writer_count(registers, 0);
+  std::vector<uint8_t> pinned(registers, 0);  // read by other instructions, or the stage's interface
+  std::vector<uint32_t> reads;
+  for (size_t i = 0; i < n; ++i) {
+    const Inst& in = p.code[i];
+    Writes w;
+    reads.clear();
+    if (!WritesOf(in, kernels, &w) || !ReadsOf(p, in, kernels, &reads)) return;
+    for (uint32_t r = w.first; r < w.first + w.count && r < registers; ++r) ++writer_count[r];
+    uint32_t operands = 0;
+    const bool rewritable = kernels.VariantsFor(in, &operands) != nullptr || in.op == Op::kEdgeMove;
+    if (!rewritable)
+      for (uint32_t r : reads)
+        if (r < registers) pinned[r] = 1;
+  }
+  auto pin = [&](uint32_t reg, uint32_t count) {
+    for (uint32_t r = reg; r < reg + count && r < registers; ++r) pinned[r] = 1;
+  };
+  for (const InterfaceSlot& s : p.outputs) pin(s.reg, s.count);
+  for (const BuiltinSlot& s : p.builtin_outputs) pin(s.reg, s.count);
+  for (const InterfaceSlot& s : p.inputs) pin(s.reg, s.count);
+  for (const BuiltinSlot& s : p.builtin_inputs) pin(s.reg, s.count);
+
+  // replacement[r]: the register r's readers read instead.
+  std::vector<uint32_t> replacement(registers);
+  for (uint32_t r = 0; r < registers; ++r) replacement[r] = r;
+  std::vector<uint8_t> removed(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    Inst& in = p.code[i];
+    uint32_t operands = 0;
+    const bool kernel = kernels.VariantsFor(in, &operands) != nullptr;
+    if (in.op == Op::kEdgeMove) operands = 1;
+    if (kernel || in.op == Op::kEdgeMove) {
+      uint32_t* regs[3] = {&in.a, &in.b, &in.c};
+      for (uint32_t o = 0; o < operands; ++o)
+        if (*regs[o] < registers) *regs[o] = replacement[*regs[o]];
+    }
+    if (in.op != Op::kMove || !kernel) continue;
+    if (i > 0 && p.code[i - 1].op == Op::kImageArray) continue;
+    const uint32_t d = in.dst, s = in.a;
+    if (d >= registers || s >= registers || d == s || pinned[d] || writer_count[d] != 1 || writer_count[s] > 1)
+      continue;
+    replacement[d] = s;
+    removed[i] = 1;
+  }
+
+  Remove(p, removed);
+}
+
+// Phi coalescing: a loop's phi P, written on the back edge from S, takes
+// S's place when the instruction W defining S can write P directly: S is
+// read by that move only, nothing reads P after W in the loop (its old
+// value is dead), and the loop is left from its header only, before W
+// runs, so every lane that runs W takes the back edge (a lane leaving
+// after W would see the new value in P). The back edge's move goes away.
+void CoalescePhis(Program& p, const LaneKernels& kernels) {
+  const uint32_t registers = p.register_count;
+  const size_t n = p.code.size();
+  if (p.block_start.size() < 2) return;
+  std::vector<uint32_t> block_of(n, 0);
+  for (size_t b = 0; b + 1 < p.block_start.size(); ++b)
+    for (uint32_t i = p.block_start[b]; i < p.block_start[b + 1] && i < n; ++i) block_of[i] = uint32_t(b);
+  std::vector<std::vector<uint32_t>> writers(registers), readers(registers);
+  std::vector<uint32_t> reads;
+  for (size_t i = 0; i < n; ++i) {
+    Writes w;
+    reads.clear();
+    if (!WritesOf(p.code[i], kernels, &w) || !ReadsOf(p, p.code[i], kernels, &reads)) return;
+    for (uint32_t r = w.first; r < w.first + w.count && r < registers; ++r) writers[r].push_back(uint32_t(i));
+    for (uint32_t r : reads)
+      if (r < registers) readers[r].push_back(uint32_t(i));
+  }
+  // Loops as block ranges [header, latch]: W must not be inside a loop
+  // nested in the phi's (it would write P while that loop reads it again).
+  std::vector<std::pair<uint32_t, uint32_t>> loops;
+  for (size_t i = 0; i < n; ++i)
+    if (p.code[i].op == Op::kLoopBack && p.code[i].a <= block_of[i]) loops.push_back({p.code[i].a, block_of[i]});
+  auto in_inner_loop = [&loops](uint32_t block, uint32_t header, uint32_t latch) {
+    for (const auto& [h, l] : loops)
+      if (block >= h && block <= l && h >= header && l <= latch && !(h == header && l == latch)) return true;
+    return false;
+  };
+  std::vector<uint8_t> removed(n, 0);
+  for (size_t back = 0; back < n; ++back) {
+    const Inst& loop_back = p.code[back];
+    if (loop_back.op != Op::kLoopBack || loop_back.a > block_of[back]) continue;
+    const uint32_t header = loop_back.a, latch = block_of[back];
+    const uint32_t first = p.block_start[header], end = p.block_start[latch + 1];
+    // Left from the header only: no exit, return or kill after it.
+    bool single_exit = true;
+    for (uint32_t i = p.block_start[header + 1]; i < end && single_exit; ++i) {
+      const Inst& in = p.code[i];
+      if (in.op == Op::kReturn || in.op == Op::kKill || in.op == Op::kSwitch) single_exit = false;
+      if (in.op == Op::kBranch && (in.a < header || in.a > latch)) single_exit = false;
+      if (in.op == Op::kBranchCond && (in.b < header || in.b > latch || in.c < header || in.c > latch))
+        single_exit = false;
+    }
+    if (!single_exit) continue;
+    for (uint32_t e = p.block_start[latch]; e < end; ++e) {
+      const Inst& move = p.code[e];
+      if (move.op != Op::kEdgeMove || move.dst >= registers || move.a >= registers) continue;
+      const uint32_t phi = move.dst, source = move.a;
+      if (writers[phi].size() != 2 || writers[source].size() != 1) continue;
+      const uint32_t entry = writers[phi][0] == e ? writers[phi][1] : writers[phi][0];
+      const uint32_t def = writers[source][0];
+      uint32_t operands = 0;
+      if (block_of[entry] >= header || block_of[def] <= header || def < first || def >= e || removed[def] ||
+          in_inner_loop(block_of[def], header, latch))
+        continue;
+      if (kernels.VariantsFor(p.code[def], &operands) == nullptr && p.code[def].op != Op::kLoad) continue;
+      bool read_after = false;
+      for (uint32_t r : readers[phi]) read_after |= r > def && r < end && r != e;
+      // S's other readers (after W: it dominates them) will read P, equal
+      // to S from W on; they must be instructions whose operands this knows.
+      bool renamable = true;
+      for (uint32_t r : readers[source]) {
+        uint32_t reader_operands = 0;
+        renamable &= r == e || r > def;
+        renamable &= r == e || kernels.VariantsFor(p.code[r], &reader_operands) != nullptr ||
+                     p.code[r].op == Op::kEdgeMove;
+      }
+      if (read_after || !renamable) continue;
+      for (uint32_t r : readers[source]) {
+        if (r == e) continue;
+        Inst& reader = p.code[r];
+        for (uint32_t* operand : {&reader.a, &reader.b, &reader.c})
+          if (*operand == source) *operand = phi;
+        readers[phi].push_back(r);
+      }
+      p.code[def].dst = phi;
+      removed[e] = 1;
+      writers[phi] = {entry, def};
+    }
+  }
+  Remove(p, removed);
+}
+
+struct Loop {
+  uint32_t header, back_edge;  // block indices: the loop is the blocks in between
+  bool divergent = false;      // lanes may leave it at different iterations
+};
+
+class UniformityAnalysis {
+ public:
+  UniformityAnalysis(const Program& p, const LaneKernels& k) : p_(p), kernels_(k) {}
+
+  // uniform[r] for every register; false when the program has an unknown instruction.
+  bool Run(std::vector<uint8_t>* uniform);
+
+ private:
+  bool IsLoopPhi(const std::vector<uint32_t>& writers) const;
+  bool InDivergentLoop(uint32_t block) const;
+  bool Capable(const Inst& in, uint32_t* operands) const;  // can run once, reading `operands` of a, b, c
+
+  const Program& p_;
+  const LaneKernels& kernels_;
+  std::vector<uint32_t> block_of_;  // per instruction
+  std::vector<Loop> loops_;
+  std::vector<uint8_t> varying_;
+};
+
+bool UniformityAnalysis::Capable(const Inst& in, uint32_t* operands) const {
+  if (kernels_.VariantsFor(in, operands) != nullptr) return true;
+  switch (in.op) {
+    case Op::kEdgeMove:
+      *operands = 1;
+      return true;
+    case Op::kLoad:  // a buffer, push constants or workgroup memory: the same word for every lane
+      *operands = 1;
+      return in.aux < p_.roots.size() && p_.roots[in.aux].kind != RootKind::kPrivate &&
+             (p_.roots[in.aux].kind == RootKind::kDescriptorBuffer ||
+              p_.roots[in.aux].kind == RootKind::kPushConstants || p_.roots[in.aux].kind == RootKind::kWorkgroup);
+    default:
+      return false;
+  }
+}
+
+// A loop header's phi: written before the loop (its entry edge) and in it
+// (its back edge's move, or the instruction CoalescePhis made write it).
+bool UniformityAnalysis::IsLoopPhi(const std::vector<uint32_t>& writers) const {
+  if (writers.size() != 2) return false;
+  for (const Loop& loop : loops_) {
+    for (int first = 0; first < 2; ++first) {
+      const uint32_t entry = block_of_[writers[first]], back = block_of_[writers[1 - first]];
+      if (entry < loop.header && back >= loop.header && back <= loop.back_edge) return true;
+    }
+  }
+  return false;
+}
+
+bool UniformityAnalysis::InDivergentLoop(uint32_t block) const {
+  for (const Loop& loop : loops_)
+    if (loop.divergent && block >= loop.header && block <= loop.back_edge) return true;
+  return false;
+}
+
+bool UniformityAnalysis::Run(std::vector<uint8_t>* uniform) {
+  const uint32_t registers = p_.register_count;
+  const size_t n = p_.code.size();
+  uniform->assign(registers, 0);
+  if (p_.block_start.empty()) return false;
+
+  // Blocks and loops.
+  block_of_.assign(n, 0);
+  for (size_t b = 0; b + 1 < p_.block_start.size(); ++b)
+    for (uint32_t i = p_.block_start[b]; i < p_.block_start[b + 1] && i < n; ++i) block_of_[i] = uint32_t(b);
+  for (size_t i = 0; i < n; ++i)
+    if (p_.code[i].op == Op::kLoopBack && p_.code[i].a <= block_of_[i]) loops_.push_back({p_.code[i].a, block_of_[i]});
+
+  // Who writes each register.
+  std::vector<std::vector<uint32_t>> writers(registers);
+  for (size_t i = 0; i < n; ++i) {
+    Writes w;
+    if (!WritesOf(p_.code[i], kernels_, &w)) return false;
+    for (uint32_t r = w.first; r < w.first + w.count && r < registers; ++r) writers[r].push_back(uint32_t(i));
+  }
+
+  // What is uniform without being written: constants and the workgroup's built-ins.
+  std::vector<uint8_t> given(registers, 0);
+  for (const auto& [reg, value] : p_.constants)
+    if (reg < registers) given[reg] = 1;
+  const BuiltinRegisters& b = p_.builtins;
+  for (uint32_t c = 0; c < 3; ++c) {
+    if (b.workgroup_id != UINT32_MAX && b.workgroup_id + c < registers) given[b.workgroup_id + c] = 1;
+    if (b.num_workgroups != UINT32_MAX && b.num_workgroups + c < registers) given[b.num_workgroups + c] = 1;
+  }
+  for (uint32_t r : {b.subgroup_id, b.subgroup_size, b.num_subgroups})
+    if (r < registers) given[r] = 1;
+
+  varying_.assign(registers, 0);
+  for (uint32_t r = 0; r < registers; ++r)
+    if (writers[r].empty() && !given[r]) varying_[r] = 1;
+  auto force = [&](uint32_t reg, uint32_t count) {
+    for (uint32_t r = reg; r < reg + count && r < registers; ++r) varying_[r] = 1;
+  };
+  for (const InterfaceSlot& s : p_.outputs) force(s.reg, s.count);
+  for (const BuiltinSlot& s : p_.builtin_outputs) force(s.reg, s.count);
+  for (const InterfaceSlot& s : p_.inputs) force(s.reg, s.count);
+  for (const BuiltinSlot& s : p_.builtin_inputs)
+    if (!given[s.reg]) force(s.reg, s.count);
+
+  // Varying only grows, so this ends.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Loop& loop : loops_) {
+      if (loop.divergent) continue;
+      for (size_t i = p_.block_start[loop.header]; i < p_.block_start[loop.back_edge + 1] && i < n; ++i) {
+        const Inst& in = p_.code[i];
+        if (in.op == Op::kReturn || in.op == Op::kKill ||
+            ((in.op == Op::kBranchCond || in.op == Op::kSwitch) && (in.a >= registers || varying_[in.a]))) {
+          loop.divergent = true;
+          changed = true;
+          break;
+        }
+      }
+    }
+    for (uint32_t r = 0; r < registers; ++r) {
+      if (varying_[r] || writers[r].empty()) continue;
+      bool varies = writers[r].size() > 2 || (writers[r].size() == 2 && !IsLoopPhi(writers[r]));
+      for (uint32_t w : writers[r]) {
+        if (varies) break;
+        const Inst& in = p_.code[w];
+        uint32_t operands = 0;
+        if (!Capable(in, &operands) || InDivergentLoop(block_of_[w])) {
+          varies = true;
+          break;
+        }
+        const uint32_t reads[3] = {in.a, in.b, in.c};
+        for (uint32_t o = 0; o < operands; ++o)
+          if (reads[o] >= registers || varying_[reads[o]]) varies = true;
+      }
+      if (varies) {
+        varying_[r] = 1;
+        changed = true;
+      }
+    }
+  }
+  for (uint32_t r = 0; r < registers; ++r) (*uniform)[r] = !varying_[r];
+  return true;
+}
+
+}  // namespace
+
+void PrepareExecution(Program* program) {
+  Program& p = *program;
+  const LaneKernels& kernels = SelectedLaneKernels();
+  PropagateCopies(p, kernels);
+  CoalescePhis(p, kernels);
+  std::vector<uint8_t> uniform;
+  if (!UniformityAnalysis(p, kernels).Run(&uniform)) uniform.assign(p.register_count, 0);
+  auto is_uniform = [&](uint32_t reg) { return reg < p.register_count && uniform[reg] != 0; };
+
+  p.steps.assign(p.code.size() + 1, ExecStep{});
+  // Operands a kernel does not read may hold anything; they point at register 0.
+  auto offset = [&p](uint32_t reg) { return reg < p.register_count ? reg * kWaveWidth : 0u; };
+  Op terminator = Op::kReturn;  // the last branch before the current instruction
+  for (size_t i = 0; i < p.code.size(); ++i) {
+    const Inst& in = p.code[i];
+    ExecStep& step = p.steps[i];
+    if (in.op != Op::kEdgeMove && in.op != Op::kMove) terminator = in.op;
+    uint32_t operands = 0;
+    const LaneKernel* variants = kernels.VariantsFor(in, &operands);
+    // A phi's move: when the phi is uniform, a broadcast (see above); on the
+    // edge of an unconditional branch, a move under the active lanes, which
+    // are that edge's.
+    if (in.op == Op::kEdgeMove && (is_uniform(in.dst) || (in.aux == 0 && terminator == Op::kBranch))) {
+      variants = kernels.op[uint16_t(Op::kMove)];
+      operands = 1;
+    }
+    switch (in.op) {
+      case Op::kLoad:
+        step.uniform = is_uniform(in.dst);
+        break;
+      case Op::kBranchCond:
+      case Op::kSwitch:
+        step.uniform = is_uniform(in.a);
+        break;
+      default:
+        break;
+    }
+    if (variants == nullptr || in.dst >= p.register_count) continue;
+    const uint32_t reads[3] = {in.a, in.b, in.c};
+    uint32_t variant = 0;
+    for (uint32_t o = 0; o < operands; ++o)
+      if (is_uniform(reads[o])) variant |= 1u << o;
+    const uint32_t all = (1u << operands) - 1;
+    // Uniform operands but a result that must stay per lane: the last
+    // operand is read as a register, which a uniform one also is.
+    if (variant == all && !is_uniform(in.dst)) variant &= ~(1u << (operands - 1));
+    step.kernel = variants[variant];
+    step.dst = offset(in.dst);
+    step.a = offset(in.a);
+    step.b = offset(in.b);
+    step.c = offset(in.c);
+    step.uniform = variant == all;
+  }
+}
+
+}  // namespace duet::spirv_exec

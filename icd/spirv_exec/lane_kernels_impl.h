@@ -1,0 +1,870 @@
+// The lane kernels (see lane_kernels.h), compiled once per instruction set.
+//
+// No include guard: lane_kernels.cpp, lane_kernels_avx2.cpp and
+// lane_kernels_avx512.cpp each include this file once, inside their own
+// namespace and after their `#pragma GCC target`, having included
+// lane_kernels_prelude.h first (this file includes nothing itself: whatever
+// comes from a header keeps the baseline target and is inlined here).
+// Everything is in an anonymous namespace so that the copies for different
+// instruction sets can never be merged by the linker.
+//
+// Each kernel is a loop over the lanes with a fixed trip count, written so
+// that GCC vectorizes it: selects instead of branches, no calls. The few
+// functions that need the C library (atan, sinh, frexp...) call it lane by
+// lane; they are rare in shaders. sin, cos, tan, exp, exp2, log, log2 and
+// pow are polynomials here, at least as precise as the Vulkan spec's
+// precision table asks (and much closer than that), with the C library
+// taking over for the lanes a polynomial does not cover (|x| too large for
+// the range reduction, or special operands of pow).
+
+namespace {
+
+using Word = uint32_t;
+constexpr uint32_t W = kWaveWidth;
+static_assert(W % 32 == 0, "lane masks are read 32 lanes at a time");
+
+inline float F(Word u) { return std::bit_cast<float>(u); }
+inline Word U(float f) { return std::bit_cast<Word>(f); }
+inline int32_t S(Word u) { return static_cast<int32_t>(u); }
+
+inline float Abs(float x) { return F(U(x) & 0x7FFFFFFFu); }
+inline float CopySign(float magnitude, float sign) { return F((U(magnitude) & 0x7FFFFFFFu) | (U(sign) & 0x80000000u)); }
+inline bool IsNan(float x) { return x != x; }
+// c ? t : f as bit operations: GCC will not vectorize some selects written
+// with ?: (one feeding a conversion to integer, for instance).
+inline Word PickBits(bool c, Word t, Word f) {
+  const Word m = Word(0) - Word(c);
+  return (t & m) | (f & ~m);
+}
+inline float Pick(bool c, float t, float f) { return F(PickBits(c, U(t), U(f))); }
+
+constexpr float kInfinity = std::numeric_limits<float>::infinity();
+constexpr float kTwo23 = 8388608.0f;       // 2^23: floats at least this large have no fraction
+constexpr float kRoundMagic = 12582912.0f;  // 1.5 * 2^23: (x + it) - it rounds |x| < 2^22 to an integer
+
+// select[l] = all ones for the lanes of `mask`, 0 for the others. Lane
+// masks are read 32 bits at a time: shifts of 32-bit words vectorize, 64-bit
+// ones do not.
+[[gnu::always_inline]] inline void ExpandMask(LaneMask mask, Word* __restrict select) {
+  for (uint32_t chunk = 0; chunk < W; chunk += 32) {
+    const Word bits = Word(mask >> (chunk % (sizeof(LaneMask) * 8)));
+    for (uint32_t l = 0; l < 32; ++l) select[chunk + l] = Word(0) - ((bits >> l) & 1u);
+  }
+}
+
+// Reductions over the lanes of a register: whether all its words are 0,
+// and which are not. Written with the instruction set's intrinsics where
+// the compiler's own vectorization of a reduction is poor.
+inline bool AllZero(const Word* v) {
+#if defined(DUET_LANE_AVX512)
+  __m512i acc = _mm512_loadu_si512(v);
+  for (uint32_t i = 16; i < W; i += 16) acc = _mm512_or_si512(acc, _mm512_loadu_si512(v + i));
+  return _mm512_test_epi32_mask(acc, acc) == 0;
+#elif defined(DUET_LANE_AVX2)
+  __m256i acc = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v));
+  for (uint32_t i = 8; i < W; i += 8)
+    acc = _mm256_or_si256(acc, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + i)));
+  return _mm256_testz_si256(acc, acc) != 0;
+#else
+  Word acc = 0;
+  for (uint32_t l = 0; l < W; ++l) acc |= v[l];
+  return acc == 0;
+#endif
+}
+
+inline LaneMask NonzeroBits(const Word* v) {
+  LaneMask m = 0;
+#if defined(DUET_LANE_AVX512)
+  for (uint32_t i = 0; i < W; i += 16) {
+    const __m512i x = _mm512_loadu_si512(v + i);
+    m |= LaneMask(_mm512_test_epi32_mask(x, x)) << i;
+  }
+#elif defined(DUET_LANE_AVX2)
+  const __m256i zero = _mm256_setzero_si256();
+  for (uint32_t i = 0; i < W; i += 8) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + i));
+    const Word zeros = Word(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, zero))));
+    m |= LaneMask(~zeros & 0xFFu) << i;
+  }
+#else
+  for (uint32_t chunk = 0; chunk < W; chunk += 32) {  // 32-bit shifts vectorize, 64-bit ones do not
+    Word bits = 0;
+    for (uint32_t l = 0; l < 32; ++l) bits |= Word(v[chunk + l] != 0) << l;
+    m |= LaneMask(bits) << (chunk % (sizeof(LaneMask) * 8));
+  }
+#endif
+  return m;
+}
+
+// dst[l] = f(l) in the active lanes. With every lane active this is a plain
+// loop; otherwise each lane's result is blended with what dst held (f runs
+// in every lane: kernels are pure functions of their operands).
+template <typename Fn>
+[[gnu::always_inline]] inline void Lanes(Word* __restrict dst, LaneMask active, Fn f) {
+  if (active == kAllLanes) {
+    for (uint32_t l = 0; l < W; ++l) dst[l] = f(l);
+  } else {
+    Word select[W];
+    ExpandMask(active, select);
+    for (uint32_t l = 0; l < W; ++l) dst[l] = (f(l) & select[l]) | (dst[l] & ~select[l]);
+  }
+}
+
+// Kernel families. A family computes one lane (Apply) from its operands;
+// Kernel<Family, V> runs it over a register in variant V, where bit i of V
+// says operand i is uniform (the same in every lane that reads it), so the
+// kernel reads its lane 0 and broadcasts it instead of loading the whole
+// register. With every operand uniform the result is computed once and
+// written to every lane, active or not (see ir_prepare.cpp for when that
+// is allowed).
+template <auto Fn>
+struct Unary {
+  static constexpr uint32_t kArity = 1;
+  static Word Apply(Word a, Word, Word) { return Fn(a); }
+};
+template <auto Fn>
+struct Binary {
+  static constexpr uint32_t kArity = 2;
+  static Word Apply(Word a, Word b, Word) { return Fn(a, b); }
+};
+template <auto Fn>
+struct Ternary {
+  static constexpr uint32_t kArity = 3;
+  static Word Apply(Word a, Word b, Word c) { return Fn(a, b, c); }
+};
+template <auto Fn>
+struct FloatUnary {
+  static constexpr uint32_t kArity = 1;
+  static Word Apply(Word a, Word, Word) { return U(Fn(F(a))); }
+};
+template <auto Fn>
+struct FloatBinary {
+  static constexpr uint32_t kArity = 2;
+  static Word Apply(Word a, Word b, Word) { return U(Fn(F(a), F(b))); }
+};
+template <auto Fn>
+struct FloatTernary {
+  static constexpr uint32_t kArity = 3;
+  static Word Apply(Word a, Word b, Word c) { return U(Fn(F(a), F(b), F(c))); }
+};
+template <auto Fn>
+struct FloatCompare {
+  static constexpr uint32_t kArity = 2;
+  static Word Apply(Word a, Word b, Word) { return Word(Fn(F(a), F(b))); }
+};
+
+// Operand `bit` of lane l in variant V: the lane's word, or lane 0's.
+template <uint32_t V, uint32_t kBit>
+[[gnu::always_inline]] inline Word Operand(const Word* r, uint32_t l) {
+  if constexpr ((V & kBit) != 0) {
+    return r[0];
+  } else {
+    return r[l];
+  }
+}
+
+// A polynomial for the lanes `covered` accepts and the C library for the
+// others: the polynomial runs over every lane into a temporary (operands
+// outside its range replaced by 0), the rare others are redone one by one.
+template <auto Covered, auto Fast, auto Slow>
+struct FloatUnaryWithFallback {
+  static constexpr uint32_t kArity = 1;
+  static constexpr bool kVector = true;
+  static Word Apply(Word a, Word, Word) {
+    const float x = F(a);
+    return U(Covered(x) ? Fast(x) : Slow(x));
+  }
+  template <uint32_t V>
+  static void Vector(Word* __restrict d, const Word* a, const Word*, const Word*, LaneMask m) {
+    float x[W], r[W];
+    Word uncovered = 0;
+    for (uint32_t l = 0; l < W; ++l) x[l] = F(a[l]);
+    for (uint32_t l = 0; l < W; ++l) {
+      const bool covered = Covered(x[l]);
+      r[l] = Fast(covered ? x[l] : 0.0f);
+      uncovered |= Word(!covered);
+    }
+    if (uncovered != 0)
+      for (uint32_t l = 0; l < W; ++l)
+        if (!Covered(x[l])) r[l] = Slow(x[l]);
+    Lanes(d, m, [&r](uint32_t l) { return U(r[l]); });
+  }
+};
+
+template <auto Covered, auto Fast, auto Slow>
+struct FloatBinaryWithFallback {
+  static constexpr uint32_t kArity = 2;
+  static constexpr bool kVector = true;
+  static Word Apply(Word a, Word b, Word) {
+    const float x = F(a), y = F(b);
+    return U(Covered(x, y) ? Fast(x, y) : Slow(x, y));
+  }
+  template <uint32_t V>
+  static void Vector(Word* __restrict d, const Word* a, const Word* b, const Word*, LaneMask m) {
+    float x[W], y[W], r[W];
+    Word uncovered = 0;
+    for (uint32_t l = 0; l < W; ++l) {
+      x[l] = F(Operand<V, 1>(a, l));
+      y[l] = F(Operand<V, 2>(b, l));
+    }
+    for (uint32_t l = 0; l < W; ++l) {
+      const bool covered = Covered(x[l], y[l]);
+      r[l] = Fast(covered ? x[l] : 1.0f, covered ? y[l] : 1.0f);
+      uncovered |= Word(!covered);
+    }
+    if (uncovered != 0)
+      for (uint32_t l = 0; l < W; ++l)
+        if (!Covered(x[l], y[l])) r[l] = Slow(x[l], y[l]);
+    Lanes(d, m, [&r](uint32_t l) { return U(r[l]); });
+  }
+};
+
+template <typename Family>
+concept HasVector = Family::kVector;
+
+template <typename Family, uint32_t V>
+void Kernel(Word* __restrict d, const Word* a, const Word* b, const Word* c, LaneMask m) {
+  if constexpr (V == (1u << Family::kArity) - 1) {
+    const Word v = Family::Apply(a[0], b[0], c[0]);
+    for (uint32_t l = 0; l < W; ++l) d[l] = v;
+  } else if constexpr (HasVector<Family>) {
+    Family::template Vector<V>(d, a, b, c, m);
+  } else {
+    Lanes(d, m, [a, b, c](uint32_t l) {
+      return Family::Apply(Operand<V, 1>(a, l), Operand<V, 2>(b, l), Operand<V, 4>(c, l));
+    });
+  }
+}
+
+template <typename Family, uint32_t... V>
+void FillVariants(LaneKernel* slots, std::integer_sequence<uint32_t, V...>) {
+  ((slots[V] = &Kernel<Family, V>), ...);
+}
+
+// ---- rounding, without the C library (exact) ----
+
+inline bool HasFraction(float x) { return Abs(x) < kTwo23; }  // false for NaN and infinities
+
+inline float Trunc(float x) {
+  const bool small = HasFraction(x);
+  const float t = float(int32_t(Pick(small, x, 0.0f)));
+  return Pick(small, CopySign(t, x), x);  // trunc(-0.5) = -0
+}
+inline float Floor(float x) {
+  const float t = Trunc(x);
+  return t > x ? t - 1.0f : t;
+}
+inline float Ceil(float x) {
+  const float t = Trunc(x);
+  return t < x ? t + 1.0f : t;
+}
+// To nearest, ties to even (the default rounding mode does the work).
+inline float RoundEven(float x) {
+  return HasFraction(x) ? CopySign((Abs(x) + kTwo23) - kTwo23, x) : x;
+}
+// To nearest, ties away from zero (std::round).
+inline float Round(float x) {
+  const float t = Trunc(x);
+  return Abs(x - t) >= 0.5f ? t + CopySign(1.0f, x) : t;
+}
+// The fractional part of modf: sign of x, 0 for infinities.
+inline float ModfFraction(float x) {
+  return Pick(Abs(x) >= kTwo23, CopySign(0.0f, x), CopySign(x - Trunc(x), x));
+}
+
+// IEEE minNum/maxNum: a NaN operand yields the other operand. NMin/NMax
+// require it; FMin/FMax leave NaN operands undefined, so they share it.
+inline float NMin(float x, float y) { return IsNan(x) ? y : IsNan(y) ? x : (y < x ? y : x); }
+inline float NMax(float x, float y) { return IsNan(x) ? y : IsNan(y) ? x : (x < y ? y : x); }
+
+// ---- sin, cos, tan ----
+//
+// x = k * pi/2 + r with |r| <= pi/4: k is x * 2/pi rounded, r is x minus
+// k times pi/2 in three parts (Cody and Waite), the first two short
+// enough that k times them is exact for |k| < 2^12. sin and cos of r are
+// their Taylor series (degree 9 and 10: truncation below 2e-9 on
+// [-pi/4, pi/4]); the quadrant k mod 4 picks and signs one of them.
+constexpr float kTwoOverPi = 0.636619747f;
+constexpr float kHalfPi1 = 1.57080078125f;             // 12 significant bits
+constexpr float kHalfPi2 = -4.4535845518112183e-06f;   // 12 significant bits
+constexpr float kHalfPi3 = -8.7055157527160532e-10f;
+constexpr float kMaxReduced = 4000.0f;  // |x| beyond this goes to the C library
+
+inline bool Reducible(float x) { return Abs(x) <= kMaxReduced; }  // false for NaN and infinities
+
+struct Quadrant {
+  float r;
+  int32_t k;
+};
+inline Quadrant ReduceHalfPi(float x) {
+  const float k = (x * kTwoOverPi + kRoundMagic) - kRoundMagic;
+  const float r = ((x - k * kHalfPi1) - k * kHalfPi2) - k * kHalfPi3;
+  return {r, int32_t(k)};
+}
+inline float SinSeries(float r) {
+  const float r2 = r * r;
+  return r + r * r2 * (-1.666666667e-01f + r2 * (8.333333333e-03f + r2 * (-1.984126984e-04f + r2 * 2.755731922e-06f)));
+}
+inline float CosSeries(float r) {
+  const float r2 = r * r;
+  return 1.0f + r2 * (-0.5f + r2 * (4.166666667e-02f +
+                                    r2 * (-1.388888889e-03f + r2 * (2.480158730e-05f + r2 * -2.755731922e-07f))));
+}
+// sin(x + quarter_turns * pi/2) for reducible x.
+inline float SinQuadrant(float x, int32_t quarter_turns) {
+  const Quadrant q = ReduceHalfPi(x);
+  const int32_t k = q.k + quarter_turns;
+  const float s = SinSeries(q.r), c = CosSeries(q.r);
+  const float v = (k & 1) != 0 ? c : s;
+  return (k & 2) != 0 ? -v : v;
+}
+// Below 2^-12, sin x and tan x round to x (which keeps the sign of zero).
+inline bool Tiny(float x) { return Abs(x) < 2.44140625e-4f; }
+inline float FastSin(float x) { return Pick(Tiny(x), x, SinQuadrant(x, 0)); }
+inline float FastCos(float x) { return SinQuadrant(x, 1); }
+inline float FastTan(float x) {
+  const Quadrant q = ReduceHalfPi(x);
+  const float s = SinSeries(q.r), c = CosSeries(q.r);
+  return Pick(Tiny(x), x, (q.k & 1) != 0 ? -c / s : s / c);
+}
+
+// ---- exp2, exp, log2, log, pow ----
+
+// 2^x = 2^n * 2^f with n = x rounded and |f| <= 1/2; 2^f is the Taylor
+// series of e^(f ln 2) to degree 7 (truncation below 6e-9), and 2^n is
+// applied in two halves so that results from the denormals to overflow
+// come out with a single rounding.
+inline float FastExp2(float x) {
+  const float clamped = IsNan(x) ? 0.0f : (x < -160.0f ? -160.0f : (x > 160.0f ? 160.0f : x));
+  const float n = (clamped + kRoundMagic) - kRoundMagic;
+  const float f = clamped - n;
+  const float p =
+      1.0f + f * (6.931471806e-01f +
+                  f * (2.402265070e-01f +
+                       f * (5.550410866e-02f +
+                            f * (9.618129108e-03f +
+                                 f * (1.333355815e-03f + f * (1.540353039e-04f + f * 1.525273380e-05f))))));
+  const int32_t ni = int32_t(n);
+  const int32_t n1 = ni >> 1, n2 = ni - n1;  // each in [-80, 80]
+  const float r = p * F(Word(n1 + 127) << 23) * F(Word(n2 + 127) << 23);
+  return IsNan(x) ? x : r;
+}
+constexpr float kLog2E = 1.44269504088896341f;
+inline float FastExp(float x) { return FastExp2(x * kLog2E); }
+
+// For x > 0 (denormals included): x = 2^e * m with m in [sqrt(1/2),
+// sqrt(2)), and ln m = 2 atanh(t), t = (m - 1) / (m + 1), |t| <= 0.172,
+// as its series to t^9 (truncation below 1e-9).
+struct LogParts {
+  float e;     // the exponent
+  float ln_m;  // ln of the significand
+};
+inline LogParts SplitLog(float x) {
+  const bool denormal = x < 1.17549435e-38f;
+  const Word b = PickBits(denormal, U(x * kTwo23), U(x));
+  const int32_t e = int32_t(b >> 23) - int32_t(PickBits(denormal, 127 + 23, 127));
+  float m = F((b & 0x007FFFFFu) | 0x3F800000u);
+  const bool high = m > 1.41421356f;
+  m = Pick(high, m * 0.5f, m);
+  const float t = (m - 1.0f) / (m + 1.0f);
+  const float t2 = t * t;
+  const float ln_m =
+      2.0f * t + 2.0f * t * t2 * (0.333333333f + t2 * (0.2f + t2 * (0.142857143f + t2 * 0.111111111f)));
+  return {float(e + int32_t(high)), ln_m};
+}
+// log of the special operands: 0 -> -inf, negative -> NaN, inf -> inf, NaN -> NaN.
+inline bool LogOperandRegular(float x) { return x > 0.0f && x < kInfinity; }
+inline float LogSpecial(float x) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  return Pick(IsNan(x), x, Pick(x == 0.0f, -kInfinity, Pick(x < 0.0f, nan, kInfinity)));
+}
+inline float FastLog2(float x) {
+  const bool regular = LogOperandRegular(x);
+  const LogParts p = SplitLog(Pick(regular, x, 1.0f));
+  return Pick(regular, p.e + p.ln_m * kLog2E, LogSpecial(x));
+}
+constexpr float kLn2High = 0.693115234375f;  // 12 significant bits: e * it is exact
+constexpr float kLn2Low = 3.1946183298714459e-05f;
+inline float FastLog(float x) {
+  const bool regular = LogOperandRegular(x);
+  const LogParts p = SplitLog(Pick(regular, x, 1.0f));
+  return Pick(regular, p.e * kLn2High + (p.ln_m + p.e * kLn2Low), LogSpecial(x));
+}
+
+// pow = exp2(y log2 x) for x > 0 and finite operands; the C library for the rest.
+inline bool PowRegular(float x, float y) { return LogOperandRegular(x) && Abs(y) < kInfinity; }
+inline float FastPow(float x, float y) { return FastExp2(y * FastLog2(x)); }
+
+// ---- integers ----
+
+// Bit fields: count 0 gives 0 (extract); offset + count beyond 32 is
+// undefined in SPIR-V, and here never undefined in C++.
+inline Word FieldMask(Word count) { return count >= 32 ? ~0u : (1u << (count & 31)) - 1u; }
+inline Word BitFieldUExtract(Word value, Word offset, Word count) {
+  return offset >= 32 ? 0u : (value >> (offset & 31)) & FieldMask(count);
+}
+inline Word BitFieldSExtract(Word value, Word offset, Word count) {
+  const Word field = (value >> (offset & 31)) & FieldMask(count);
+  const bool negative = count < 32 && ((field >> ((count - 1) & 31)) & 1u) != 0;
+  const Word extended = negative ? field | ~FieldMask(count) : field;
+  return (count == 0 || offset >= 32) ? 0u : extended;
+}
+inline Word BitReverse(Word v) {
+  v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);
+  v = ((v >> 2) & 0x33333333u) | ((v & 0x33333333u) << 2);
+  v = ((v >> 4) & 0x0F0F0F0Fu) | ((v & 0x0F0F0F0Fu) << 4);
+  v = ((v >> 8) & 0x00FF00FFu) | ((v & 0x00FF00FFu) << 8);
+  return (v >> 16) | (v << 16);
+}
+inline Word BitCount(Word v) {
+  v = v - ((v >> 1) & 0x55555555u);
+  v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+  v = (v + (v >> 4)) & 0x0F0F0F0Fu;
+  return (v * 0x01010101u) >> 24;
+}
+
+// Division by zero (and INT_MIN / -1) is undefined in SPIR-V; it gives 0
+// here rather than a trap. Quotients go through double, which is exact for
+// 32-bit operands (the quotient is never within 2^-53 of the next integer).
+inline Word UDiv(Word a, Word b) { return b != 0 ? Word(uint64_t(double(a) / double(b != 0 ? b : 1))) : 0u; }
+inline Word UMod(Word a, Word b) { return a - UDiv(a, b) * b; }  // b == 0: a - 0, then masked below
+inline int32_t SDivQuotient(int32_t x, int32_t y) {
+  return int32_t(int64_t(double(x) / double(y == 0 ? 1 : y)));  // truncates toward zero
+}
+inline Word SDiv(Word a, Word b) {
+  const int32_t x = S(a), y = S(b);
+  return (y == 0 || (x == INT32_MIN && y == -1)) ? 0u : Word(SDivQuotient(x, y));
+}
+inline Word SRem(Word a, Word b) {
+  const int32_t x = S(a), y = S(b);
+  const int32_t r = int32_t(Word(x) - Word(SDivQuotient(x, y)) * Word(y));
+  return (y == 0 || y == -1) ? 0u : Word(r);
+}
+inline Word SMod(Word a, Word b) {  // sign of the divisor
+  const int32_t y = S(b);
+  const int32_t r = S(SRem(a, b));
+  return Word((r != 0 && ((r < 0) != (y < 0))) ? r + y : r);
+}
+
+// Float to integer conversions saturate and map NaN to 0: the spec leaves
+// out-of-range results undefined, and C++ would make them undefined behaviour.
+inline Word FloatToInt(float f) {
+  const bool in_range = f > -2147483648.0f && f < 2147483648.0f;  // false for NaN
+  const Word v = Word(int32_t(in_range ? f : 0.0f));
+  return in_range ? v : IsNan(f) ? 0u : f < 0.0f ? Word(INT32_MIN) : Word(INT32_MAX);
+}
+inline Word FloatToUint(float f) {
+  const bool in_range = f > 0.0f && f < 4294967296.0f;
+  const Word v = Word(in_range ? f : 0.0f);
+  return in_range ? v : f >= 4294967296.0f ? UINT32_MAX : 0u;
+}
+
+// OpQuantizeToF16: round to half precision (to nearest even); values too
+// large become infinities and values below the smallest normal half become
+// zero, as the instruction requires.
+inline Word QuantizeToF16(Word bits) {
+  const float quantized = texel::HalfToFloat(texel::FloatToHalf(F(bits)));
+  if (Abs(quantized) < 6.103515625e-05f) return bits & 0x80000000u;  // 2^-14, the smallest normal half
+  return U(quantized);
+}
+
+// ---- memory ----
+
+// A 32-bit word anywhere in memory the application gave us (no alignment
+// or type assumed); reading through it vectorizes into gathers.
+typedef Word LooseWord __attribute__((aligned(1), may_alias));
+
+// A lane whose word is the same for every active lane loads it once; a
+// full wave reading consecutive words copies them; the others gather.
+void LoadWords(Word* __restrict dst, const Word* offsets, Word constant, const std::byte* base, uint32_t range,
+               uint32_t lane_stride, LaneMask active) {
+  if (active == 0) return;
+  if (base == nullptr || range < 4) {
+    Lanes(dst, active, [](uint32_t) { return 0u; });
+    return;
+  }
+  const Word limit = range - 4;
+  Word o[W];
+  for (uint32_t l = 0; l < W; ++l) o[l] = offsets[l] + constant;
+  if (lane_stride == 0) {
+    const Word first = o[std::countr_zero(active)];
+    Word select[W], differs[W];
+    ExpandMask(active, select);
+    for (uint32_t l = 0; l < W; ++l) differs[l] = (o[l] ^ first) & select[l];
+    if (AllZero(differs)) {
+      Word v = 0;
+      if (first <= limit) std::memcpy(&v, base + first, 4);
+      Lanes(dst, active, [v](uint32_t) { return v; });
+      return;
+    }
+    if (active == kAllLanes && limit >= 4 * (W - 1) && first <= limit - 4 * (W - 1)) {
+      Word gaps[W];
+      for (uint32_t l = 0; l < W; ++l) gaps[l] = o[l] ^ (first + 4 * l);
+      if (AllZero(gaps)) {
+        std::memcpy(dst, base + first, 4 * W);
+        return;
+      }
+    }
+  }
+  if (lane_stride == 0 && limit < 0x80000000u) {
+    // Offsets that fit in an int32 index: a gather (or its emulation).
+#if defined(DUET_LANE_AVX512)
+    const __m512i limits = _mm512_set1_epi32(int32_t(limit));
+    for (uint32_t i = 0; i < W; i += 16) {
+      const __m512i offset = _mm512_loadu_si512(o + i);
+      const __mmask16 lanes = __mmask16(active >> i);
+      const __mmask16 inside = _mm512_cmple_epu32_mask(offset, limits) & lanes;
+      const __m512i words = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), inside, offset, base, 1);
+      _mm512_storeu_si512(dst + i, _mm512_mask_mov_epi32(_mm512_loadu_si512(dst + i), lanes, words));
+    }
+    return;
+#endif
+    Lanes(dst, active, [&o, base, limit](uint32_t l) {
+      const Word inside = Word(0) - Word(o[l] <= limit);
+      return *reinterpret_cast<const LooseWord*>(base + int32_t(o[l] & inside)) & inside;
+    });
+    return;
+  }
+  Lanes(dst, active, [&o, base, limit, lane_stride](uint32_t l) {
+    const bool inside = o[l] <= limit;
+    Word v;
+    std::memcpy(&v, base + size_t(lane_stride) * l + (inside ? o[l] : 0u), 4);
+    return inside ? v : 0u;
+  });
+}
+
+void StoreWords(const Word* values, const Word* offsets, Word constant, std::byte* base, uint32_t range,
+                uint32_t lane_stride, LaneMask writers) {
+  if (writers == 0 || base == nullptr || range < 4) return;
+  const Word limit = range - 4;
+  if (lane_stride == 0 && writers == kAllLanes && limit >= 4 * (W - 1)) {
+    const Word first = offsets[0] + constant;
+    Word gaps[W];
+    for (uint32_t l = 0; l < W; ++l) gaps[l] = (offsets[l] + constant) ^ (first + 4 * l);
+    if (AllZero(gaps) && first <= limit - 4 * (W - 1)) {
+      std::memcpy(base + first, values, 4 * W);
+      return;
+    }
+  }
+  for (uint32_t l = 0; l < W; ++l) {
+    const Word o = offsets[l] + constant;
+    if (((writers >> l) & 1) != 0 && o <= limit) std::memcpy(base + size_t(lane_stride) * l + o, &values[l], 4);
+  }
+}
+
+// ---- lane masks ----
+
+LaneMask NonzeroLanes(const Word* words) { return NonzeroBits(words); }
+
+LaneMask EqualLanes(const Word* words, Word value) {
+  Word differences[W];
+  for (uint32_t l = 0; l < W; ++l) differences[l] = words[l] ^ value;
+  return ~NonzeroBits(differences);
+}
+
+// ---- the kernels' operations ----
+
+constexpr auto kMove = [](Word a) { return a; };
+constexpr auto kSelect = [](Word c, Word t, Word f) { return c != 0 ? t : f; };
+constexpr auto kIAdd = [](Word a, Word b) { return a + b; };
+constexpr auto kISub = [](Word a, Word b) { return a - b; };
+constexpr auto kIMul = [](Word a, Word b) { return a * b; };
+constexpr auto kUDiv = [](Word a, Word b) { return UDiv(a, b); };
+constexpr auto kUMod = [](Word a, Word b) { return b != 0 ? UMod(a, b) : 0u; };
+constexpr auto kSDiv = [](Word a, Word b) { return SDiv(a, b); };
+constexpr auto kSRem = [](Word a, Word b) { return SRem(a, b); };
+constexpr auto kSMod = [](Word a, Word b) { return SMod(a, b); };
+constexpr auto kSNegate = [](Word a) { return 0u - a; };
+constexpr auto kShiftLeft = [](Word a, Word b) { return a << (b & 31); };
+constexpr auto kShiftRightLogical = [](Word a, Word b) { return a >> (b & 31); };
+constexpr auto kShiftRightArithmetic = [](Word a, Word b) { return Word(S(a) >> (b & 31)); };
+constexpr auto kBitAnd = [](Word a, Word b) { return a & b; };
+constexpr auto kBitOr = [](Word a, Word b) { return a | b; };
+constexpr auto kBitXor = [](Word a, Word b) { return a ^ b; };
+constexpr auto kBitNot = [](Word a) { return ~a; };
+constexpr auto kBitCount = [](Word a) { return BitCount(a); };
+constexpr auto kBitReverse = [](Word a) { return BitReverse(a); };
+constexpr auto kBitFieldSExtract = [](Word v, Word o, Word c) { return BitFieldSExtract(v, o, c); };
+constexpr auto kBitFieldUExtract = [](Word v, Word o, Word c) { return BitFieldUExtract(v, o, c); };
+constexpr auto kIMulHighU = [](Word a, Word b) { return Word((uint64_t(a) * b) >> 32); };
+constexpr auto kIMulHighS = [](Word a, Word b) { return Word(uint64_t(int64_t(S(a)) * S(b)) >> 32); };
+constexpr auto kIAddCarry = [](Word a, Word b) { return Word(a + b < a); };
+constexpr auto kISubBorrow = [](Word a, Word b) { return Word(a < b); };
+constexpr auto kIAddSatU = [](Word a, Word b) { return a + b < a ? UINT32_MAX : a + b; };
+constexpr auto kIAddSatS = [](Word a, Word b) {
+  const int64_t sum = int64_t(S(a)) + S(b);
+  return Word(int32_t(sum < INT32_MIN ? INT32_MIN : sum > INT32_MAX ? INT32_MAX : sum));
+};
+
+constexpr auto kFAdd = [](float a, float b) { return a + b; };
+constexpr auto kFSub = [](float a, float b) { return a - b; };
+constexpr auto kFMul = [](float a, float b) { return a * b; };
+constexpr auto kFDiv = [](float a, float b) { return a / b; };
+constexpr auto kFRem = [](float a, float b) { return std::fmod(a, b); };
+constexpr auto kFMod = [](float a, float b) { return a - b * Floor(a / b); };
+constexpr auto kFNegate = [](Word a) { return a ^ 0x80000000u; };
+constexpr auto kQuantizeToF16 = [](Word a) { return QuantizeToF16(a); };
+
+constexpr auto kIEqual = [](Word a, Word b) { return Word(a == b); };
+constexpr auto kINotEqual = [](Word a, Word b) { return Word(a != b); };
+constexpr auto kSLess = [](Word a, Word b) { return Word(S(a) < S(b)); };
+constexpr auto kSLessEqual = [](Word a, Word b) { return Word(S(a) <= S(b)); };
+constexpr auto kSGreater = [](Word a, Word b) { return Word(S(a) > S(b)); };
+constexpr auto kSGreaterEqual = [](Word a, Word b) { return Word(S(a) >= S(b)); };
+constexpr auto kULess = [](Word a, Word b) { return Word(a < b); };
+constexpr auto kULessEqual = [](Word a, Word b) { return Word(a <= b); };
+constexpr auto kUGreater = [](Word a, Word b) { return Word(a > b); };
+constexpr auto kUGreaterEqual = [](Word a, Word b) { return Word(a >= b); };
+constexpr auto kFOrdEqual = [](float a, float b) { return a == b; };
+constexpr auto kFOrdNotEqual = [](float a, float b) { return !IsNan(a) && !IsNan(b) && a != b; };
+constexpr auto kFOrdLess = [](float a, float b) { return a < b; };
+constexpr auto kFOrdLessEqual = [](float a, float b) { return a <= b; };
+constexpr auto kFOrdGreater = [](float a, float b) { return a > b; };
+constexpr auto kFOrdGreaterEqual = [](float a, float b) { return a >= b; };
+constexpr auto kFUnordEqual = [](float a, float b) { return IsNan(a) || IsNan(b) || a == b; };
+constexpr auto kFUnordNotEqual = [](float a, float b) { return a != b; };
+constexpr auto kFUnordLess = [](float a, float b) { return !(a >= b); };
+constexpr auto kFUnordLessEqual = [](float a, float b) { return !(a > b); };
+constexpr auto kFUnordGreater = [](float a, float b) { return !(a <= b); };
+constexpr auto kFUnordGreaterEqual = [](float a, float b) { return !(a < b); };
+constexpr auto kIsNan = [](Word a) { return Word(IsNan(F(a))); };
+constexpr auto kIsInf = [](Word a) { return Word(Abs(F(a)) == kInfinity); };
+constexpr auto kLogicalNot = [](Word a) { return Word(a == 0); };
+
+constexpr auto kConvertFToS = [](Word a) { return FloatToInt(F(a)); };
+constexpr auto kConvertFToU = [](Word a) { return FloatToUint(F(a)); };
+constexpr auto kConvertSToF = [](Word a) { return U(float(S(a))); };
+constexpr auto kConvertUToF = [](Word a) { return U(float(a)); };
+constexpr auto kFrexpExponent = [](Word a) {
+  int exponent = 0;
+  std::frexp(F(a), &exponent);
+  return Word(exponent);
+};
+
+// GLSL.std.450, component-wise.
+constexpr auto kRound = [](float x) { return Round(x); };
+constexpr auto kRoundEven = [](float x) { return RoundEven(x); };
+constexpr auto kTrunc = [](float x) { return Trunc(x); };
+constexpr auto kFAbs = [](Word a) { return a & 0x7FFFFFFFu; };
+constexpr auto kSAbs = [](Word a) { return S(a) < 0 ? 0u - a : a; };
+constexpr auto kFSign = [](float x) { return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : x; };
+constexpr auto kSSign = [](Word a) { return Word(S(a) > 0 ? 1 : S(a) < 0 ? -1 : 0); };
+constexpr auto kFloor = [](float x) { return Floor(x); };
+constexpr auto kCeil = [](float x) { return Ceil(x); };
+constexpr auto kFract = [](float x) { return x - Floor(x); };  // as the spec defines it: fract(-1e-10) = 1.0
+constexpr auto kModf = [](float x) { return ModfFraction(x); };
+constexpr auto kFrexp = [](float x) {  // the significand, in [0.5, 1) (the exponent is kFrexpExponent)
+  int exponent = 0;
+  return std::frexp(x, &exponent);
+};
+constexpr auto kRadians = [](float x) { return x * 0.017453292519943295f; };
+constexpr auto kDegrees = [](float x) { return x * 57.29577951308232f; };
+constexpr auto kReducible = [](float x) { return Reducible(x); };
+constexpr auto kFastSin = [](float x) { return FastSin(x); };
+constexpr auto kFastCos = [](float x) { return FastCos(x); };
+constexpr auto kFastTan = [](float x) { return FastTan(x); };
+constexpr auto kLibSin = [](float x) { return std::sin(x); };
+constexpr auto kLibCos = [](float x) { return std::cos(x); };
+constexpr auto kLibTan = [](float x) { return std::tan(x); };
+constexpr auto kAsin = [](float x) { return std::asin(x); };
+constexpr auto kAcos = [](float x) { return std::acos(x); };
+constexpr auto kAtan = [](float x) { return std::atan(x); };
+constexpr auto kSinh = [](float x) { return std::sinh(x); };
+constexpr auto kCosh = [](float x) { return std::cosh(x); };
+constexpr auto kTanh = [](float x) { return std::tanh(x); };
+constexpr auto kAsinh = [](float x) { return std::asinh(x); };
+constexpr auto kAcosh = [](float x) { return std::acosh(x); };
+constexpr auto kAtanh = [](float x) { return std::atanh(x); };
+constexpr auto kExp = [](float x) { return FastExp(x); };
+constexpr auto kLog = [](float x) { return FastLog(x); };
+constexpr auto kExp2 = [](float x) { return FastExp2(x); };
+constexpr auto kLog2 = [](float x) { return FastLog2(x); };
+constexpr auto kSqrt = [](float x) { return std::sqrt(x); };
+constexpr auto kInverseSqrt = [](float x) { return 1.0f / std::sqrt(x); };
+constexpr auto kFindILsb = [](Word a) { return a == 0 ? UINT32_MAX : Word(std::countr_zero(a)); };
+constexpr auto kFindUMsb = [](Word a) { return a == 0 ? UINT32_MAX : 31u - Word(std::countl_zero(a)); };
+constexpr auto kFindSMsb = [](Word a) {
+  const Word v = S(a) < 0 ? ~a : a;
+  return v == 0 ? UINT32_MAX : 31u - Word(std::countl_zero(v));
+};
+
+constexpr auto kAtan2 = [](float y, float x) { return std::atan2(y, x); };
+constexpr auto kPowRegular = [](float x, float y) { return PowRegular(x, y); };
+constexpr auto kFastPow = [](float x, float y) { return FastPow(x, y); };
+constexpr auto kLibPow = [](float x, float y) { return std::pow(x, y); };
+constexpr auto kNMin = [](float x, float y) { return NMin(x, y); };
+constexpr auto kNMax = [](float x, float y) { return NMax(x, y); };
+constexpr auto kStep = [](float edge, float x) { return x < edge ? 0.0f : 1.0f; };
+constexpr auto kLdexp = [](Word x, Word e) { return U(std::ldexp(F(x), S(e))); };
+constexpr auto kUMin = [](Word a, Word b) { return a < b ? a : b; };
+constexpr auto kUMax = [](Word a, Word b) { return a < b ? b : a; };
+constexpr auto kSMin = [](Word a, Word b) { return S(b) < S(a) ? b : a; };
+constexpr auto kSMax = [](Word a, Word b) { return S(a) < S(b) ? b : a; };
+
+constexpr auto kFClamp = [](float x, float lo, float hi) { return NMin(NMax(x, lo), hi); };
+constexpr auto kFMix = [](float x, float y, float t) { return x * (1.0f - t) + y * t; };
+constexpr auto kFma = [](float x, float y, float z) { return std::fma(x, y, z); };
+constexpr auto kSmoothStep = [](float e0, float e1, float x) {
+  const float v = (x - e0) / (e1 - e0);
+  const float t = v < 0.0f ? 0.0f : (1.0f < v ? 1.0f : v);  // std::clamp(v, 0, 1)
+  return t * t * (3.0f - 2.0f * t);
+};
+constexpr auto kUClamp = [](Word x, Word lo, Word hi) {
+  const Word low = x < lo ? lo : x;
+  return hi < low ? hi : low;
+};
+constexpr auto kSClamp = [](Word x, Word lo, Word hi) {
+  const int32_t low = S(x) < S(lo) ? S(lo) : S(x);
+  return Word(S(hi) < low ? S(hi) : low);
+};
+
+LaneKernels MakeKernels(const char* isa) {
+  LaneKernels k;
+  k.isa = isa;
+  auto op = [&k]<typename Family>(Op o, Family) {
+    const uint16_t i = static_cast<uint16_t>(o);
+    FillVariants<Family>(k.op[i], std::make_integer_sequence<uint32_t, 1u << Family::kArity>{});
+    k.op_operands[i] = Family::kArity;
+  };
+  op(Op::kMove, Unary<kMove>{});
+  op(Op::kSelect, Ternary<kSelect>{});
+  op(Op::kIAdd, Binary<kIAdd>{});
+  op(Op::kISub, Binary<kISub>{});
+  op(Op::kIMul, Binary<kIMul>{});
+  op(Op::kSDiv, Binary<kSDiv>{});
+  op(Op::kUDiv, Binary<kUDiv>{});
+  op(Op::kSRem, Binary<kSRem>{});
+  op(Op::kSMod, Binary<kSMod>{});
+  op(Op::kUMod, Binary<kUMod>{});
+  op(Op::kSNegate, Unary<kSNegate>{});
+  op(Op::kShiftLeft, Binary<kShiftLeft>{});
+  op(Op::kShiftRightLogical, Binary<kShiftRightLogical>{});
+  op(Op::kShiftRightArithmetic, Binary<kShiftRightArithmetic>{});
+  op(Op::kBitAnd, Binary<kBitAnd>{});
+  op(Op::kBitOr, Binary<kBitOr>{});
+  op(Op::kBitXor, Binary<kBitXor>{});
+  op(Op::kBitNot, Unary<kBitNot>{});
+  op(Op::kBitReverse, Unary<kBitReverse>{});
+  op(Op::kBitCount, Unary<kBitCount>{});
+  op(Op::kBitFieldSExtract, Ternary<kBitFieldSExtract>{});
+  op(Op::kBitFieldUExtract, Ternary<kBitFieldUExtract>{});
+  op(Op::kIMulHighU, Binary<kIMulHighU>{});
+  op(Op::kIMulHighS, Binary<kIMulHighS>{});
+  op(Op::kIAddCarry, Binary<kIAddCarry>{});
+  op(Op::kISubBorrow, Binary<kISubBorrow>{});
+  op(Op::kIAddSatU, Binary<kIAddSatU>{});
+  op(Op::kIAddSatS, Binary<kIAddSatS>{});
+  op(Op::kFAdd, FloatBinary<kFAdd>{});
+  op(Op::kFSub, FloatBinary<kFSub>{});
+  op(Op::kFMul, FloatBinary<kFMul>{});
+  op(Op::kFDiv, FloatBinary<kFDiv>{});
+  op(Op::kFRem, FloatBinary<kFRem>{});
+  op(Op::kFMod, FloatBinary<kFMod>{});
+  op(Op::kFNegate, Unary<kFNegate>{});
+  op(Op::kQuantizeToF16, Unary<kQuantizeToF16>{});
+  op(Op::kIEqual, Binary<kIEqual>{});
+  op(Op::kINotEqual, Binary<kINotEqual>{});
+  op(Op::kSLess, Binary<kSLess>{});
+  op(Op::kSLessEqual, Binary<kSLessEqual>{});
+  op(Op::kSGreater, Binary<kSGreater>{});
+  op(Op::kSGreaterEqual, Binary<kSGreaterEqual>{});
+  op(Op::kULess, Binary<kULess>{});
+  op(Op::kULessEqual, Binary<kULessEqual>{});
+  op(Op::kUGreater, Binary<kUGreater>{});
+  op(Op::kUGreaterEqual, Binary<kUGreaterEqual>{});
+  op(Op::kFOrdEqual, FloatCompare<kFOrdEqual>{});
+  op(Op::kFOrdNotEqual, FloatCompare<kFOrdNotEqual>{});
+  op(Op::kFOrdLess, FloatCompare<kFOrdLess>{});
+  op(Op::kFOrdLessEqual, FloatCompare<kFOrdLessEqual>{});
+  op(Op::kFOrdGreater, FloatCompare<kFOrdGreater>{});
+  op(Op::kFOrdGreaterEqual, FloatCompare<kFOrdGreaterEqual>{});
+  op(Op::kFUnordEqual, FloatCompare<kFUnordEqual>{});
+  op(Op::kFUnordNotEqual, FloatCompare<kFUnordNotEqual>{});
+  op(Op::kFUnordLess, FloatCompare<kFUnordLess>{});
+  op(Op::kFUnordLessEqual, FloatCompare<kFUnordLessEqual>{});
+  op(Op::kFUnordGreater, FloatCompare<kFUnordGreater>{});
+  op(Op::kFUnordGreaterEqual, FloatCompare<kFUnordGreaterEqual>{});
+  op(Op::kIsNan, Unary<kIsNan>{});
+  op(Op::kIsInf, Unary<kIsInf>{});
+  op(Op::kLogicalNot, Unary<kLogicalNot>{});
+  op(Op::kConvertFToS, Unary<kConvertFToS>{});
+  op(Op::kConvertFToU, Unary<kConvertFToU>{});
+  op(Op::kConvertSToF, Unary<kConvertSToF>{});
+  op(Op::kConvertUToF, Unary<kConvertUToF>{});
+  op(Op::kFrexpExponent, Unary<kFrexpExponent>{});
+
+  auto glsl = [&k]<typename Family>(uint32_t o, Family) {
+    FillVariants<Family>(k.glsl[o], std::make_integer_sequence<uint32_t, 1u << Family::kArity>{});
+    k.glsl_operands[o] = Family::kArity;
+  };
+  glsl(GLSLstd450Round, FloatUnary<kRound>{});
+  glsl(GLSLstd450RoundEven, FloatUnary<kRoundEven>{});
+  glsl(GLSLstd450Trunc, FloatUnary<kTrunc>{});
+  glsl(GLSLstd450FAbs, Unary<kFAbs>{});
+  glsl(GLSLstd450SAbs, Unary<kSAbs>{});
+  glsl(GLSLstd450FSign, FloatUnary<kFSign>{});
+  glsl(GLSLstd450SSign, Unary<kSSign>{});
+  glsl(GLSLstd450Floor, FloatUnary<kFloor>{});
+  glsl(GLSLstd450Ceil, FloatUnary<kCeil>{});
+  glsl(GLSLstd450Fract, FloatUnary<kFract>{});
+  glsl(GLSLstd450Modf, FloatUnary<kModf>{});
+  glsl(GLSLstd450ModfStruct, FloatUnary<kModf>{});
+  glsl(GLSLstd450Frexp, FloatUnary<kFrexp>{});
+  glsl(GLSLstd450FrexpStruct, FloatUnary<kFrexp>{});
+  glsl(GLSLstd450Radians, FloatUnary<kRadians>{});
+  glsl(GLSLstd450Degrees, FloatUnary<kDegrees>{});
+  glsl(GLSLstd450Sin, FloatUnaryWithFallback<kReducible, kFastSin, kLibSin>{});
+  glsl(GLSLstd450Cos, FloatUnaryWithFallback<kReducible, kFastCos, kLibCos>{});
+  glsl(GLSLstd450Tan, FloatUnaryWithFallback<kReducible, kFastTan, kLibTan>{});
+  glsl(GLSLstd450Asin, FloatUnary<kAsin>{});
+  glsl(GLSLstd450Acos, FloatUnary<kAcos>{});
+  glsl(GLSLstd450Atan, FloatUnary<kAtan>{});
+  glsl(GLSLstd450Sinh, FloatUnary<kSinh>{});
+  glsl(GLSLstd450Cosh, FloatUnary<kCosh>{});
+  glsl(GLSLstd450Tanh, FloatUnary<kTanh>{});
+  glsl(GLSLstd450Asinh, FloatUnary<kAsinh>{});
+  glsl(GLSLstd450Acosh, FloatUnary<kAcosh>{});
+  glsl(GLSLstd450Atanh, FloatUnary<kAtanh>{});
+  glsl(GLSLstd450Exp, FloatUnary<kExp>{});
+  glsl(GLSLstd450Log, FloatUnary<kLog>{});
+  glsl(GLSLstd450Exp2, FloatUnary<kExp2>{});
+  glsl(GLSLstd450Log2, FloatUnary<kLog2>{});
+  glsl(GLSLstd450Sqrt, FloatUnary<kSqrt>{});
+  glsl(GLSLstd450InverseSqrt, FloatUnary<kInverseSqrt>{});
+  glsl(GLSLstd450FindILsb, Unary<kFindILsb>{});
+  glsl(GLSLstd450FindUMsb, Unary<kFindUMsb>{});
+  glsl(GLSLstd450FindSMsb, Unary<kFindSMsb>{});
+
+  glsl(GLSLstd450Atan2, FloatBinary<kAtan2>{});
+  glsl(GLSLstd450Pow, FloatBinaryWithFallback<kPowRegular, kFastPow, kLibPow>{});
+  glsl(GLSLstd450FMin, FloatBinary<kNMin>{});
+  glsl(GLSLstd450FMax, FloatBinary<kNMax>{});
+  glsl(GLSLstd450NMin, FloatBinary<kNMin>{});
+  glsl(GLSLstd450NMax, FloatBinary<kNMax>{});
+  glsl(GLSLstd450Step, FloatBinary<kStep>{});
+  glsl(GLSLstd450Ldexp, Binary<kLdexp>{});
+  glsl(GLSLstd450UMin, Binary<kUMin>{});
+  glsl(GLSLstd450UMax, Binary<kUMax>{});
+  glsl(GLSLstd450SMin, Binary<kSMin>{});
+  glsl(GLSLstd450SMax, Binary<kSMax>{});
+
+  glsl(GLSLstd450FClamp, FloatTernary<kFClamp>{});
+  glsl(GLSLstd450NClamp, FloatTernary<kFClamp>{});
+  glsl(GLSLstd450FMix, FloatTernary<kFMix>{});
+  glsl(GLSLstd450Fma, FloatTernary<kFma>{});
+  glsl(GLSLstd450SmoothStep, FloatTernary<kSmoothStep>{});
+  glsl(GLSLstd450UClamp, Ternary<kUClamp>{});
+  glsl(GLSLstd450SClamp, Ternary<kSClamp>{});
+  k.load = &LoadWords;
+  k.store = &StoreWords;
+  k.nonzero = &NonzeroLanes;
+  k.equal = &EqualLanes;
+  return k;
+}
+
+}  // namespace
+
+const LaneKernels& Kernels() {
+  static const LaneKernels kernels = MakeKernels(DUET_LANE_ISA_NAME);
+  return kernels;
+}

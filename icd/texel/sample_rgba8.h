@@ -1,0 +1,50 @@
+// What the RGBA8 wave path of SampleComponents (sample_rgba8.cpp) shares
+// with its eight-lane groups for AVX2 CPUs (sample_rgba8_avx2.cpp). Internal
+// to texel/sample*.cpp (and the tests).
+#pragma once
+
+#include <cstdint>
+
+#include "texel/sample_internal.h"
+
+namespace duet::texel::rgba8 {
+
+inline constexpr uint32_t kLanes = kMaxSampleLanes;
+
+// Where a result component comes from: the view's component order, swizzle
+// and sRGB decoding folded together.
+struct ComponentSource {
+  enum Kind : uint8_t { kZero, kOne, kUnorm, kSrgb } kind;
+  uint8_t shift;  // of the source byte within the little-endian texel word
+};
+
+// The levels and filter of every lane.
+struct LaneLevels {
+  bool uniform = false;  // every lane reads level 0 with one filter (the arrays are not filled)
+  bool uniform_linear = false;
+  LaneMask two_levels = 0;  // lanes that blend level lo in
+  int32_t hi[kLanes];       // filled up to the lane count rounded up to four
+  int32_t lo[kLanes];
+  float delta[kLanes];  // weight of level lo (lanes of two_levels)
+  bool linear[kLanes];  // LINEAR within the level(s)
+};
+
+// Results by component: result[c][lane].
+using ComponentLanes = float[kLanes];
+
+// Eight lanes at a time with AVX2: the groups whose lanes are all active,
+// read (each of) their level(s) with one filter, and have footprints inside
+// their level or wrapped by power-of-two REPEAT; their results go to
+// `result`. Returns the lanes done (the caller samples the rest four at a
+// time). Bit-identical to the four-lane path: the same operations in the
+// same order, no FMA.
+LaneMask SampleGroupsAvx2(const SampledImageState& state, const sampling::Operands& op, LaneMask lane_mask,
+                          uint32_t lane_count, const LaneLevels& levels, const ComponentSource sources[4],
+                          ComponentLanes* result);
+
+// Whether SampleComponents uses SampleGroupsAvx2: when the CPU has AVX2,
+// unless DUET_LANE_ISA=baseline. Tests turn it off and on to compare.
+bool WideGroupsEnabled();
+void SetWideGroupsEnabled(bool enabled);  // enabling is ignored without AVX2
+
+}  // namespace duet::texel::rgba8

@@ -1,0 +1,242 @@
+// Sample-rate shading and the interpolation qualifiers that depend on
+// samples (sampleRateShading): gl_SampleID / gl_SamplePosition /
+// gl_SampleMaskIn, minSampleShading, `sample` and `centroid` inputs; and
+// polygon modes LINE and POINT (fillModeNonSolid). Multisampled targets are
+// resolved (averaged) into single-sampled ones, whose values tell per-pixel
+// from per-sample shading apart: the shaders output squares of positions
+// within the pixel, whose average over the standard 4x positions differs
+// from the square of the centre's.
+#include <cmath>
+
+#include "graphics_fixture.h"
+#include "shaders/centroid_interpolation.frag.h"
+#include "shaders/flat_color.frag.h"
+#include "shaders/pixel_position.vert.h"
+#include "shaders/sample_builtins.frag.h"
+#include "shaders/sample_fragcoord.frag.h"
+#include "shaders/sample_interpolation.frag.h"
+
+namespace duet_test {
+namespace {
+
+// The standard 4-sample positions within a pixel.
+constexpr double kPositions[4][2] = {{0.375, 0.125}, {0.875, 0.375}, {0.125, 0.625}, {0.625, 0.875}};
+
+// UNORM8 of a value, as an attachment stores it.
+double Unorm8(double v) { return std::floor(v * 255.0 + 0.5); }
+
+// The resolved UNORM8 value of per-sample values f(sample).
+template <typename F>
+double ResolvedAverage(F f) {
+  double sum = 0;
+  for (int s = 0; s < 4; ++s) sum += Unorm8(f(s));
+  return sum / 4;
+}
+
+class SampleShadingTest : public GraphicsTest {
+ protected:
+  static constexpr VkExtent2D kExtent{16, 4};
+
+  void SetUp() override {
+    GraphicsTest::SetUp();
+    if (HasFatalFailure()) return;
+    if (!features_.sampleRateShading) GTEST_SKIP() << "sampleRateShading is not supported";
+  }
+
+  // Draws rectangle `rect` (rect.vert or pixel_position.vert) with `desc`
+  // into a cleared 4x RGBA8 target and returns the resolved pixels.
+  std::vector<uint32_t> RenderResolved(PipelineDesc desc, const RectParams& rect) {
+    desc.samples = VK_SAMPLE_COUNT_4_BIT;
+    const VkPipeline pipeline = MakePipeline(desc);
+    VkImageCreateInfo ci = ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {kExtent.width, kExtent.height, 1}, 1,
+                                     1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+    ci.samples = VK_SAMPLE_COUNT_4_BIT;
+    const VkImage multisampled = MakeGeneralImage(ci);
+    const VkImageView multisampled_view = MakeView(multisampled, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM,
+                                                   {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1});
+    const Target resolved = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
+
+    VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    color.imageView = multisampled_view;
+    color.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+    color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    color.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT;
+    color.resolveImageView = resolved.view;
+    color.resolveImageLayout = VK_IMAGE_LAYOUT_GENERAL;
+    VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+    info.renderArea = {{0, 0}, kExtent};
+    info.layerCount = 1;
+    info.colorAttachmentCount = 1;
+    info.pColorAttachments = &color;
+
+    VkCommandBuffer cb = BeginCommands();
+    vkCmdBeginRendering(cb, &info);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    DrawRect(cb, desc.layout, rect);
+    vkCmdEndRendering(cb);
+    EndSubmitWait(cb);
+    return Read<uint32_t>(resolved);
+  }
+
+  // A rectangle covering the target, its size in pixels in color.xy (for pixel_position.vert).
+  static RectParams FullRect() {
+    RectParams rect;
+    rect.color[0] = float(kExtent.width);
+    rect.color[1] = float(kExtent.height);
+    return rect;
+  }
+
+  static void ExpectEveryPixel(const std::vector<uint32_t>& pixels, int channel, double expected, const char* what) {
+    ASSERT_EQ(pixels.size(), size_t(kExtent.width) * kExtent.height);
+    for (size_t i = 0; i < pixels.size(); ++i)
+      ASSERT_NEAR(Channel(pixels[i], channel), expected, 1.01) << what << " at pixel " << i;
+  }
+};
+
+TEST_F(SampleShadingTest, SampleIdAndPositionShadeEverySampleOnce) {
+  const std::vector<uint32_t> pixels =
+      RenderResolved(RectPipeline(Module(kSampleBuiltinsFrag), kExtent), FullRect());
+  ExpectEveryPixel(pixels, 0, ResolvedAverage([](int s) { return s / 3.0; }), "gl_SampleID / 3");
+  ExpectEveryPixel(pixels, 1, ResolvedAverage([](int s) { return kPositions[s][0] * kPositions[s][0]; }),
+                   "gl_SamplePosition.x^2");
+  ExpectEveryPixel(pixels, 2, ResolvedAverage([](int s) { return kPositions[s][1] * kPositions[s][1]; }),
+                   "gl_SamplePosition.y^2");
+}
+
+TEST_F(SampleShadingTest, MinSampleShadingOfOneMovesFragCoordToEachSample) {
+  PipelineDesc desc = RectPipeline(Module(kSampleFragcoordFrag), kExtent);
+  desc.min_sample_shading = 1.0f;
+  const std::vector<uint32_t> per_sample = RenderResolved(desc, FullRect());
+  ExpectEveryPixel(per_sample, 0, ResolvedAverage([](int s) { return kPositions[s][0] * kPositions[s][0]; }),
+                   "fract(gl_FragCoord.x)^2");
+  ExpectEveryPixel(per_sample, 1, ResolvedAverage([](int s) { return kPositions[s][1] * kPositions[s][1]; }),
+                   "fract(gl_FragCoord.y)^2");
+  // Each invocation's gl_SampleMaskIn holds its own sample only.
+  ExpectEveryPixel(per_sample, 2, ResolvedAverage([](int s) { return double(1 << s) / 15.0; }), "gl_SampleMaskIn");
+
+  // Without sample shading one invocation per pixel sees the centre and every sample.
+  desc.min_sample_shading = 0.0f;
+  const std::vector<uint32_t> per_pixel = RenderResolved(desc, FullRect());
+  ExpectEveryPixel(per_pixel, 0, Unorm8(0.25), "centre x^2");
+  ExpectEveryPixel(per_pixel, 1, Unorm8(0.25), "centre y^2");
+  // gl_SampleMaskIn holds the samples the fragment's triangle covers: all
+  // four, except along the strip's diagonal (from (0, 4) to (16, 0)),
+  // where each triangle's fragment has its own side's samples.
+  for (uint32_t y = 0; y < kExtent.height; ++y)
+    for (uint32_t x = 0; x < kExtent.width; ++x) {
+      auto side = [&](int s) {
+        return (x + kPositions[s][0]) / kExtent.width + (y + kPositions[s][1]) / kExtent.height < 1.0;
+      };
+      uint32_t masks[2] = {0, 0};
+      for (int s = 0; s < 4; ++s) masks[side(s)] |= 1u << s;
+      const double expected = ResolvedAverage([&](int s) { return masks[side(s)] / 15.0; });
+      EXPECT_NEAR(Channel(per_pixel[y * kExtent.width + x], 2), expected, 1.01) << "gl_SampleMaskIn at " << x << "," << y;
+    }
+}
+
+TEST_F(SampleShadingTest, SampleInputsAreInterpolatedAtEachSample) {
+  PipelineDesc desc = RectPipeline(Module(kSampleInterpolationFrag), kExtent);
+  desc.vertex = Module(kPixelPositionVert);
+  const std::vector<uint32_t> pixels = RenderResolved(desc, FullRect());
+  ExpectEveryPixel(pixels, 0, ResolvedAverage([](int s) { return kPositions[s][0] * kPositions[s][0]; }),
+                   "fract(x)^2");
+  ExpectEveryPixel(pixels, 1, ResolvedAverage([](int s) { return kPositions[s][1] * kPositions[s][1]; }),
+                   "fract(y)^2");
+}
+
+TEST_F(SampleShadingTest, CentroidInputsOfPartlyCoveredPixelsLieInsideThePrimitive) {
+  PipelineDesc desc = RectPipeline(Module(kCentroidInterpolationFrag), kExtent);
+  desc.vertex = Module(kPixelPositionVert);
+  // The left edge runs through the centres of column 8: samples 1 and 3
+  // (x 0.875 and 0.625) are inside, the centre and samples 0 and 2 are not.
+  RectParams rect = FullRect();
+  rect.bounds[0] = Ndc(8.5, kExtent.width);
+  const std::vector<uint32_t> pixels = RenderResolved(desc, rect);
+  for (uint32_t y = 0; y < kExtent.height; ++y) {
+    const uint32_t edge = pixels[y * kExtent.width + 8];
+    // Two of four samples hold the output, the others the clear (0).
+    const double at_sample1 = Unorm8(0.875) / 2, at_sample3 = Unorm8(0.625) / 2;
+    const double red = Channel(edge, 0);
+    EXPECT_TRUE(std::abs(red - at_sample1) <= 1.01 || std::abs(red - at_sample3) <= 1.01)
+        << "centroid x at row " << y << ": " << red;
+    EXPECT_NEAR(Channel(edge, 1), Unorm8(0.5) / 2, 1.01) << "centre x at row " << y;
+    // A fully covered pixel: both at the centre.
+    const uint32_t inside = pixels[y * kExtent.width + 12];
+    EXPECT_NEAR(Channel(inside, 1), Unorm8(0.5), 1.01) << "centre x inside, row " << y;
+    EXPECT_EQ(Channel(pixels[y * kExtent.width + 7], 0), 0u) << "left of the edge, row " << y;
+  }
+}
+
+class PolygonModeTest : public GraphicsTest {
+ protected:
+  void SetUp() override {
+    GraphicsTest::SetUp();
+    if (HasFatalFailure()) return;
+    if (!features_.fillModeNonSolid) GTEST_SKIP() << "fillModeNonSolid is not supported";
+  }
+
+  // The rectangle from pixel 4 to 28 of a 32x32 target (a strip of two
+  // triangles) in polygon mode `mode`; the pixels set to white.
+  std::vector<bool> Draw(VkPolygonMode mode, VkCullModeFlags cull = VK_CULL_MODE_NONE) {
+    constexpr VkExtent2D kSize{32, 32};
+    PipelineDesc desc = RectPipeline(Module(kFlatColorFrag), kSize);
+    desc.rasterization.polygonMode = mode;
+    desc.rasterization.cullMode = cull;
+    const VkPipeline pipeline = MakePipeline(desc);
+    const Target target = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kSize);
+    RectParams rect;
+    rect.bounds[0] = rect.bounds[1] = Ndc(4.5, 32);
+    rect.bounds[2] = rect.bounds[3] = Ndc(27.5, 32);
+    VkCommandBuffer cb = BeginCommands();
+    BeginRendering(cb, {{&target, VK_ATTACHMENT_LOAD_OP_CLEAR}});
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    DrawRect(cb, desc.layout, rect);
+    vkCmdEndRendering(cb);
+    EndSubmitWait(cb);
+    std::vector<bool> set;
+    for (uint32_t p : Read<uint32_t>(target)) set.push_back(p == 0xFFFFFFFFu);
+    return set;
+  }
+};
+
+TEST_F(PolygonModeTest, LineModeDrawsTheTriangleEdges) {
+  const std::vector<bool> set = Draw(VK_POLYGON_MODE_LINE);
+  ASSERT_EQ(set.size(), 32u * 32u);
+  // The rectangle's four sides are lines through pixel centres 4.5 .. 27.5.
+  for (int i = 6; i < 26; ++i) {
+    EXPECT_TRUE(set[4 * 32 + i]) << "top side at x " << i;
+    EXPECT_TRUE(set[27 * 32 + i]) << "bottom side at x " << i;
+    EXPECT_TRUE(set[i * 32 + 4]) << "left side at y " << i;
+    EXPECT_TRUE(set[i * 32 + 27]) << "right side at y " << i;
+  }
+  // Inside, only the shared diagonal is drawn: away from it nothing is.
+  EXPECT_FALSE(set[10 * 32 + 10]);
+  EXPECT_FALSE(set[20 * 32 + 20]);
+  int inside = 0;
+  for (int y = 6; y < 26; ++y)
+    for (int x = 6; x < 26; ++x) inside += set[y * 32 + x];
+  EXPECT_GT(inside, 15);   // the diagonal
+  EXPECT_LT(inside, 70);   // but not the fill
+  EXPECT_FALSE(set[0]);
+}
+
+TEST_F(PolygonModeTest, PointModeDrawsTheVertices) {
+  const std::vector<bool> set = Draw(VK_POLYGON_MODE_POINT);
+  ASSERT_EQ(set.size(), 32u * 32u);
+  int count = 0;
+  for (bool b : set) count += b;
+  EXPECT_EQ(count, 4);  // the four corners (two of them shared by both triangles)
+  EXPECT_TRUE(set[4 * 32 + 4]);
+  EXPECT_TRUE(set[4 * 32 + 27]);
+  EXPECT_TRUE(set[27 * 32 + 4]);
+  EXPECT_TRUE(set[27 * 32 + 27]);
+}
+
+TEST_F(PolygonModeTest, CullingAppliesBeforeTheOutline) {
+  const std::vector<bool> set = Draw(VK_POLYGON_MODE_LINE, VK_CULL_MODE_FRONT_AND_BACK);
+  for (bool b : set) ASSERT_FALSE(b);
+}
+
+}  // namespace
+}  // namespace duet_test

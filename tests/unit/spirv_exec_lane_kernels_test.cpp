@@ -1,0 +1,276 @@
+// The interpreter's lane kernels directly: every instruction set this CPU
+// runs gives the same bits as the baseline for every kernel (special
+// values, random bit patterns, partial lane masks), and the polynomial
+// sin, cos, tan, exp, exp2, log, log2 and pow stay well inside the Vulkan
+// spec's precision table (much closer than it requires: the integration
+// tests check the table itself through a device).
+#include <gtest/gtest.h>
+
+#include <spirv/unified1/GLSL.std.450.h>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "spirv_exec/lane_kernels.h"
+#include "spirv_exec/wave.h"
+
+namespace duet::spirv_exec {
+namespace {
+
+constexpr uint32_t W = kWaveWidth;
+
+float F(uint32_t u) { return std::bit_cast<float>(u); }
+uint32_t U(float f) { return std::bit_cast<uint32_t>(f); }
+
+// Operands: special floats and integers first, then random bits and
+// random floats of every magnitude.
+std::vector<uint32_t> OperandPool() {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float specials[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -0.5f, 1.5f, 2.5f, -2.5f, 3.14159265f, -3.14159265f,
+                            1e-40f, -1e-40f, 1.17549435e-38f, 3.4e38f, -3.4e38f, 8388607.5f, 8388608.0f, 16777217.0f,
+                            2147483648.0f, -2147483648.0f, 4294967296.0f, 1e10f, -1e10f, 4000.0f, 4001.0f, 1e5f,
+                            inf, -inf, std::numeric_limits<float>::quiet_NaN(), 87.0f, -87.0f, 127.5f, -149.5f, 200.0f};
+  std::vector<uint32_t> pool;
+  for (float f : specials) pool.push_back(U(f));
+  for (uint32_t v : {0u, 1u, 2u, 3u, 7u, 31u, 32u, 33u, 0xFFFFFFFFu, 0x80000000u, 0x7FFFFFFFu, 0xFFFFFFFEu})
+    pool.push_back(v);
+  std::mt19937 rng(7);
+  for (int i = 0; i < 400; ++i) pool.push_back(rng());
+  for (int i = 0; i < 400; ++i) {
+    const float magnitude = std::ldexp(1.0f, int(rng() % 64) - 32);
+    pool.push_back(U(std::uniform_real_distribution<float>(-magnitude, magnitude)(rng)));
+  }
+  return pool;
+}
+
+// Every kernel and variant: its name, operands, and the kernel of each set.
+struct Family {
+  std::string name;
+  uint32_t operands;
+  const LaneKernel* (*variants)(const LaneKernels&, uint32_t index);
+  uint32_t index;
+};
+
+std::vector<Family> Families(const LaneKernels& k) {
+  std::vector<Family> out;
+  for (uint32_t op = 0; op < kLaneKernelOps; ++op)
+    if (k.op[op][0] != nullptr)
+      out.push_back({"op " + std::to_string(op), k.op_operands[op],
+                     [](const LaneKernels& s, uint32_t i) -> const LaneKernel* { return s.op[i]; }, op});
+  for (uint32_t op = 0; op < kLaneKernelGlsl; ++op)
+    if (k.glsl[op][0] != nullptr)
+      out.push_back({"GLSL.std.450 " + std::to_string(op), k.glsl_operands[op],
+                     [](const LaneKernels& s, uint32_t i) -> const LaneKernel* { return s.glsl[i]; }, op});
+  return out;
+}
+
+bool SameBits(uint32_t x, uint32_t y) { return x == y || (std::isnan(F(x)) && std::isnan(F(y))); }
+
+TEST(SpirvExecLaneKernelsTest, EveryInstructionSetGivesTheBaselineBits) {
+  const LaneKernels* sets[3];
+  const uint32_t count = AvailableLaneKernels(sets);
+  ASSERT_GE(count, 1u);
+  const std::vector<uint32_t> pool = OperandPool();
+  std::mt19937 rng(11);
+  const LaneMask masks[] = {kAllLanes, LaneMask{0x5}, LaneMask(kAllLanes >> 1), LaneMask{1} << (W - 1)};
+  for (const Family& family : Families(*sets[0])) {
+    for (int round = 0; round < 40; ++round) {
+      uint32_t a[W], b[W], c[W], before[W];
+      for (uint32_t l = 0; l < W; ++l) {
+        a[l] = pool[(round * W + l) % pool.size()];
+        b[l] = pool[rng() % pool.size()];
+        c[l] = pool[rng() % pool.size()];
+        before[l] = rng();
+      }
+      const LaneMask mask = masks[round % 4];
+      uint32_t expected[W];
+      std::memcpy(expected, before, sizeof expected);
+      family.variants(*sets[0], family.index)[0](expected, a, b, c, mask);
+      for (uint32_t l = 0; l < W; ++l)
+        if (((mask >> l) & 1) == 0) ASSERT_EQ(expected[l], before[l]) << family.name << ": inactive lane " << l;
+      for (uint32_t s = 0; s < count; ++s) {
+        const LaneKernel* variants = family.variants(*sets[s], family.index);
+        const std::string where = family.name + " (" + sets[s]->isa + ")";
+        uint32_t got[W];
+        std::memcpy(got, before, sizeof got);
+        variants[0](got, a, b, c, mask);
+        for (uint32_t l = 0; l < W; ++l)
+          ASSERT_TRUE(SameBits(got[l], expected[l]))
+              << where << " lane " << l << ": operands 0x" << std::hex << a[l] << ", 0x" << b[l] << ", 0x" << c[l];
+        // Variant v reads lane 0 of the operands of its bits: the plain
+        // kernel over those operands broadcast; with all of them uniform it
+        // writes every lane.
+        const uint32_t all = (1u << family.operands) - 1;
+        for (uint32_t v = 1; v <= all; ++v) {
+          uint32_t ua[W], ub[W], uc[W];
+          for (uint32_t l = 0; l < W; ++l) {
+            ua[l] = (v & 1) != 0 ? a[0] : a[l];
+            ub[l] = (v & 2) != 0 ? b[0] : b[l];
+            uc[l] = (v & 4) != 0 ? c[0] : c[l];
+          }
+          const LaneMask lanes = v == all ? kAllLanes : mask;
+          uint32_t want[W], variant[W];
+          std::memcpy(want, before, sizeof want);
+          std::memcpy(variant, before, sizeof variant);
+          family.variants(*sets[0], family.index)[0](want, ua, ub, uc, lanes);
+          ASSERT_NE(variants[v], nullptr) << where << " variant " << v;
+          // The uniform operands' other lanes must not matter.
+          variants[v](variant, (v & 1) != 0 ? ua : a, (v & 2) != 0 ? ub : b, (v & 4) != 0 ? uc : c, mask);
+          uint32_t junk_a[W], junk_b[W], junk_c[W];
+          for (uint32_t l = 0; l < W; ++l) {
+            junk_a[l] = (v & 1) != 0 && l != 0 ? rng() : ua[l];
+            junk_b[l] = (v & 2) != 0 && l != 0 ? rng() : ub[l];
+            junk_c[l] = (v & 4) != 0 && l != 0 ? rng() : uc[l];
+          }
+          uint32_t with_junk[W];
+          std::memcpy(with_junk, before, sizeof with_junk);
+          variants[v](with_junk, junk_a, junk_b, junk_c, mask);
+          for (uint32_t l = 0; l < W; ++l) {
+            ASSERT_TRUE(SameBits(variant[l], want[l])) << where << " variant " << v << " lane " << l;
+            ASSERT_TRUE(SameBits(with_junk[l], want[l])) << where << " variant " << v << " lane " << l;
+          }
+        }
+      }
+      // A kernel may write over its own operand.
+      const LaneKernel last = family.variants(*sets[count - 1], family.index)[0];
+      uint32_t in_place[W], separate[W];
+      std::memcpy(in_place, a, sizeof in_place);
+      last(in_place, in_place, b, c, kAllLanes);
+      last(separate, a, b, c, kAllLanes);
+      for (uint32_t l = 0; l < W; ++l)
+        ASSERT_TRUE(SameBits(in_place[l], separate[l])) << family.name << " in place, lane " << l;
+    }
+  }
+}
+
+// Largest error of a one-operand kernel against a double reference, in
+// units of 2^-24 relative (about half a float ULP) or absolute.
+struct Accuracy {
+  double worst_relative = 0, worst_absolute = 0;
+};
+
+template <typename Ref>
+Accuracy Measure(LaneKernel kernel, float lo, float hi, Ref reference) {
+  Accuracy acc;
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  for (int round = 0; round < 400; ++round) {
+    uint32_t a[W], out[W];
+    for (uint32_t l = 0; l < W; ++l) a[l] = U(dist(rng));
+    kernel(out, a, a, a, kAllLanes);
+    for (uint32_t l = 0; l < W; ++l) {
+      const double want = reference(double(F(a[l])));
+      const double error = std::fabs(double(F(out[l])) - want);
+      acc.worst_absolute = std::max(acc.worst_absolute, error);
+      if (want != 0) acc.worst_relative = std::max(acc.worst_relative, error / std::fabs(want));
+    }
+  }
+  return acc;
+}
+
+TEST(SpirvExecLaneKernelsTest, PolynomialsAreAccurate) {
+  const LaneKernels& k = SelectedLaneKernels();
+  const double ulp = std::ldexp(1.0, -23);
+  // sin and cos: the spec asks for 2^-11 absolute on [-pi, pi].
+  EXPECT_LT(Measure(k.glsl[GLSLstd450Sin][0], -3.2f, 3.2f, [](double x) { return std::sin(x); }).worst_absolute,
+            2 * ulp);
+  EXPECT_LT(Measure(k.glsl[GLSLstd450Cos][0], -3.2f, 3.2f, [](double x) { return std::cos(x); }).worst_absolute,
+            2 * ulp);
+  EXPECT_LT(Measure(k.glsl[GLSLstd450Sin][0], -3000.0f, 3000.0f, [](double x) { return std::sin(x); }).worst_absolute,
+            1e-4);
+  EXPECT_LT(Measure(k.glsl[GLSLstd450Tan][0], -1.5f, 1.5f, [](double x) { return std::tan(x); }).worst_relative,
+            4 * ulp);
+  // exp and exp2: 3 + 2|x| ULP; log and log2: 3 ULP (2^-21 absolute near 1).
+  EXPECT_LT(Measure(k.glsl[GLSLstd450Exp2][0], -126.0f, 126.0f, [](double x) { return std::exp2(x); }).worst_relative,
+            2 * ulp);
+  EXPECT_LT(Measure(k.glsl[GLSLstd450Exp][0], -80.0f, 80.0f, [](double x) { return std::exp(x); }).worst_relative,
+            64 * ulp);
+  EXPECT_LT(Measure(k.glsl[GLSLstd450Log2][0], 1e-30f, 1e30f, [](double x) { return std::log2(x); }).worst_relative,
+            2 * ulp);
+  EXPECT_LT(Measure(k.glsl[GLSLstd450Log2][0], 0.5f, 2.0f, [](double x) { return std::log2(x); }).worst_absolute,
+            std::ldexp(1.0, -23));
+  EXPECT_LT(Measure(k.glsl[GLSLstd450Log][0], 1e-30f, 1e30f, [](double x) { return std::log(x); }).worst_relative,
+            2 * ulp);
+}
+
+TEST(SpirvExecLaneKernelsTest, SpecialOperands) {
+  const LaneKernels& k = SelectedLaneKernels();
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  auto one = [](LaneKernel kernel, float x, float y = 0.0f) {
+    uint32_t a[W], b[W], out[W];
+    for (uint32_t l = 0; l < W; ++l) {
+      a[l] = U(x);
+      b[l] = U(y);
+    }
+    kernel(out, a, b, b, kAllLanes);
+    return F(out[W - 1]);
+  };
+  EXPECT_EQ(one(k.glsl[GLSLstd450Log2][0], 0.0f), -inf);
+  EXPECT_TRUE(std::isnan(one(k.glsl[GLSLstd450Log2][0], -1.0f)));
+  EXPECT_EQ(one(k.glsl[GLSLstd450Log2][0], inf), inf);
+  EXPECT_EQ(one(k.glsl[GLSLstd450Log2][0], 1.0f), 0.0f);
+  EXPECT_NEAR(one(k.glsl[GLSLstd450Log2][0], 1e-40f), std::log2(1e-40), 1e-4);
+  EXPECT_EQ(one(k.glsl[GLSLstd450Exp2][0], -inf), 0.0f);
+  EXPECT_EQ(one(k.glsl[GLSLstd450Exp2][0], inf), inf);
+  EXPECT_EQ(one(k.glsl[GLSLstd450Exp2][0], 200.0f), inf);
+  EXPECT_EQ(one(k.glsl[GLSLstd450Exp2][0], 3.0f), 8.0f);
+  EXPECT_EQ(one(k.glsl[GLSLstd450Exp2][0], -149.0f), std::ldexp(1.0f, -149));
+  EXPECT_TRUE(std::isnan(one(k.glsl[GLSLstd450Exp2][0], nan)));
+  EXPECT_TRUE(std::isnan(one(k.glsl[GLSLstd450Sin][0], inf)));
+  EXPECT_EQ(std::signbit(one(k.glsl[GLSLstd450Sin][0], -0.0f)), true);
+  EXPECT_EQ(one(k.glsl[GLSLstd450Cos][0], 0.0f), 1.0f);
+  EXPECT_EQ(one(k.glsl[GLSLstd450Pow][0], 2.0f, 10.0f), 1024.0f);
+  EXPECT_EQ(one(k.glsl[GLSLstd450Pow][0], 0.0f, 2.0f), 0.0f);
+  EXPECT_EQ(one(k.glsl[GLSLstd450Pow][0], -2.0f, 2.0f), 4.0f);  // the C library's, for x <= 0
+  EXPECT_EQ(one(k.glsl[GLSLstd450Pow][0], 5.0f, 0.0f), 1.0f);
+  EXPECT_EQ(one(k.glsl[GLSLstd450Floor][0], -0.5f), -1.0f);
+  EXPECT_EQ(std::signbit(one(k.glsl[GLSLstd450Ceil][0], -0.5f)), true);
+  EXPECT_EQ(one(k.glsl[GLSLstd450Round][0], -2.5f), -3.0f);
+  EXPECT_EQ(one(k.glsl[GLSLstd450RoundEven][0], -2.5f), -2.0f);
+  EXPECT_EQ(one(k.glsl[GLSLstd450Trunc][0], 1e30f), 1e30f);
+  EXPECT_EQ(std::signbit(one(k.glsl[GLSLstd450Modf][0], -3.0f)), true);
+  EXPECT_EQ(one(k.glsl[GLSLstd450Modf][0], -inf), 0.0f);
+}
+
+TEST(SpirvExecLaneKernelsTest, LoadsAndStoresStayInRange) {
+  const LaneKernels* sets[3];
+  const uint32_t count = AvailableLaneKernels(sets);
+  std::vector<uint32_t> memory(4 * W);
+  for (uint32_t i = 0; i < memory.size(); ++i) memory[i] = 1000 + i;
+  const auto* base = reinterpret_cast<const std::byte*>(memory.data());
+  const uint32_t range = uint32_t(memory.size() * 4);
+  for (uint32_t s = 0; s < count; ++s) {
+    const LaneKernels& k = *sets[s];
+    uint32_t offsets[W], out[W];
+    // Consecutive words, the same word, scattered words with some out of range.
+    for (uint32_t l = 0; l < W; ++l) offsets[l] = 4 * l;
+    k.load(out, offsets, 8, base, range, 0, kAllLanes);
+    for (uint32_t l = 0; l < W; ++l) EXPECT_EQ(out[l], 1002 + l) << sets[s]->isa;
+    for (uint32_t l = 0; l < W; ++l) offsets[l] = 12;
+    k.load(out, offsets, 0, base, range, 0, kAllLanes);
+    for (uint32_t l = 0; l < W; ++l) EXPECT_EQ(out[l], 1003u) << sets[s]->isa;
+    for (uint32_t l = 0; l < W; ++l) offsets[l] = (l * 37 % 7 == 0) ? range - 2 + l : 4 * ((l * 7) % (4 * W));
+    k.load(out, offsets, 0, base, range, 0, kAllLanes);
+    for (uint32_t l = 0; l < W; ++l)
+      EXPECT_EQ(out[l], offsets[l] + 4 <= range ? 1000 + offsets[l] / 4 : 0u) << sets[s]->isa << " lane " << l;
+    // Stores: in range only, the last lane to a word wins.
+    std::vector<uint32_t> target(2 * W, 0);
+    uint32_t values[W];
+    for (uint32_t l = 0; l < W; ++l) {
+      values[l] = 7 + l;
+      offsets[l] = l < W / 2 ? 4 * (l % 3) : 8 * W + 4 * l;
+    }
+    k.store(values, offsets, 0, reinterpret_cast<std::byte*>(target.data()), uint32_t(target.size() * 4), 0,
+            kAllLanes);
+    EXPECT_EQ(target[0], 7 + (W / 2 - 1) / 3 * 3) << sets[s]->isa;
+    for (uint32_t i = 3; i < target.size(); ++i) EXPECT_EQ(target[i], 0u) << sets[s]->isa;
+  }
+}
+
+}  // namespace
+}  // namespace duet::spirv_exec

@@ -8,6 +8,7 @@
 #include "objects/device.h"
 #include "objects/pipeline.h"
 #include "spirv_exec/invocation_trace.h"
+#include "spirv_exec/lane_kernels.h"
 #include "spirv_exec/resource_roots.h"
 #include "spirv_exec/shader_watchdog.h"
 #include "spirv_exec/wave.h"
@@ -36,12 +37,14 @@ struct LocalIds {
   }
 };
 
-void Fill(uint32_t* __restrict dst, uint32_t value) {
-  for (uint32_t l = 0; l < kWaveWidth; ++l) dst[l] = value;
+// Every lane of dst = value, or base + src's lane: the lane kernels of a
+// move and an add whose operand is uniform.
+void Fill(uint32_t* dst, uint32_t value) {
+  SelectedLaneKernels().op[uint16_t(Op::kMove)][1](dst, &value, &value, &value, kAllLanes);
 }
 
-void Offset(uint32_t* __restrict dst, const uint32_t* __restrict src, uint32_t base) {
-  for (uint32_t l = 0; l < kWaveWidth; ++l) dst[l] = base + src[l];
+void Offset(uint32_t* dst, const uint32_t* src, uint32_t base) {
+  SelectedLaneKernels().op[uint16_t(Op::kIAdd)][2](dst, src, &base, &base, kAllLanes);
 }
 
 void FillBuiltins(const Program& p, WaveState& w, const uint32_t group[3], const uint32_t count[3],

@@ -118,6 +118,48 @@ bool WatchdogStops(WaveState& w) {
   return watchdog != nullptr && watchdog->Check(w);
 }
 
+// The instructions both of Run's paths execute.
+
+// kLoad; a uniform one (ir_prepare.cpp) loads once and writes every lane.
+inline void Load(const Program& p, const RootMemory* roots, const LaneKernels& kernels, WaveState& w, const Inst& in,
+                 bool uniform) {
+  const LaneMemory m = MemoryOf(p, roots, w, in.aux);
+  uint32_t* dst = w.Register(in.dst);
+  if (!uniform) {
+    kernels.load(dst, w.Register(in.a), in.b, m.base, m.range, m.lane_stride, w.active);
+    return;
+  }
+  const uint32_t at = w.Register(in.a)[0] + in.b;
+  uint32_t v = 0;
+  if (m.base != nullptr && m.range >= 4 && at <= m.range - 4) std::memcpy(&v, m.base + at, 4);
+  kernels.op[uint16_t(Op::kMove)][1](dst, &v, &v, &v, kAllLanes);
+}
+
+// kBlockBegin: the block's lanes become the active ones; returns where to
+// go on (the next block when it has none).
+inline uint32_t EnterBlock(const Program& p, WaveState& w, const Inst& in, uint32_t next) {
+  const LaneMask m = w.block_masks[in.a];
+  w.block_masks[in.a] = 0;
+  w.active = m;
+  return m == 0 ? p.block_start[in.a + 1] : next;
+}
+
+inline void Branch(WaveState& w, const Inst& in) {
+  w.block_masks[in.a] |= w.active;
+  w.edges[0] = w.active;
+}
+
+// kBranchCond: the active lanes whose condition is true take edge 0 (a
+// uniform condition is read in one lane).
+inline void BranchOn(const LaneKernels& kernels, WaveState& w, const Inst& in, bool uniform) {
+  const uint32_t* condition = w.Register(in.a);
+  const LaneMask t = uniform ? (condition[0] != 0 ? w.active : 0) : kernels.nonzero(condition) & w.active;
+  w.edges[0] = t;
+  w.edges[1] = w.active & ~t;
+  w.block_masks[in.b] |= w.edges[0];
+  w.block_masks[in.c] |= w.edges[1];
+}
+
 template <bool kTrace>
 WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* images,
                const texel::SampledImageState* sampled, WaveState& w) {
@@ -130,10 +172,40 @@ WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* im
   const ExecStep* steps = p.steps.size() == p.code.size() + 1 ? p.steps.data() : nullptr;
   while (w.pc < end) {
     if (!kTrace && steps != nullptr) {
-      // Runs of lane kernels, with nothing else to do between them.
+      // Runs of lane kernels and the plain control flow between them (as
+      // the switch below does it); anything else goes to the switch.
       uint32_t at = w.pc;
-      for (const ExecStep* s = &steps[at]; s->kernel != nullptr; s = &steps[++at])
-        s->kernel(registers + s->dst, registers + s->a, registers + s->b, registers + s->c, w.active);
+      for (;;) {
+        const ExecStep& s = steps[at];
+        if (s.kernel != nullptr) {
+          s.kernel(registers + s.dst, registers + s.a, registers + s.b, registers + s.c, w.active);
+          ++at;
+          continue;
+        }
+        if (at >= end) break;
+        const Inst& in = code[at];
+        if (in.op == Op::kBlockBegin) {
+          at = EnterBlock(p, w, in, at + 1);
+        } else if (in.op == Op::kBranch) {
+          Branch(w, in);
+          ++at;
+        } else if (in.op == Op::kBranchCond) {
+          BranchOn(kernels, w, in, s.uniform);
+          ++at;
+        } else if (in.op == Op::kLoad) {
+          Load(p, roots, kernels, w, in, s.uniform);
+          ++at;
+        } else if (in.op == Op::kLoopBack && w.back_edges_until_check > 1) {  // not yet the watchdog's turn
+          if (w.block_masks[in.a] != 0) {
+            at = p.block_start[in.a];
+            --w.back_edges_until_check;
+          } else {
+            ++at;
+          }
+        } else {
+          break;
+        }
+      }
       w.pc = at;
       if (at >= end) break;
     }
@@ -165,19 +237,9 @@ WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* im
       case Op::kDeterminant: ExecuteDeterminant(in.b, w.Register(in.dst), w.Register(in.a), w.active); break;
       case Op::kMatrixInverse: ExecuteMatrixInverse(in.b, w.Register(in.dst), w.Register(in.a), w.active); break;
 
-      case Op::kLoad: {
-        const LaneMemory m = MemoryOf(p, roots, w, in.aux);
-        if (steps != nullptr && steps[pc].uniform) {
-          const uint32_t at = w.Register(in.a)[0] + in.b;
-          uint32_t v = 0;
-          if (m.base != nullptr && m.range >= 4 && at <= m.range - 4) std::memcpy(&v, m.base + at, 4);
-          uint32_t* dst = w.Register(in.dst);
-          for (uint32_t l = 0; l < W; ++l) dst[l] = v;
-          break;
-        }
-        kernels.load(w.Register(in.dst), w.Register(in.a), in.b, m.base, m.range, m.lane_stride, w.active);
+      case Op::kLoad:
+        Load(p, roots, kernels, w, in, steps != nullptr && steps[pc].uniform);
         break;
-      }
       case Op::kStore: {
         const LaneMemory m = MemoryOf(p, roots, w, in.aux);
         kernels.store(w.Register(in.c), w.Register(in.a), in.b, m.base, m.range, m.lane_stride, Writers(w));
@@ -220,26 +282,15 @@ WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* im
         break;
       }
 
-      case Op::kBlockBegin: {
-        const LaneMask m = w.block_masks[in.a];
-        w.block_masks[in.a] = 0;
-        if (m == 0) w.pc = p.block_start[in.a + 1];
-        w.active = m;
+      case Op::kBlockBegin:
+        w.pc = EnterBlock(p, w, in, w.pc);
         break;
-      }
       case Op::kBranch:
-        w.block_masks[in.a] |= w.active;
-        w.edges[0] = w.active;
+        Branch(w, in);
         break;
-      case Op::kBranchCond: {
-        const LaneMask t = steps != nullptr && steps[pc].uniform ? (w.Register(in.a)[0] != 0 ? w.active : 0)
-                                                                 : kernels.nonzero(w.Register(in.a)) & w.active;
-        w.edges[0] = t;
-        w.edges[1] = w.active & ~t;
-        w.block_masks[in.b] |= w.edges[0];
-        w.block_masks[in.c] |= w.edges[1];
+      case Op::kBranchCond:
+        BranchOn(kernels, w, in, steps != nullptr && steps[pc].uniform);
         break;
-      }
       case Op::kSwitch: {
         const SwitchTable& table = p.switches[in.b];
         const uint32_t* selector = w.Register(in.a);

@@ -1,38 +1,51 @@
-// Preparing a program for the interpreter: each instruction's lane kernel,
-// chosen with what a uniformity analysis knows about its registers.
+// Preparing a program for the interpreter, after the compiler: fewer
+// register copies, then each instruction's lane kernel, chosen with what a
+// uniformity analysis knows about its registers.
 //
-// A register is *uniform* when every lane that reads it holds the same
-// value, so a kernel may read its lane 0 instead of the whole register, and
-// an instruction whose operands are all uniform computes its result once
-// and writes it to every lane, active or not. Writing inactive lanes is
-// what makes the result readable from lane 0 wherever it is read; it is
-// safe when no lane still needs the register's old value, which the rules
-// below guarantee (the compiler's registers are SSA values, apart from phis
-// and a few temporaries written more than once):
+// Copies. A move from a register written once (or never: a constant, an
+// input) into a register nothing else writes goes away, its readers reading
+// the source (PropagateCopies). A loop's phi, written on the back edge from
+// the value S, takes S's place in the instruction defining S when that
+// makes no difference to any lane (CoalescePhis): one move less per
+// iteration and per phi.
+//
+// Uniformity. A register is *uniform* when every lane that reads it holds
+// the same value, so a kernel may read its lane 0 instead of the whole
+// register, and an instruction whose operands are all uniform computes its
+// result once and writes it to every lane, active or not. Writing inactive
+// lanes is what makes the result readable from lane 0 wherever it is read;
+// it is safe when no lane still needs the register's old value, which the
+// rules below guarantee (the compiler's registers are SSA values, apart
+// from phis and a few temporaries written more than once):
 //
 //  - Constants are uniform (broadcast by ResetWave), and so are the compute
 //    built-ins the same for a whole workgroup (compute_dispatch fills every
 //    lane). Other registers nobody writes (inputs, undefined values) vary.
 //  - A register written by one instruction is uniform when that
 //    instruction can run once (a lane kernel, a move, a load from a buffer,
-//    push constants or workgroup memory) with uniform operands, and is not
-//    inside a loop that lanes may leave at different iterations: the lanes
-//    that left early must keep the value they left with. Such a loop is one
-//    with a branch on a varying condition, a return or a kill anywhere in
-//    it. (A lane that skips the instruction in an if never reads the
-//    register: SSA uses are dominated by their definition.)
-//  - A loop header's phi, written on the loop's entry edge and on its back
-//    edge, is uniform under the same conditions for both moves; any other
-//    register written more than once varies, and so do the stage's outputs
-//    (a lane that returned early has its outputs read after the wave).
+//    push constants or workgroup memory) with uniform operands, unless its
+//    value changes from one iteration to the next of a loop that lanes may
+//    leave at different iterations: the lanes that left early must keep
+//    the value they left with. Such a loop is one with a branch on a
+//    varying condition, a return or a kill anywhere in it; a value computed
+//    there only from registers the loop does not change is the same in
+//    every iteration, so it may stay uniform. (A lane that skips the
+//    instruction in an if never reads the register: SSA uses are dominated
+//    by their definition.)
+//  - A loop header's phi, written before the loop and once in it (the back
+//    edge's move, or the instruction CoalescePhis made write it), is
+//    uniform under the same conditions for both writes when lanes leave the
+//    loop together; any other register written more than once varies, and
+//    so do the stage's outputs (a lane that returned early has its outputs
+//    read after the wave).
 //
-// The analysis needs to know which registers every instruction writes; a
-// program with an instruction it does not know gets no uniform registers.
+// Every pass needs to know which registers each instruction reads and
+// writes; a program with an instruction they do not know is left as it is
+// (no copies removed, no uniform registers).
 #include "spirv_exec/ir_prepare.h"
 
-#include <spirv/unified1/spirv.hpp11>
-
-#include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "spirv_exec/lane_kernels.h"
@@ -351,14 +364,17 @@ class UniformityAnalysis {
   bool Run(std::vector<uint8_t>* uniform);
 
  private:
-  bool IsLoopPhi(const std::vector<uint32_t>& writers) const;
-  bool InDivergentLoop(uint32_t block) const;
+  const Loop* PhiLoop(const std::vector<uint32_t>& writers) const;
+  bool ChangesInDivergentLoop(uint32_t writer);
+  bool InvariantIn(uint32_t reg, size_t loop, int depth);
   bool Capable(const Inst& in, uint32_t* operands) const;  // can run once, reading `operands` of a, b, c
 
   const Program& p_;
   const LaneKernels& kernels_;
   std::vector<uint32_t> block_of_;  // per instruction
   std::vector<Loop> loops_;
+  std::vector<std::vector<uint32_t>> writers_;      // per register
+  std::vector<std::vector<uint8_t>> invariant_;     // per loop and register: 0 unknown, 1 yes, 2 no
   std::vector<uint8_t> varying_;
 };
 
@@ -378,22 +394,57 @@ bool UniformityAnalysis::Capable(const Inst& in, uint32_t* operands) const {
   }
 }
 
-// A loop header's phi: written before the loop (its entry edge) and in it
-// (its back edge's move, or the instruction CoalescePhis made write it).
-bool UniformityAnalysis::IsLoopPhi(const std::vector<uint32_t>& writers) const {
-  if (writers.size() != 2) return false;
+// The loop whose header's phi is written by `writers`: before the loop (its
+// entry edge) and in it (its back edge's move, or the instruction
+// CoalescePhis made write it); null for another register.
+const Loop* UniformityAnalysis::PhiLoop(const std::vector<uint32_t>& writers) const {
+  if (writers.size() != 2) return nullptr;
   for (const Loop& loop : loops_) {
     for (int first = 0; first < 2; ++first) {
       const uint32_t entry = block_of_[writers[first]], back = block_of_[writers[1 - first]];
-      if (entry < loop.header && back >= loop.header && back <= loop.back_edge) return true;
+      if (entry < loop.header && back >= loop.header && back <= loop.back_edge) return &loop;
     }
   }
-  return false;
+  return nullptr;
 }
 
-bool UniformityAnalysis::InDivergentLoop(uint32_t block) const {
-  for (const Loop& loop : loops_)
-    if (loop.divergent && block >= loop.header && block <= loop.back_edge) return true;
+// Whether `reg` holds the same value in every iteration of loop `loop`:
+// nothing in the loop writes it, or one instruction does from registers
+// that are themselves invariant (a phi of the loop never is).
+bool UniformityAnalysis::InvariantIn(uint32_t reg, size_t loop, int depth) {
+  uint8_t& known = invariant_[loop][reg];
+  if (known != 0) return known == 1;
+  const Loop& l = loops_[loop];
+  std::vector<uint32_t> inside;
+  for (uint32_t w : writers_[reg])
+    if (block_of_[w] >= l.header && block_of_[w] <= l.back_edge) inside.push_back(w);
+  bool invariant = inside.empty();
+  uint32_t operands = 0;
+  if (inside.size() == 1 && writers_[reg].size() == 1 && depth < 64 && Capable(p_.code[inside[0]], &operands)) {
+    const Inst& in = p_.code[inside[0]];
+    const uint32_t reads[3] = {in.a, in.b, in.c};
+    invariant = true;
+    for (uint32_t o = 0; o < operands && invariant; ++o)
+      invariant = reads[o] < p_.register_count && InvariantIn(reads[o], loop, depth + 1);
+  }
+  known = invariant ? 1 : 2;
+  return invariant;
+}
+
+// Whether what `writer` computes may differ between the iterations of a
+// loop around it that lanes leave at different iterations (a value the
+// same in every iteration is what a lane that left early holds too).
+bool UniformityAnalysis::ChangesInDivergentLoop(uint32_t writer) {
+  const uint32_t block = block_of_[writer];
+  const Inst& in = p_.code[writer];
+  uint32_t operands = 0;
+  if (!Capable(in, &operands)) return true;
+  const uint32_t reads[3] = {in.a, in.b, in.c};
+  for (size_t loop = 0; loop < loops_.size(); ++loop) {
+    if (!loops_[loop].divergent || block < loops_[loop].header || block > loops_[loop].back_edge) continue;
+    for (uint32_t o = 0; o < operands; ++o)
+      if (reads[o] >= p_.register_count || !InvariantIn(reads[o], loop, 0)) return true;
+  }
   return false;
 }
 
@@ -411,7 +462,8 @@ bool UniformityAnalysis::Run(std::vector<uint8_t>* uniform) {
     if (p_.code[i].op == Op::kLoopBack && p_.code[i].a <= block_of_[i]) loops_.push_back({p_.code[i].a, block_of_[i]});
 
   // Who writes each register.
-  std::vector<std::vector<uint32_t>> writers(registers);
+  writers_.assign(registers, {});
+  std::vector<std::vector<uint32_t>>& writers = writers_;
   for (size_t i = 0; i < n; ++i) {
     Writes w;
     if (!WritesOf(p_.code[i], kernels_, &w)) return false;
@@ -430,6 +482,7 @@ bool UniformityAnalysis::Run(std::vector<uint8_t>* uniform) {
   for (uint32_t r : {b.subgroup_id, b.subgroup_size, b.num_subgroups})
     if (r < registers) given[r] = 1;
 
+  invariant_.assign(loops_.size(), std::vector<uint8_t>(registers, 0));
   varying_.assign(registers, 0);
   for (uint32_t r = 0; r < registers; ++r)
     if (writers[r].empty() && !given[r]) varying_[r] = 1;
@@ -459,12 +512,15 @@ bool UniformityAnalysis::Run(std::vector<uint8_t>* uniform) {
     }
     for (uint32_t r = 0; r < registers; ++r) {
       if (varying_[r] || writers[r].empty()) continue;
-      bool varies = writers[r].size() > 2 || (writers[r].size() == 2 && !IsLoopPhi(writers[r]));
+      // A phi of a loop lanes leave at different iterations holds values of
+      // different iterations, whatever it is computed from.
+      const Loop* phi_loop = writers[r].size() == 2 ? PhiLoop(writers[r]) : nullptr;
+      bool varies = writers[r].size() > 2 || (writers[r].size() == 2 && (phi_loop == nullptr || phi_loop->divergent));
       for (uint32_t w : writers[r]) {
         if (varies) break;
         const Inst& in = p_.code[w];
         uint32_t operands = 0;
-        if (!Capable(in, &operands) || InDivergentLoop(block_of_[w])) {
+        if (!Capable(in, &operands) || ChangesInDivergentLoop(w)) {
           varies = true;
           break;
         }
@@ -487,10 +543,16 @@ bool UniformityAnalysis::Run(std::vector<uint8_t>* uniform) {
 void PrepareExecution(Program* program) {
   Program& p = *program;
   const LaneKernels& kernels = SelectedLaneKernels();
-  PropagateCopies(p, kernels);
-  CoalescePhis(p, kernels);
+  // DUET_IR_PREPARE=plain: the program as compiled, every register varying
+  // (to rule this file out when a shader misbehaves).
+  const char* mode = std::getenv("DUET_IR_PREPARE");
+  const bool plain = mode != nullptr && std::strcmp(mode, "plain") == 0;
+  if (!plain) {
+    PropagateCopies(p, kernels);
+    CoalescePhis(p, kernels);
+  }
   std::vector<uint8_t> uniform;
-  if (!UniformityAnalysis(p, kernels).Run(&uniform)) uniform.assign(p.register_count, 0);
+  if (plain || !UniformityAnalysis(p, kernels).Run(&uniform)) uniform.assign(p.register_count, 0);
   auto is_uniform = [&](uint32_t reg) { return reg < p.register_count && uniform[reg] != 0; };
 
   p.steps.assign(p.code.size() + 1, ExecStep{});

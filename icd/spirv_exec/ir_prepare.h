@@ -7,8 +7,10 @@
 
 namespace duet::spirv_exec {
 
-// Fills program->steps: each instruction's lane kernel (for the CPU this
-// process runs on) with its registers as word offsets.
+// Removes the register copies it can (program->code and block_start
+// change; blocks keep their indices), then fills program->steps: each
+// instruction's lane kernel for the CPU this process runs on, in the
+// variant its uniform operands allow, with its registers as word offsets.
 void PrepareExecution(Program* program);
 
 }  // namespace duet::spirv_exec

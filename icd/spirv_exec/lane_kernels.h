@@ -1,6 +1,8 @@
 // Lane kernels: the arithmetic of the interpreter's ALU instructions, one
-// small function per operation, each a loop over the kWaveWidth lanes of a
-// register that the compiler vectorizes.
+// small function per operation (and per combination of uniform operands,
+// see ir_prepare.cpp), each a loop over the kWaveWidth lanes of a register
+// that the compiler vectorizes; and the loads, stores and lane masks the
+// interpreter needs, written the same way.
 //
 // The kernels are compiled once per instruction set (lane_kernels_impl.h,
 // included by lane_kernels.cpp for the baseline and by

@@ -2,11 +2,13 @@
 //
 // No include guard: lane_kernels.cpp, lane_kernels_avx2.cpp and
 // lane_kernels_avx512.cpp each include this file once, inside their own
-// namespace and after their `#pragma GCC target`, having included
+// namespace and after their target pragma, having included
 // lane_kernels_prelude.h first (this file includes nothing itself: whatever
 // comes from a header keeps the baseline target and is inlined here).
-// Everything is in an anonymous namespace so that the copies for different
-// instruction sets can never be merged by the linker.
+// Everything but Kernels(), the set's entry point, is in an anonymous
+// namespace so that the copies for different instruction sets can never be
+// merged by the linker. DUET_LANE_AVX2 / DUET_LANE_AVX512 select the few
+// places written with intrinsics.
 //
 // Each kernel is a loop over the lanes with a fixed trip count, written so
 // that GCC vectorizes it: selects instead of branches, no calls. The few
@@ -164,8 +166,9 @@ template <uint32_t V, uint32_t kBit>
 }
 
 // A polynomial for the lanes `covered` accepts and the C library for the
-// others: the polynomial runs over every lane into a temporary (operands
-// outside its range replaced by 0), the rare others are redone one by one.
+// others. When some lane is not covered, the polynomial runs over every
+// lane into a temporary (operands outside its range replaced by 0) and the
+// rare others are redone one by one.
 template <auto Covered, auto Fast, auto Slow>
 struct FloatUnaryWithFallback {
   static constexpr uint32_t kArity = 1;
@@ -176,6 +179,13 @@ struct FloatUnaryWithFallback {
   }
   template <uint32_t V>
   static void Vector(Word* __restrict d, const Word* a, const Word*, const Word*, LaneMask m) {
+    // Usually every lane is covered: the polynomial in one pass.
+    Word uncovered_lanes[W];
+    for (uint32_t l = 0; l < W; ++l) uncovered_lanes[l] = Word(!Covered(F(a[l])));
+    if (AllZero(uncovered_lanes)) {
+      Lanes(d, m, [a](uint32_t l) { return U(Fast(F(a[l]))); });
+      return;
+    }
     float x[W], r[W];
     Word uncovered = 0;
     for (uint32_t l = 0; l < W; ++l) x[l] = F(a[l]);
@@ -272,6 +282,26 @@ inline float ModfFraction(float x) {
   return Pick(Abs(x) >= kTwo23, CopySign(0.0f, x), CopySign(x - Trunc(x), x));
 }
 
+// x * y + z rounded once. Without an FMA instruction (where the C library's
+// fmaf is slow): x * y is exact in double, the sum is rounded to odd (TwoSum
+// gives its error: an inexact sum with an even significand steps one ulp
+// towards the exact value), and a double has the room to round that to
+// float as a single rounding would.
+inline float Fma(float x, float y, float z) {
+#if defined(DUET_LANE_AVX2) || defined(DUET_LANE_AVX512)
+  return std::fma(x, y, z);
+#else
+  const double product = double(x) * double(y), addend = double(z);
+  const double sum = product + addend;
+  const double product_part = sum - addend;
+  const double error = (product - product_part) + (addend - (sum - product_part));
+  uint64_t bits = std::bit_cast<uint64_t>(sum);
+  const bool finite = (bits & 0x7FF0000000000000ull) != 0x7FF0000000000000ull;
+  if (finite && error != 0 && (bits & 1) == 0) bits += (error > 0) == (sum > 0) ? 1 : uint64_t(-1);
+  return float(std::bit_cast<double>(bits));
+#endif
+}
+
 // IEEE minNum/maxNum: a NaN operand yields the other operand. NMin/NMax
 // require it; FMin/FMax leave NaN operands undefined, so they share it.
 inline float NMin(float x, float y) { return IsNan(x) ? y : IsNan(y) ? x : (y < x ? y : x); }
@@ -279,11 +309,17 @@ inline float NMax(float x, float y) { return IsNan(x) ? y : IsNan(y) ? x : (x < 
 
 // ---- sin, cos, tan ----
 //
-// x = k * pi/2 + r with |r| <= pi/4: k is x * 2/pi rounded, r is x minus
-// k times pi/2 in three parts (Cody and Waite), the first two short
-// enough that k times them is exact for |k| < 2^12. sin and cos of r are
-// their Taylor series (degree 9 and 10: truncation below 2e-9 on
-// [-pi/4, pi/4]); the quadrant k mod 4 picks and signs one of them.
+// sin: x = m * pi/2 + r with m = 2k even, k = x / pi rounded, |r| <= pi/2,
+// and sin x = (-1)^k sin r; cos x = sin(x + pi/2) the same way with m =
+// 2k - 1 odd, k = x / pi + 1/2 rounded. r is x minus m times pi/2 in three
+// parts (Cody and Waite), the first two short enough that m times them is
+// exact for |m| < 2^12. sin r is a polynomial of degree 9, r + r^3 p(r^2)
+// with p fitted by least squares on Chebyshev nodes of [0, pi/2] for
+// relative error (below 3e-8 before rounding). tan x = sin x / cos x uses
+// quarter turns: k = x * 2/pi rounded, |r| <= pi/4, the Taylor series of
+// sin and cos of r (degree 9 and 10, truncation below 2e-9) picked by k
+// mod 4.
+constexpr float kOneOverPi = 0.318309886f;
 constexpr float kTwoOverPi = 0.636619747f;
 constexpr float kHalfPi1 = 1.57080078125f;             // 12 significant bits
 constexpr float kHalfPi2 = -4.4535845518112183e-06f;   // 12 significant bits
@@ -310,18 +346,22 @@ inline float CosSeries(float r) {
   return 1.0f + r2 * (-0.5f + r2 * (4.166666667e-02f +
                                     r2 * (-1.388888889e-03f + r2 * (2.480158730e-05f + r2 * -2.755731922e-07f))));
 }
-// sin(x + quarter_turns * pi/2) for reducible x.
-inline float SinQuadrant(float x, int32_t quarter_turns) {
-  const Quadrant q = ReduceHalfPi(x);
-  const int32_t k = q.k + quarter_turns;
-  const float s = SinSeries(q.r), c = CosSeries(q.r);
-  const float v = (k & 1) != 0 ? c : s;
-  return (k & 2) != 0 ? -v : v;
+inline float SinHalfTurnSeries(float r) {
+  const float r2 = r * r;
+  return r + r * r2 * (-1.6666659713e-01f + r2 * (8.3330841735e-03f + r2 * (-1.9810871163e-04f + r2 * 2.6084539968e-06f)));
 }
-// Below 2^-12, sin x and tan x round to x (which keeps the sign of zero).
+// (-1)^k sin(x - m pi/2), k = `half_turns` (rounded), m = 2k + `odd` (0 or -1).
+inline float SinHalfTurns(float x, float half_turns, float odd) {
+  const float k = (half_turns + kRoundMagic) - kRoundMagic;
+  const float m = k + k + odd;
+  const float r = ((x - m * kHalfPi1) - m * kHalfPi2) - m * kHalfPi3;
+  return F(U(SinHalfTurnSeries(r)) ^ (Word(int32_t(k)) << 31));
+}
+// Below 2^-12, sin x and tan x round to x (which keeps the sign of zero)
+// and cos x to 1.
 inline bool Tiny(float x) { return Abs(x) < 2.44140625e-4f; }
-inline float FastSin(float x) { return Pick(Tiny(x), x, SinQuadrant(x, 0)); }
-inline float FastCos(float x) { return SinQuadrant(x, 1); }
+inline float FastSin(float x) { return Pick(Tiny(x), x, SinHalfTurns(x, x * kOneOverPi, 0.0f)); }
+inline float FastCos(float x) { return Pick(Tiny(x), 1.0f, SinHalfTurns(x, x * kOneOverPi + 0.5f, -1.0f)); }
 inline float FastTan(float x) {
   const Quadrant q = ReduceHalfPi(x);
   const float s = SinSeries(q.r), c = CosSeries(q.r);
@@ -474,8 +514,108 @@ inline Word QuantizeToF16(Word bits) {
 // or type assumed); reading through it vectorizes into gathers.
 typedef Word LooseWord __attribute__((aligned(1), may_alias));
 
-// A lane whose word is the same for every active lane loads it once; a
-// full wave reading consecutive words copies them; the others gather.
+// Loads: a group of 16 (AVX-512) or 8 (AVX2) lanes often reads
+// consecutive words (a row of a 2D workgroup) or a single word (uniform
+// data): a vector load or a broadcast, and a gather otherwise. Offsets
+// below 2^31 serve as gather indices.
+#if defined(DUET_LANE_AVX512)
+// The byte offsets of lanes i..i+15 and whether they are 16 consecutive
+// words inside [0, limit].
+struct Group {
+  __m512i offset;
+  Word start;
+  bool consecutive;
+};
+inline Group GroupAt(const Word* offsets, uint32_t i, Word constant, Word limit) {
+  const __m512i steps = _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60);
+  const __m512i offset = _mm512_add_epi32(_mm512_loadu_si512(offsets + i), _mm512_set1_epi32(int32_t(constant)));
+  const Word start = offsets[i] + constant;
+  const bool consecutive =
+      _mm512_cmpeq_epi32_mask(offset, _mm512_add_epi32(_mm512_set1_epi32(int32_t(start)), steps)) == 0xFFFF &&
+      limit >= 60 && start <= limit - 60;
+  return {offset, start, consecutive};
+}
+
+void LoadGroups(Word* __restrict dst, const Word* offsets, Word constant, const std::byte* base, Word limit,
+                LaneMask active) {
+  const __m512i limits = _mm512_set1_epi32(int32_t(limit));
+  for (uint32_t i = 0; i < W; i += 16) {
+    const __mmask16 lanes = __mmask16(active >> i);
+    if (lanes == 0) continue;
+    const auto [offset, start, consecutive] = GroupAt(offsets, i, constant, limit);
+    __m512i words;
+    if (consecutive) {
+      words = _mm512_loadu_si512(base + start);
+    } else if (_mm512_cmpeq_epi32_mask(offset, _mm512_set1_epi32(int32_t(start))) == 0xFFFF && start <= limit) {
+      words = _mm512_set1_epi32(int32_t(*reinterpret_cast<const LooseWord*>(base + start)));
+    } else {
+      const __mmask16 inside = _mm512_cmple_epu32_mask(offset, limits) & lanes;
+      words = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), inside, offset, base, 1);
+    }
+    _mm512_mask_storeu_epi32(dst + i, lanes, words);
+  }
+}
+#elif defined(DUET_LANE_AVX2)
+void LoadGroups(Word* __restrict dst, const Word* offsets, Word constant, const std::byte* base, Word limit,
+                LaneMask active) {
+  const __m256i limits = _mm256_set1_epi32(int32_t(limit));
+  const __m256i constants = _mm256_set1_epi32(int32_t(constant));
+  const __m256i steps = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+  Word select[W];
+  ExpandMask(active, select);
+  for (uint32_t i = 0; i < W; i += 8) {
+    const __m256i lanes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(select + i));
+    if (_mm256_testz_si256(lanes, lanes)) continue;
+    const __m256i offset =
+        _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(offsets + i)), constants);
+    const Word start = offsets[i] + constant;
+    const __m256i first = _mm256_set1_epi32(int32_t(start));
+    __m256i words;
+    if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(offset, _mm256_add_epi32(first, steps))) == -1 && limit >= 28 &&
+        start <= limit - 28) {
+      words = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(base + start));
+    } else if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(offset, first)) == -1 && start <= limit) {
+      words = _mm256_set1_epi32(int32_t(*reinterpret_cast<const LooseWord*>(base + start)));
+    } else {
+      const __m256i inside = _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_min_epu32(offset, limits), offset), lanes);
+      words = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), reinterpret_cast<const int*>(base), offset, inside,
+                                          1);
+    }
+    const __m256i old = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(dst + i));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_blendv_epi8(old, words, lanes));
+  }
+}
+#else
+// Without vector intrinsics: one word for all the active lanes, a whole
+// wave of consecutive words, or a gather the compiler emulates.
+void LoadGroups(Word* __restrict dst, const Word* offsets, Word constant, const std::byte* base, Word limit,
+                LaneMask active) {
+  Word o[W];
+  for (uint32_t l = 0; l < W; ++l) o[l] = offsets[l] + constant;
+  const Word first = o[std::countr_zero(active)];
+  Word select[W], differs[W];
+  ExpandMask(active, select);
+  for (uint32_t l = 0; l < W; ++l) differs[l] = (o[l] ^ first) & select[l];
+  if (AllZero(differs)) {
+    const Word v = first <= limit ? *reinterpret_cast<const LooseWord*>(base + first) : 0u;
+    Lanes(dst, active, [v](uint32_t) { return v; });
+    return;
+  }
+  if (active == kAllLanes && limit >= 4 * (W - 1) && first <= limit - 4 * (W - 1)) {
+    Word gaps[W];
+    for (uint32_t l = 0; l < W; ++l) gaps[l] = o[l] ^ (first + 4 * l);
+    if (AllZero(gaps)) {
+      std::memcpy(dst, base + first, 4 * W);
+      return;
+    }
+  }
+  Lanes(dst, active, [&o, base, limit](uint32_t l) {
+    const Word inside = Word(0) - Word(o[l] <= limit);
+    return *reinterpret_cast<const LooseWord*>(base + int32_t(o[l] & inside)) & inside;
+  });
+}
+#endif
+
 void LoadWords(Word* __restrict dst, const Word* offsets, Word constant, const std::byte* base, uint32_t range,
                uint32_t lane_stride, LaneMask active) {
   if (active == 0) return;
@@ -484,59 +624,44 @@ void LoadWords(Word* __restrict dst, const Word* offsets, Word constant, const s
     return;
   }
   const Word limit = range - 4;
-  Word o[W];
-  for (uint32_t l = 0; l < W; ++l) o[l] = offsets[l] + constant;
-  if (lane_stride == 0) {
-    const Word first = o[std::countr_zero(active)];
-    Word select[W], differs[W];
-    ExpandMask(active, select);
-    for (uint32_t l = 0; l < W; ++l) differs[l] = (o[l] ^ first) & select[l];
-    if (AllZero(differs)) {
-      Word v = 0;
-      if (first <= limit) std::memcpy(&v, base + first, 4);
-      Lanes(dst, active, [v](uint32_t) { return v; });
-      return;
-    }
-    if (active == kAllLanes && limit >= 4 * (W - 1) && first <= limit - 4 * (W - 1)) {
-      Word gaps[W];
-      for (uint32_t l = 0; l < W; ++l) gaps[l] = o[l] ^ (first + 4 * l);
-      if (AllZero(gaps)) {
-        std::memcpy(dst, base + first, 4 * W);
-        return;
-      }
-    }
-  }
   if (lane_stride == 0 && limit < 0x80000000u) {
-    // Offsets that fit in an int32 index: a gather (or its emulation).
-#if defined(DUET_LANE_AVX512)
-    const __m512i limits = _mm512_set1_epi32(int32_t(limit));
-    for (uint32_t i = 0; i < W; i += 16) {
-      const __m512i offset = _mm512_loadu_si512(o + i);
-      const __mmask16 lanes = __mmask16(active >> i);
-      const __mmask16 inside = _mm512_cmple_epu32_mask(offset, limits) & lanes;
-      const __m512i words = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), inside, offset, base, 1);
-      _mm512_storeu_si512(dst + i, _mm512_mask_mov_epi32(_mm512_loadu_si512(dst + i), lanes, words));
-    }
-    return;
-#endif
-    Lanes(dst, active, [&o, base, limit](uint32_t l) {
-      const Word inside = Word(0) - Word(o[l] <= limit);
-      return *reinterpret_cast<const LooseWord*>(base + int32_t(o[l] & inside)) & inside;
-    });
+    LoadGroups(dst, offsets, constant, base, limit, active);
     return;
   }
-  Lanes(dst, active, [&o, base, limit, lane_stride](uint32_t l) {
-    const bool inside = o[l] <= limit;
+  // Per-lane memory, or a buffer past 2 GiB.
+  Lanes(dst, active, [offsets, constant, base, limit, lane_stride](uint32_t l) {
+    const Word o = offsets[l] + constant;
+    const bool inside = o <= limit;
     Word v;
-    std::memcpy(&v, base + size_t(lane_stride) * l + (inside ? o[l] : 0u), 4);
+    std::memcpy(&v, base + size_t(lane_stride) * l + (inside ? o : 0u), 4);
     return inside ? v : 0u;
   });
 }
 
+// Stores: a whole group of consecutive in-range words at once, lanes one by
+// one otherwise (in order: the last lane writing a word wins).
 void StoreWords(const Word* values, const Word* offsets, Word constant, std::byte* base, uint32_t range,
                 uint32_t lane_stride, LaneMask writers) {
   if (writers == 0 || base == nullptr || range < 4) return;
   const Word limit = range - 4;
+#if defined(DUET_LANE_AVX512)
+  if (lane_stride == 0) {
+    for (uint32_t i = 0; i < W; i += 16) {
+      const __mmask16 lanes = __mmask16(writers >> i);
+      if (lanes == 0) continue;
+      const Group group = GroupAt(offsets, i, constant, limit);
+      if (group.consecutive) {
+        _mm512_mask_storeu_epi32(base + group.start, lanes, _mm512_loadu_si512(values + i));
+        continue;
+      }
+      for (uint32_t l = i; l < i + 16; ++l) {
+        const Word o = offsets[l] + constant;
+        if (((writers >> l) & 1) != 0 && o <= limit) std::memcpy(base + o, &values[l], 4);
+      }
+    }
+    return;
+  }
+#endif
   if (lane_stride == 0 && writers == kAllLanes && limit >= 4 * (W - 1)) {
     const Word first = offsets[0] + constant;
     Word gaps[W];
@@ -703,7 +828,7 @@ constexpr auto kSMax = [](Word a, Word b) { return S(a) < S(b) ? b : a; };
 
 constexpr auto kFClamp = [](float x, float lo, float hi) { return NMin(NMax(x, lo), hi); };
 constexpr auto kFMix = [](float x, float y, float t) { return x * (1.0f - t) + y * t; };
-constexpr auto kFma = [](float x, float y, float z) { return std::fma(x, y, z); };
+constexpr auto kFma = [](float x, float y, float z) { return Fma(x, y, z); };
 constexpr auto kSmoothStep = [](float e0, float e1, float x) {
   const float v = (x - e0) / (e1 - e0);
   const float t = v < 0.0f ? 0.0f : (1.0f < v ? 1.0f : v);  // std::clamp(v, 0, 1)

@@ -8,6 +8,7 @@
 
 #include <spirv/unified1/GLSL.std.450.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -258,6 +259,20 @@ TEST(SpirvExecLaneKernelsTest, LoadsAndStoresStayInRange) {
     k.load(out, offsets, 0, base, range, 0, kAllLanes);
     for (uint32_t l = 0; l < W; ++l)
       EXPECT_EQ(out[l], offsets[l] + 4 <= range ? 1000 + offsets[l] / 4 : 0u) << sets[s]->isa << " lane " << l;
+    // Groups of lanes: rows of consecutive words at different places, one
+    // word for a group, under a partial mask (inactive lanes keep theirs).
+    for (uint32_t l = 0; l < W; ++l) {
+      const uint32_t group = l / 8;
+      offsets[l] = group == 1 ? 40 : 4 * (group * 13 + l % 8);
+      out[l] = 7;
+    }
+    const LaneMask partial = kAllLanes ^ (LaneMask{1} << 3) ^ (LaneMask{1} << (W - 2));
+    k.load(out, offsets, 4, base, range, 0, partial);
+    for (uint32_t l = 0; l < W; ++l) {
+      const uint32_t want = ((partial >> l) & 1) == 0 ? 7 : 1000 + (offsets[l] + 4) / 4;
+      EXPECT_EQ(out[l], offsets[l] + 8 <= range || ((partial >> l) & 1) == 0 ? want : 0u)
+          << sets[s]->isa << " lane " << l;
+    }
     // Stores: in range only, the last lane to a word wins.
     std::vector<uint32_t> target(2 * W, 0);
     uint32_t values[W];
@@ -269,6 +284,12 @@ TEST(SpirvExecLaneKernelsTest, LoadsAndStoresStayInRange) {
             kAllLanes);
     EXPECT_EQ(target[0], 7 + (W / 2 - 1) / 3 * 3) << sets[s]->isa;
     for (uint32_t i = 3; i < target.size(); ++i) EXPECT_EQ(target[i], 0u) << sets[s]->isa;
+    // A row of consecutive words, some lanes not writing.
+    std::fill(target.begin(), target.end(), 0u);
+    for (uint32_t l = 0; l < W; ++l) offsets[l] = 4 * l;
+    k.store(values, offsets, 8, reinterpret_cast<std::byte*>(target.data()), uint32_t(target.size() * 4), 0, partial);
+    for (uint32_t l = 0; l < W; ++l)
+      EXPECT_EQ(target[l + 2], ((partial >> l) & 1) != 0 ? values[l] : 0u) << sets[s]->isa << " lane " << l;
   }
 }
 

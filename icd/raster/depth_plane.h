@@ -16,7 +16,10 @@ namespace duet::raster {
 
 enum class DepthPlane : uint8_t { kOther, kFloat32, kUnorm16 };
 
-inline bool Compare(VkCompareOp op, float reference, float stored) {
+// Compares in any type whose order is the depth order (float, or the
+// integer codes of a UNORM plane).
+template <typename T>
+inline bool CompareValues(VkCompareOp op, T reference, T stored) {
   switch (op) {
     case VK_COMPARE_OP_NEVER: return false;
     case VK_COMPARE_OP_LESS: return reference < stored;
@@ -28,6 +31,8 @@ inline bool Compare(VkCompareOp op, float reference, float stored) {
     default: return true;
   }
 }
+
+inline bool Compare(VkCompareOp op, float reference, float stored) { return CompareValues(op, reference, stored); }
 
 // Where depth is stored: `format` is the attachment's (depth or
 // depth/stencil) format, `plane` its classification.

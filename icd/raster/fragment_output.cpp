@@ -309,29 +309,102 @@ bool MergesDirect(const OutputTargets& t) {
   return true;
 }
 
-uint32_t MergeDirect(const OutputTargets& t, const DirectFragment* fragments, uint32_t count,
-                     const ShaderColors& colors) {
+void PackDirect(DirectColor direct, const uint32_t* const component[4], uint32_t lanes, uint32_t* texels) {
+  const bool bgra = direct == DirectColor::kBgra8Unorm || direct == DirectColor::kBgra8Srgb;
+  const bool srgb = direct == DirectColor::kRgba8Srgb || direct == DirectColor::kBgra8Srgb;
+#if defined(__SSE2__)
+  // Four lanes at a time, each component as WriteDirect rounds it: clamped
+  // (NaN to 0), scaled in double, rounded half up.
+  const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+  const __m128d scale = _mm_set1_pd(255.0), half = _mm_set1_pd(0.5);
+  for (uint32_t l = 0; l < lanes; l += 4) {
+    __m128i bytes[4];
+    for (int c = 0; c < 4; ++c) {
+      __m128 v = _mm_loadu_ps(reinterpret_cast<const float*>(component[c] + l));
+      v = _mm_min_ps(_mm_max_ps(v, zero), one);  // max(NaN, 0) is 0
+      const __m128d lo = _mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(v), scale), half);
+      const __m128d hi = _mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(v, v)), scale), half);
+      bytes[c] = _mm_unpacklo_epi64(_mm_cvttpd_epi32(lo), _mm_cvttpd_epi32(hi));
+    }
+    const __m128i packed = _mm_or_si128(_mm_or_si128(bytes[bgra ? 2 : 0], _mm_slli_epi32(bytes[1], 8)),
+                                        _mm_or_si128(_mm_slli_epi32(bytes[bgra ? 0 : 2], 16), _mm_slli_epi32(bytes[3], 24)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(texels + l), packed);
+  }
+#else
+  for (uint32_t l = 0; l < lanes; ++l)
+    WriteDirect(direct, component[0][l], component[1][l], component[2][l], component[3][l],
+                reinterpret_cast<std::byte*>(texels + l));
+#endif
+  if (!srgb) return;
+  const texel::SrgbTables& tables = texel::GetSrgbTables();
+  for (uint32_t l = 0; l < lanes; ++l) {
+    uint32_t texel = texels[l] & 0xFF000000u;
+    for (int c = 0; c < 3; ++c)
+      texel |= uint32_t(texel::EncodeSrgb8(tables, std::bit_cast<float>(component[c][l]))) << (8 * (bgra ? 2 - c : c));
+    texels[l] = texel;
+  }
+}
+
+namespace {
+
+// MergeDirect for one depth plane: D16 compares and stores its 16-bit codes
+// (the order of the codes is the order of the values they stand for).
+template <DepthPlane kPlane>
+uint32_t MergeDirectWith(const OutputTargets& t, const DirectFragment* fragments, uint32_t count,
+                         const DirectTexels& texels) {
   const DepthStencilState& ds = t.depth_stencil;
   const bool depth_test = t.has_depth && ds.depth_test;
   const bool depth_write = depth_test && ds.depth_write;  // writes happen only when the test is on
+  const VkCompareOp compare = ds.depth_compare;
+  struct ColorTarget {
+    std::byte* base;
+    VkDeviceSize row_pitch;
+    const uint32_t* texels;
+  } targets[8];
+  uint32_t target_count = 0;
+  for (size_t c = 0; c < t.colors.size() && c < 8; ++c)
+    if (t.colors[c].enabled && texels.location[c] != nullptr)
+      targets[target_count++] = {t.colors[c].access.base, t.colors[c].access.row_pitch, texels.location[c]};
   uint32_t passed = 0;
   for (uint32_t i = 0; i < count; ++i) {
     const DirectFragment& f = fragments[i];
     if (depth_test) {
       const float z = t.depth_clamp ? std::clamp(f.depth, t.min_depth, t.max_depth) : f.depth;
-      std::byte* at = t.DepthAt(f.x, f.y, 0);
-      if (!Compare(ds.depth_compare, t.depth_target.Quantize(z), t.depth_target.Load(at))) continue;
-      if (depth_write) t.depth_target.Store(z, at);
+      std::byte* at = t.depth.Block(f.x, f.y, 0);
+      if constexpr (kPlane == DepthPlane::kUnorm16) {
+        const uint16_t reference = uint16_t(texel::FloatToUnorm(z, 16));
+        uint16_t stored;
+        std::memcpy(&stored, at, 2);
+        if (!CompareValues(compare, reference, stored)) continue;
+        if (depth_write) std::memcpy(at, &reference, 2);
+      } else if constexpr (kPlane == DepthPlane::kFloat32) {
+        const float reference = DepthTarget::ClampFloat(z);
+        float stored;
+        std::memcpy(&stored, at, 4);
+        if (!Compare(compare, reference, stored)) continue;
+        if (depth_write) std::memcpy(at, &reference, 4);
+      } else {
+        if (!Compare(compare, t.depth_target.Quantize(z), t.depth_target.Load(at))) continue;
+        if (depth_write) t.depth_target.Store(z, at);
+      }
     }
     ++passed;
-    for (size_t c = 0; c < t.colors.size() && c < 8; ++c) {
-      const ColorOutput& out = t.colors[c];
-      if (!out.enabled || colors.component[c][0] == nullptr) continue;
-      WriteDirect(out.direct, colors.component[c][0][f.lane], colors.component[c][1][f.lane],
-                  colors.component[c][2][f.lane], colors.component[c][3][f.lane], out.access.Block(f.x, f.y, 0));
-    }
+    for (uint32_t c = 0; c < target_count; ++c)
+      std::memcpy(targets[c].base + f.y * targets[c].row_pitch + size_t{f.x} * 4, &targets[c].texels[f.lane], 4);
   }
   return passed;
+}
+
+}  // namespace
+
+uint32_t MergeDirect(const OutputTargets& t, const DirectFragment* fragments, uint32_t count,
+                     const DirectTexels& texels) {
+  const bool depth_test = t.has_depth && t.depth_stencil.depth_test;
+  switch (depth_test ? t.depth_target.plane : DepthPlane::kOther) {
+    case DepthPlane::kUnorm16: return MergeDirectWith<DepthPlane::kUnorm16>(t, fragments, count, texels);
+    case DepthPlane::kFloat32: return MergeDirectWith<DepthPlane::kFloat32>(t, fragments, count, texels);
+    default: return MergeDirectWith<DepthPlane::kOther>(t, fragments, count, texels);
+  }
 }
 
 }  // namespace duet::raster

@@ -77,18 +77,23 @@ bool MergesDirect(const OutputTargets& targets);
 struct DirectFragment {
   uint32_t x, y;
   float depth;
-  uint32_t lane;  // where its colours are in ShaderColors
+  uint32_t lane;  // its texel in each DirectTexels::location
 };
 
-// The fragment shader's colour outputs: per location, the four components'
-// per-lane words (nullptr: location not written).
-struct ShaderColors {
-  const uint32_t* component[8][4] = {};
+// The fragment shader's colour outputs already converted to each
+// attachment's texels, per lane (nullptr: location not written).
+struct DirectTexels {
+  const uint32_t* location[8] = {};
 };
+
+// Converts lanes [0, lanes) of a colour output (four components' per-lane
+// words; lanes a multiple of 4) to `direct` texels, rounded as WriteFragment
+// rounds.
+void PackDirect(DirectColor direct, const uint32_t* const component[4], uint32_t lanes, uint32_t* texels);
 
 // Returns how many fragments passed the depth test.
 uint32_t MergeDirect(const OutputTargets& targets, const DirectFragment* fragments, uint32_t count,
-                     const ShaderColors& colors);
+                     const DirectTexels& texels);
 
 // Early fragment tests. DepthSurvivors: the covered samples whose depth
 // passes the depth test against the attachment now (nothing is written).

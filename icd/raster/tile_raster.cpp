@@ -63,8 +63,9 @@ enum class EarlyDepth : uint8_t {
   // a failing fragment: a fragment that fails against the depth buffer now
   // fails later too, so it is dropped before shading (the late tests still run).
   kReject,
-  // The shader declares EarlyFragmentTests: all tests and writes run before
-  // shading, colour writes after.
+  // The shader declares EarlyFragmentTests, or it cannot drop a fragment or
+  // change its depth (and kReject applies otherwise): all tests and writes
+  // run before shading, colour writes after.
   kFull,
 };
 
@@ -89,6 +90,17 @@ bool WritesMemory(const spirv_exec::Program& p) {
   return false;
 }
 
+// Whether the program may end a fragment (discard, demote to a helper) or
+// change its coverage or depth: then tests before shading cannot write.
+bool MayDropFragments(const spirv_exec::Program& p) {
+  if (p.BuiltinOutput(uint32_t(spv::BuiltIn::FragDepth)) != UINT32_MAX ||
+      p.BuiltinOutput(uint32_t(spv::BuiltIn::SampleMask)) != UINT32_MAX)
+    return true;
+  for (const spirv_exec::Inst& inst : p.code)
+    if (inst.op == spirv_exec::Op::kKill || inst.op == spirv_exec::Op::kDemote) return true;
+  return false;
+}
+
 bool MonotoneCompare(VkCompareOp op) {
   return op == VK_COMPARE_OP_LESS || op == VK_COMPARE_OP_LESS_OR_EQUAL || op == VK_COMPARE_OP_GREATER ||
          op == VK_COMPARE_OP_GREATER_OR_EQUAL || op == VK_COMPARE_OP_NEVER;
@@ -102,6 +114,9 @@ EarlyDepth ChooseEarlyDepth(const spirv_exec::Program* program, const OutputTarg
   if (ds.stencil_test && t.has_stencil) return EarlyDepth::kNone;  // depth-fail stencil ops run in order
   if (program->BuiltinOutput(uint32_t(spv::BuiltIn::FragDepth)) != UINT32_MAX) return EarlyDepth::kNone;
   if (WritesMemory(*program)) return EarlyDepth::kNone;
+  // A fragment that passes now is written whatever the shader computes: the
+  // tests and depth writes can all run before shading, in primitive order.
+  if (!MayDropFragments(*program) && !t.alpha_to_coverage) return EarlyDepth::kFull;
   return EarlyDepth::kReject;
 }
 
@@ -114,6 +129,9 @@ struct DrawRaster {
   uint32_t samples = 1;
   EarlyDepth early = EarlyDepth::kNone;
   bool direct = false;  // MergeDirect applies
+  // Early tests of one sample against D16/D32 depth only, without clamping:
+  // EarlyTests runs them inline.
+  bool simple_early = false;
   // Sample shading: one invocation per covered sample, interpolated at it.
   bool per_sample = false;
   bool any_centroid = false;
@@ -165,6 +183,35 @@ void ComputePlanes(const DrawRaster& d, uint32_t index, TrianglePlanes* p, doubl
       e *= t.inv_w[2];
     }
     plane(a, b, e, &out[0], &out[1], &out[2]);
+  }
+}
+
+// Interpolation over lanes [begin, end), as float bits: perspective-correct
+// ((v + vx * fx + vy * fy) * w) and linear. Built for AVX2 as well (no FMA:
+// both give the same bits); the file is compiled with the full vectorizer
+// cost model.
+__attribute__((target_clones("avx2", "default"))) void InterpolatePerspective(
+    double v, double vx, double vy, const double* __restrict fx, const double* __restrict fy,
+    const double* __restrict w, uint32_t begin, uint32_t end, uint32_t* __restrict out) {
+  for (uint32_t l = begin; l < end; ++l) out[l] = std::bit_cast<uint32_t>(float((v + vx * fx[l] + vy * fy[l]) * w[l]));
+}
+
+__attribute__((target_clones("avx2", "default"))) void InterpolateLinear(double v, double vx, double vy,
+                                                                         const double* __restrict fx,
+                                                                         const double* __restrict fy, uint32_t begin,
+                                                                         uint32_t end, uint32_t* __restrict out) {
+  for (uint32_t l = begin; l < end; ++l) out[l] = std::bit_cast<uint32_t>(float(v + vx * fx[l] + vy * fy[l]));
+}
+
+// 1 / (w + wdx * fx + wdy * fy) over lanes [begin, end): the interpolated clip w.
+__attribute__((target_clones("avx2", "default"))) void InterpolateClipW(double w, double wdx, double wdy,
+                                                                        const double* __restrict fx,
+                                                                        const double* __restrict fy, uint32_t begin,
+                                                                        uint32_t end, double* __restrict inv_w,
+                                                                        double* __restrict clip_w) {
+  for (uint32_t l = begin; l < end; ++l) {
+    inv_w[l] = w + wdx * fx[l] + wdy * fy[l];
+    clip_w[l] = 1.0 / inv_w[l];
   }
 }
 
@@ -257,7 +304,9 @@ class TileRasterizer {
             if (!full && !QuadCoverage(tri, row, pixel, row_mask & ((qx >= xs ? 0x5u : 0u) | (qx + 1 < xe ? 0xAu : 0u)),
                                        coverage))
               continue;
-            if (d_.early != EarlyDepth::kNone && !EarlyTests(index, qx, qy, coverage)) continue;
+            float quad_depth[4];  // single sample: each pixel's depth, computed once
+            if (d_.samples == 1) QuadDepths(index, qx, qy, quad_depth);
+            if (d_.early != EarlyDepth::kNone && !EarlyTests(index, qx, qy, quad_depth, coverage)) continue;
             if (d_.per_sample) {
               // The quad once per sample: each lane shades that sample of its pixel.
               for (uint32_t sample = 0; sample < d_.samples; ++sample) {
@@ -272,6 +321,8 @@ class TileRasterizer {
             }
             Lane* lane = &lanes_[quads_ * 4];
             for (int i = 0; i < 4; ++i) lane[i] = {qx + (i & 1), qy + (i >> 1), index, coverage[i], 0, coverage[i]};
+            if (d_.samples == 1)
+              for (int i = 0; i < 4; ++i) depth_[quads_ * 4 + i][0] = quad_depth[i];
             if (++quads_ == kQuadsPerWave) Flush();
           }
         }
@@ -324,9 +375,46 @@ class TileRasterizer {
       depth[s] = float(SampleDepth(p, fx + d_.sample_fx[s], fy + d_.sample_fy[s])) + offset;
   }
 
+  // The depths of a quad's four pixel centres (one sample), bias included:
+  // PixelDepths' values.
+  void QuadDepths(uint32_t index, int32_t qx, int32_t qy, float depth[4]) const {
+    const TrianglePlanes& p = d_.planes[index];
+    const float offset = d_.setup.triangles[index].depth_offset;
+    const double fx = qx - p.rx, fy = qy - p.ry;
+    for (int i = 0; i < 4; ++i) depth[i] = float(SampleDepth(p, fx + (i & 1), fy + (i >> 1))) + offset;
+  }
+
   // Depth (and, for kFull, stencil) tests of a quad before shading; clears
-  // the coverage of failing pixels. False when no pixel is left.
-  bool EarlyTests(uint32_t index, int32_t qx, int32_t qy, uint32_t coverage[4]) {
+  // the coverage of failing pixels. `quad_depth`: the pixels' depths when
+  // there is one sample. False when no pixel is left.
+  bool EarlyTests(uint32_t index, int32_t qx, int32_t qy, const float* quad_depth, uint32_t coverage[4]) {
+    const OutputTargets& t = d_.outputs;
+    if (d_.simple_early) {
+      // Against the attachment's own values: D16 compares its codes.
+      const VkCompareOp op = t.depth_stencil.depth_compare;
+      const bool write = d_.early == EarlyDepth::kFull && t.depth_stencil.depth_write;
+      uint32_t any = 0;
+      for (int i = 0; i < 4; ++i) {
+        if (coverage[i] == 0) continue;
+        std::byte* at = t.depth.Block(uint32_t(qx + (i & 1)), uint32_t(qy + (i >> 1)), 0);
+        if (t.depth_target.plane == DepthPlane::kUnorm16) {
+          const uint16_t reference = uint16_t(texel::FloatToUnorm(quad_depth[i], 16));
+          uint16_t stored;
+          std::memcpy(&stored, at, 2);
+          coverage[i] = CompareValues(op, reference, stored);
+          if (coverage[i] != 0 && write) std::memcpy(at, &reference, 2);
+        } else {
+          const float reference = DepthTarget::ClampFloat(quad_depth[i]);
+          float stored;
+          std::memcpy(&stored, at, 4);
+          coverage[i] = Compare(op, reference, stored);
+          if (coverage[i] != 0 && write) std::memcpy(at, &reference, 4);
+        }
+        any |= coverage[i];
+      }
+      if (d_.early == EarlyDepth::kFull) passed_ += coverage[0] + coverage[1] + coverage[2] + coverage[3];
+      return any != 0;
+    }
     const bool front_facing = d_.setup.triangles[index].front_facing;
     bool any = false;
     for (int i = 0; i < 4; ++i) {
@@ -334,15 +422,11 @@ class TileRasterizer {
       const int32_t x = qx + (i & 1), y = qy + (i >> 1);
       float depth[4];
       PixelDepths(index, x, y, depth);
-      if (d_.early == EarlyDepth::kReject && d_.samples == 1 && !d_.outputs.depth_clamp) {
-        const DepthTarget& target = d_.outputs.depth_target;
-        coverage[i] = Compare(d_.outputs.depth_stencil.depth_compare, target.Quantize(depth[0]),
-                              target.Load(d_.outputs.DepthAt(uint32_t(x), uint32_t(y), 0)));
-      } else if (d_.early == EarlyDepth::kReject) {
-        coverage[i] = DepthSurvivors(d_.outputs, uint32_t(x), uint32_t(y), coverage[i], depth);
+      if (d_.early == EarlyDepth::kReject) {
+        coverage[i] = DepthSurvivors(t, uint32_t(x), uint32_t(y), coverage[i], depth);
       } else {
         uint32_t passed = 0;
-        coverage[i] = RunFragmentTests(d_.outputs, uint32_t(x), uint32_t(y), coverage[i], depth, front_facing, &passed);
+        coverage[i] = RunFragmentTests(t, uint32_t(x), uint32_t(y), coverage[i], depth, front_facing, &passed);
         passed_ += passed;
       }
       any |= coverage[i] != 0;
@@ -388,19 +472,20 @@ class TileRasterizer {
     for (uint32_t l = begin; l < end; ++l) {
       fx[l] = lanes_[l].x - p.rx;
       fy[l] = lanes_[l].y - p.ry;
-      if (d_.per_sample) {
+    }
+    if (d_.per_sample) {
+      for (uint32_t l = begin; l < end; ++l) {
         fx[l] += d_.sample_fx[lanes_[l].sample];
         fy[l] += d_.sample_fy[lanes_[l].sample];
       }
-      PixelDepths(index, lanes_[l].x, lanes_[l].y, depth_[l]);
     }
+    // One sample: the raster loop stored each pixel's depth.
+    if (d_.samples > 1)
+      for (uint32_t l = begin; l < end; ++l) PixelDepths(index, lanes_[l].x, lanes_[l].y, depth_[l]);
     const spirv_exec::Program* program = d_.fragment.program;
     if (program == nullptr) return;
     double inv_w[kWaveWidth], w[kWaveWidth];
-    for (uint32_t l = begin; l < end; ++l) {
-      inv_w[l] = p.w + p.wdx * fx[l] + p.wdy * fy[l];
-      w[l] = 1.0 / inv_w[l];
-    }
+    InterpolateClipW(p.w, p.wdx, p.wdy, fx, fy, begin, end, inv_w, w);
     // Centroid inputs of partly covered pixels move to the first covered
     // sample (a sample inside the primitive, as the spec asks).
     double cx[kWaveWidth], cy[kWaveWidth], cw[kWaveWidth];
@@ -435,11 +520,9 @@ class TileRasterizer {
       const double* at_y = centroid ? cy : fy;
       const double* at_w = centroid ? cw : w;
       if (c.mode == Interpolation::kPerspective) {
-        for (uint32_t l = begin; l < end; ++l)
-          reg[l] = std::bit_cast<uint32_t>(float((v + vx * at_x[l] + vy * at_y[l]) * at_w[l]));
+        InterpolatePerspective(v, vx, vy, at_x, at_y, at_w, begin, end, reg);
       } else {
-        for (uint32_t l = begin; l < end; ++l)
-          reg[l] = std::bit_cast<uint32_t>(float(v + vx * at_x[l] + vy * at_y[l]));
+        InterpolateLinear(v, vx, vy, at_x, at_y, begin, end, reg);
       }
     }
     auto set = [&](uint32_t reg, auto value_of_lane) {
@@ -447,13 +530,16 @@ class TileRasterizer {
       for (uint32_t l = begin; l < end; ++l) wave_.Register(reg)[l] = value_of_lane(l);
     };
     if (builtins_.frag_coord != UINT32_MAX) {
+      uint32_t* coord[4];
+      for (int c = 0; c < 4; ++c) coord[c] = wave_.Register(builtins_.frag_coord + c);
       for (uint32_t l = begin; l < end; ++l) {
         const uint32_t sample = lanes_[l].sample;
         const float ox = d_.per_sample ? float(d_.sample_fx[sample]) : 0.0f;
         const float oy = d_.per_sample ? float(d_.sample_fy[sample]) : 0.0f;
-        const float coord[4] = {float(lanes_[l].x) + 0.5f + ox, float(lanes_[l].y) + 0.5f + oy,
-                                depth_[l][d_.per_sample ? sample : 0], float(inv_w[l])};
-        for (int c = 0; c < 4; ++c) wave_.Register(builtins_.frag_coord + c)[l] = std::bit_cast<uint32_t>(coord[c]);
+        coord[0][l] = std::bit_cast<uint32_t>(float(lanes_[l].x) + 0.5f + ox);
+        coord[1][l] = std::bit_cast<uint32_t>(float(lanes_[l].y) + 0.5f + oy);
+        coord[2][l] = std::bit_cast<uint32_t>(depth_[l][d_.per_sample ? sample : 0]);
+        coord[3][l] = std::bit_cast<uint32_t>(float(inv_w[l]));
       }
     }
     set(builtins_.front_facing, [&](uint32_t) { return uint32_t(tri.front_facing); });
@@ -492,20 +578,24 @@ class TileRasterizer {
         if (lanes_[l].coverage == 0 || ((dropped >> l) & 1) != 0) continue;
         fragments[count++] = {uint32_t(lanes_[l].x), uint32_t(lanes_[l].y), depth_[l][0], l};
       }
-      ShaderColors colors;
-      if (program != nullptr) {
+      DirectTexels texels;
+      if (program != nullptr && count != 0) {
         for (const spirv_exec::InterfaceSlot& out : program->outputs) {
-          if (out.location >= 8) continue;
+          if (out.location >= 8 || out.location >= targets.colors.size() || !targets.colors[out.location].enabled)
+            continue;
+          const uint32_t* component[4];
           for (uint32_t c = 0; c < 4; ++c) {
             const bool written = c >= out.component && c - out.component < out.count;
-            colors.component[out.location][c] = written                 ? wave_.Register(out.reg + c - out.component)
-                                                : c < 3                 ? kZeroLanes.data()
-                                                : out.integer           ? kOneLanes.data()
-                                                                        : kOneFloatLanes.data();
+            component[c] = written       ? wave_.Register(out.reg + c - out.component)
+                           : c < 3       ? kZeroLanes.data()
+                           : out.integer ? kOneLanes.data()
+                                         : kOneFloatLanes.data();
           }
+          PackDirect(targets.colors[out.location].direct, component, lanes, packed_[out.location]);
+          texels.location[out.location] = packed_[out.location];
         }
       }
-      const uint32_t passed = MergeDirect(targets, fragments, count, colors);
+      const uint32_t passed = MergeDirect(targets, fragments, count, texels);
       if (d_.early != EarlyDepth::kFull) passed_ += passed;
       return;
     }
@@ -552,6 +642,7 @@ class TileRasterizer {
   FragmentBuiltins builtins_;
   Lane lanes_[kWaveWidth];
   float depth_[kWaveWidth][4];
+  uint32_t packed_[8][kWaveWidth];  // MergeDirect: each location's texels
   uint32_t quads_ = 0;
   uint64_t passed_ = 0;
 };
@@ -615,6 +706,13 @@ void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragmen
     d.late = outputs;
     d.late.depth_stencil.depth_test = d.late.depth_stencil.stencil_test = false;
     d.late.depth_stencil.depth_bounds_test = false;
+  }
+  {
+    const DepthStencilState& ds = outputs.depth_stencil;
+    d.simple_early = d.early != EarlyDepth::kNone && d.samples == 1 && !outputs.depth_clamp &&
+                     (outputs.sample_mask & 1) != 0 && !(ds.stencil_test && outputs.has_stencil) &&
+                     !(ds.depth_bounds_test && outputs.has_depth) && outputs.has_depth && ds.depth_test &&
+                     outputs.depth_target.plane != DepthPlane::kOther;
   }
   {
     const spirv_exec::Program* p = fragment.program;

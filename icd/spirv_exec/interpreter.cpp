@@ -29,6 +29,32 @@ namespace {
 
 using namespace lanes;  // NOLINT: the lane helpers are this file's vocabulary
 
+// Derivatives: differences within each quad (lanes 4q..4q+3 are its
+// top-left, top-right, bottom-left, bottom-right pixels). Fine: along the
+// lane's own row (x) or column (y); coarse: along the top row or left
+// column. Only active lanes are written.
+void QuadDifferences(bool x, bool fine, const uint32_t* a, LaneMask active, uint32_t* dst) {
+  for (uint32_t q = 0; q < kWaveWidth; q += 4) {
+    const uint32_t quad_active = uint32_t(active >> q) & 0xF;
+    if (quad_active == 0) continue;
+    float v[4], d[4];
+    std::memcpy(v, a + q, 16);
+    if (x) {
+      d[0] = d[1] = v[1] - v[0];
+      d[2] = d[3] = fine ? v[3] - v[2] : d[0];
+    } else {
+      d[0] = d[2] = v[2] - v[0];
+      d[1] = d[3] = fine ? v[3] - v[1] : d[0];
+    }
+    if (quad_active == 0xF) {
+      std::memcpy(dst + q, d, 16);
+    } else {
+      for (uint32_t i = 0; i < 4; ++i)
+        if ((quad_active >> i) & 1) dst[q + i] = std::bit_cast<uint32_t>(d[i]);
+    }
+  }
+}
+
 // Bit fields: count 0 gives the base; offset + count beyond 32 is undefined
 // in SPIR-V, and here never undefined in C++.
 inline uint32_t FieldMask(uint32_t count) { return count >= 32 ? ~0u : (1u << count) - 1u; }
@@ -360,24 +386,8 @@ WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* im
         ExecuteImageInstruction(p, in, images, sampled, w);
         break;
 
-      case Op::kDerivX: {
-        const uint32_t* a = w.Register(in.a);
-        const bool fine = in.aux != 0;
-        ForActive(w.active, w.Register(in.dst), [&](uint32_t l) {
-          const uint32_t row = fine ? (l & ~1u) : (l & ~3u);  // fine: this row; coarse: the top row
-          return U(F(a[row | 1]) - F(a[row]));
-        });
-        break;
-      }
-      case Op::kDerivY: {
-        const uint32_t* a = w.Register(in.a);
-        const bool fine = in.aux != 0;
-        ForActive(w.active, w.Register(in.dst), [&](uint32_t l) {
-          const uint32_t column = fine ? (l & ~2u) : (l & ~3u);  // fine: this column; coarse: the left column
-          return U(F(a[column | 2]) - F(a[column]));
-        });
-        break;
-      }
+      case Op::kDerivX:
+      case Op::kDerivY: QuadDifferences(in.op == Op::kDerivX, in.aux != 0, w.Register(in.a), w.active, w.Register(in.dst)); break;
       default:  // the lane kernels' ops, run above
         break;
     }

@@ -5,11 +5,8 @@
 #include <bit>
 #include <cstring>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "objects/image.h"
+#include "raster/direct_color.h"
 #include "raster/depth_plane.h"
 #include "raster/view_access.h"
 #include "texel/fixed_point.h"
@@ -74,49 +71,6 @@ void ClampForFormat(const texel::TexelCodec& codec, VkFormat format, float* v) {
   else if (type != texel::NumericType::kUnorm && type != texel::NumericType::kSrgb) return;
   (void)codec;
   for (int c = 0; c < 4; ++c) v[c] = std::clamp(v[c], lo, 1.0f);
-}
-
-// The four bytes of an 8-bit RGBA/BGRA texel, rounded as the codecs round.
-// The four bytes of an 8-bit RGBA/BGRA texel, rounded as the codecs round:
-// UNORM clamped (NaN to 0), scaled in double, rounded half up; sRGB colour
-// through the encoding tables.
-// The components come as separate words: a 16-byte load of words stored
-// just before would stall on store forwarding.
-void WriteDirect(DirectColor direct, uint32_t r, uint32_t g, uint32_t b, uint32_t a, std::byte* at) {
-  const uint32_t value[4] = {r, g, b, a};
-  const bool bgra = direct == DirectColor::kBgra8Unorm || direct == DirectColor::kBgra8Srgb;
-  uint8_t bytes[4];
-#if defined(__SSE2__)
-  __m128 v = _mm_castsi128_ps(_mm_set_epi32(int(a), int(b), int(g), int(r)));
-  if (bgra) v = _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 0, 1, 2));
-  v = _mm_min_ps(_mm_max_ps(v, _mm_setzero_ps()), _mm_set1_ps(1.0f));  // max(NaN, 0) is 0
-  const __m128d scale = _mm_set1_pd(255.0), half = _mm_set1_pd(0.5);
-  const __m128d lo = _mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(v), scale), half);
-  const __m128d hi = _mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(v, v)), scale), half);
-  const __m128i words = _mm_unpacklo_epi64(_mm_cvttpd_epi32(lo), _mm_cvttpd_epi32(hi));
-  const __m128i packed = _mm_packus_epi16(_mm_packs_epi32(words, words), _mm_setzero_si128());
-  const uint32_t four = uint32_t(_mm_cvtsi128_si32(packed));
-  std::memcpy(bytes, &four, 4);
-#else
-  for (int i = 0; i < 4; ++i) bytes[i] = uint8_t(texel::FloatToUnorm(std::bit_cast<float>(value[i]), 8));
-  if (bgra) std::swap(bytes[0], bytes[2]);
-#endif
-  if (direct == DirectColor::kRgba8Srgb || direct == DirectColor::kBgra8Srgb) {
-    const texel::SrgbTables& tables = texel::GetSrgbTables();
-    for (int i = 0; i < 3; ++i) bytes[bgra ? 2 - i : i] = texel::EncodeSrgb8(tables, std::bit_cast<float>(value[i]));
-  }
-  std::memcpy(at, bytes, 4);
-}
-
-DirectColor ChooseDirect(VkFormat format, const VkPipelineColorBlendAttachmentState& blend, bool logic_op) {
-  if (blend.blendEnable || logic_op || (blend.colorWriteMask & 0xF) != 0xF) return DirectColor::kNone;
-  switch (format) {
-    case VK_FORMAT_R8G8B8A8_UNORM: return DirectColor::kRgba8Unorm;
-    case VK_FORMAT_B8G8R8A8_UNORM: return DirectColor::kBgra8Unorm;
-    case VK_FORMAT_R8G8B8A8_SRGB: return DirectColor::kRgba8Srgb;
-    case VK_FORMAT_B8G8R8A8_SRGB: return DirectColor::kBgra8Srgb;
-    default: return DirectColor::kNone;
-  }
 }
 
 void WriteColor(const ColorOutput& out, const ColorBlendState& blend_state, uint32_t x, uint32_t y, uint32_t sample,
@@ -307,42 +261,6 @@ bool MergesDirect(const OutputTargets& t) {
   for (const ColorOutput& c : t.colors)
     if (c.enabled && c.direct == DirectColor::kNone) return false;
   return true;
-}
-
-void PackDirect(DirectColor direct, const uint32_t* const component[4], uint32_t lanes, uint32_t* texels) {
-  const bool bgra = direct == DirectColor::kBgra8Unorm || direct == DirectColor::kBgra8Srgb;
-  const bool srgb = direct == DirectColor::kRgba8Srgb || direct == DirectColor::kBgra8Srgb;
-#if defined(__SSE2__)
-  // Four lanes at a time, each component as WriteDirect rounds it: clamped
-  // (NaN to 0), scaled in double, rounded half up.
-  const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
-  const __m128d scale = _mm_set1_pd(255.0), half = _mm_set1_pd(0.5);
-  for (uint32_t l = 0; l < lanes; l += 4) {
-    __m128i bytes[4];
-    for (int c = 0; c < 4; ++c) {
-      __m128 v = _mm_loadu_ps(reinterpret_cast<const float*>(component[c] + l));
-      v = _mm_min_ps(_mm_max_ps(v, zero), one);  // max(NaN, 0) is 0
-      const __m128d lo = _mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(v), scale), half);
-      const __m128d hi = _mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(v, v)), scale), half);
-      bytes[c] = _mm_unpacklo_epi64(_mm_cvttpd_epi32(lo), _mm_cvttpd_epi32(hi));
-    }
-    const __m128i packed = _mm_or_si128(_mm_or_si128(bytes[bgra ? 2 : 0], _mm_slli_epi32(bytes[1], 8)),
-                                        _mm_or_si128(_mm_slli_epi32(bytes[bgra ? 0 : 2], 16), _mm_slli_epi32(bytes[3], 24)));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(texels + l), packed);
-  }
-#else
-  for (uint32_t l = 0; l < lanes; ++l)
-    WriteDirect(direct, component[0][l], component[1][l], component[2][l], component[3][l],
-                reinterpret_cast<std::byte*>(texels + l));
-#endif
-  if (!srgb) return;
-  const texel::SrgbTables& tables = texel::GetSrgbTables();
-  for (uint32_t l = 0; l < lanes; ++l) {
-    uint32_t texel = texels[l] & 0xFF000000u;
-    for (int c = 0; c < 3; ++c)
-      texel |= uint32_t(texel::EncodeSrgb8(tables, std::bit_cast<float>(component[c][l]))) << (8 * (bgra ? 2 - c : c));
-    texels[l] = texel;
-  }
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "raster/depth_plane.h"
+#include "raster/direct_color.h"
 #include "raster/graphics_state.h"
 #include "raster/image_access.h"
 #include "raster/logic_op.h"
@@ -15,9 +16,6 @@
 
 namespace duet::raster {
 
-// Attachment formats written without the generic codec when neither
-// blending, logic ops nor a partial write mask is involved.
-enum class DirectColor : uint8_t { kNone, kRgba8Unorm, kBgra8Unorm, kRgba8Srgb, kBgra8Srgb };
 
 struct ColorOutput {
   bool enabled = false;
@@ -85,11 +83,6 @@ struct DirectFragment {
 struct DirectTexels {
   const uint32_t* location[8] = {};
 };
-
-// Converts lanes [0, lanes) of a colour output (four components' per-lane
-// words; lanes a multiple of 4) to `direct` texels, rounded as WriteFragment
-// rounds.
-void PackDirect(DirectColor direct, const uint32_t* const component[4], uint32_t lanes, uint32_t* texels);
 
 // Returns how many fragments passed the depth test.
 uint32_t MergeDirect(const OutputTargets& targets, const DirectFragment* fragments, uint32_t count,

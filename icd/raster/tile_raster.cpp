@@ -7,6 +7,7 @@
 #include <atomic>
 #include <bit>
 #include <cstring>
+#include <utility>
 
 #include "util/thread_pool.h"
 
@@ -120,6 +121,55 @@ EarlyDepth ChooseEarlyDepth(const spirv_exec::Program* program, const OutputTarg
   return EarlyDepth::kReject;
 }
 
+// Early depth tests of one quad, one sample per pixel: `at` is the depth
+// texel of its top-left pixel, `depth` the four pixels' depths, `coverage`
+// bit i pixel i. D16 compares its codes (their order is the order of the
+// values); passing depths are written when kWrite. Returns the passing
+// pixels.
+template <DepthPlane kPlane, VkCompareOp kOp, bool kWrite>
+uint32_t EarlyQuadDepth(std::byte* at, size_t pitch, const float* depth, uint32_t coverage) {
+  constexpr size_t kTexel = kPlane == DepthPlane::kUnorm16 ? 2 : 4;
+  uint32_t pass = 0;
+  for (int i = 0; i < 4; ++i) {
+    std::byte* texel = at + (i >> 1) * pitch + (i & 1) * kTexel;
+    bool passes;
+    if constexpr (kPlane == DepthPlane::kUnorm16) {
+      const uint16_t reference = uint16_t(texel::FloatToUnorm(depth[i], 16));
+      uint16_t stored;
+      std::memcpy(&stored, texel, 2);
+      passes = ((coverage >> i) & 1) != 0 && CompareValues(kOp, reference, stored);
+      if (kWrite && passes) std::memcpy(texel, &reference, 2);
+    } else {
+      const float reference = DepthTarget::ClampFloat(depth[i]);
+      float stored;
+      std::memcpy(&stored, texel, 4);
+      passes = ((coverage >> i) & 1) != 0 && CompareValues(kOp, reference, stored);
+      if (kWrite && passes) std::memcpy(texel, &reference, 4);
+    }
+    pass |= uint32_t(passes) << i;
+  }
+  return pass;
+}
+
+using EarlyQuadDepthFn = uint32_t (*)(std::byte*, size_t, const float*, uint32_t);
+
+template <DepthPlane kPlane, bool kWrite, size_t... kOps>
+EarlyQuadDepthFn PickEarlyQuadDepth(VkCompareOp op, std::index_sequence<kOps...>) {
+  constexpr EarlyQuadDepthFn kByOp[] = {&EarlyQuadDepth<kPlane, VkCompareOp(kOps), kWrite>...};
+  return uint32_t(op) < sizeof...(kOps) ? kByOp[op] : nullptr;
+}
+
+EarlyQuadDepthFn ChooseEarlyQuadDepth(DepthPlane plane, VkCompareOp op, bool write) {
+  constexpr auto kOps = std::make_index_sequence<8>();
+  if (plane == DepthPlane::kUnorm16)
+    return write ? PickEarlyQuadDepth<DepthPlane::kUnorm16, true>(op, kOps)
+                 : PickEarlyQuadDepth<DepthPlane::kUnorm16, false>(op, kOps);
+  if (plane == DepthPlane::kFloat32)
+    return write ? PickEarlyQuadDepth<DepthPlane::kFloat32, true>(op, kOps)
+                 : PickEarlyQuadDepth<DepthPlane::kFloat32, false>(op, kOps);
+  return nullptr;
+}
+
 // Everything the tiles of one draw share.
 struct DrawRaster {
   const TriangleSetup& setup;
@@ -130,8 +180,8 @@ struct DrawRaster {
   EarlyDepth early = EarlyDepth::kNone;
   bool direct = false;  // MergeDirect applies
   // Early tests of one sample against D16/D32 depth only, without clamping:
-  // EarlyTests runs them inline.
-  bool simple_early = false;
+  // EarlyTests runs this on each quad.
+  EarlyQuadDepthFn early_quad = nullptr;
   // Sample shading: one invocation per covered sample, interpolated at it.
   bool per_sample = false;
   bool any_centroid = false;
@@ -312,23 +362,42 @@ class TileRasterizer {
               for (uint32_t sample = 0; sample < d_.samples; ++sample) {
                 const uint32_t bit = 1u << sample;
                 if (((coverage[0] | coverage[1] | coverage[2] | coverage[3]) & bit) == 0) continue;
-                Lane* lane = &lanes_[quads_ * 4];
-                for (int i = 0; i < 4; ++i)
-                  lane[i] = {qx + (i & 1), qy + (i >> 1), index, coverage[i] & bit, sample, coverage[i]};
-                if (++quads_ == kQuadsPerWave) Flush();
+                const uint32_t shaded[4] = {coverage[0] & bit, coverage[1] & bit, coverage[2] & bit,
+                                            coverage[3] & bit};
+                AddQuad(qx, qy, index, sample, shaded, coverage, nullptr);
               }
               continue;
             }
-            Lane* lane = &lanes_[quads_ * 4];
-            for (int i = 0; i < 4; ++i) lane[i] = {qx + (i & 1), qy + (i >> 1), index, coverage[i], 0, coverage[i]};
-            if (d_.samples == 1)
-              for (int i = 0; i < 4; ++i) depth_[quads_ * 4 + i][0] = quad_depth[i];
-            if (++quads_ == kQuadsPerWave) Flush();
+            AddQuad(qx, qy, index, 0, coverage, coverage, d_.samples == 1 ? quad_depth : nullptr);
           }
         }
       }
     }
   }
+
+  // Appends a quad to the wave: `shaded`, the samples each of its lanes
+  // shades (0: a helper); `pixel`, all covered samples of each pixel;
+  // `depth`, one sample's depths (nullptr: ShadeInputs computes them).
+  void AddQuad(int32_t qx, int32_t qy, uint32_t index, uint32_t sample, const uint32_t* shaded, const uint32_t* pixel,
+               const float* depth) {
+    const uint32_t q = quads_;
+    slots_[q] = {qx, qy, index, sample};
+    uint32_t bits = 0;
+    for (uint32_t i = 0; i < 4; ++i) {
+      coverage_[q * 4 + i] = shaded[i];
+      pixel_coverage_[q * 4 + i] = pixel[i];
+      bits |= uint32_t(shaded[i] != 0) << i;
+    }
+    covered_ |= LaneMask{bits} << (q * 4);
+    if (depth != nullptr)
+      for (uint32_t i = 0; i < 4; ++i) depth_[q * 4 + i][0] = depth[i];
+    if (++quads_ == kQuadsPerWave) Flush();
+  }
+
+  // Lane l is pixel l % 4 of quad l / 4: top-left, top-right, bottom-left, bottom-right.
+  int32_t LaneX(uint32_t l) const { return slots_[l >> 2].x + int32_t(l & 1); }
+  int32_t LaneY(uint32_t l) const { return slots_[l >> 2].y + int32_t((l >> 1) & 1); }
+  uint32_t LaneSample(uint32_t l) const { return slots_[l >> 2].sample; }
 
   // The covered samples of each pixel of a quad whose top-left pixel centre
   // has edge values `row`; `box`: the pixels inside the bounds. False when
@@ -389,31 +458,13 @@ class TileRasterizer {
   // there is one sample. False when no pixel is left.
   bool EarlyTests(uint32_t index, int32_t qx, int32_t qy, const float* quad_depth, uint32_t coverage[4]) {
     const OutputTargets& t = d_.outputs;
-    if (d_.simple_early) {
-      // Against the attachment's own values: D16 compares its codes.
-      const VkCompareOp op = t.depth_stencil.depth_compare;
-      const bool write = d_.early == EarlyDepth::kFull && t.depth_stencil.depth_write;
-      uint32_t any = 0;
-      for (int i = 0; i < 4; ++i) {
-        if (coverage[i] == 0) continue;
-        std::byte* at = t.depth.Block(uint32_t(qx + (i & 1)), uint32_t(qy + (i >> 1)), 0);
-        if (t.depth_target.plane == DepthPlane::kUnorm16) {
-          const uint16_t reference = uint16_t(texel::FloatToUnorm(quad_depth[i], 16));
-          uint16_t stored;
-          std::memcpy(&stored, at, 2);
-          coverage[i] = CompareValues(op, reference, stored);
-          if (coverage[i] != 0 && write) std::memcpy(at, &reference, 2);
-        } else {
-          const float reference = DepthTarget::ClampFloat(quad_depth[i]);
-          float stored;
-          std::memcpy(&stored, at, 4);
-          coverage[i] = Compare(op, reference, stored);
-          if (coverage[i] != 0 && write) std::memcpy(at, &reference, 4);
-        }
-        any |= coverage[i];
-      }
-      if (d_.early == EarlyDepth::kFull) passed_ += coverage[0] + coverage[1] + coverage[2] + coverage[3];
-      return any != 0;
+    if (d_.early_quad != nullptr) {
+      const uint32_t bits = uint32_t(coverage[0] != 0) | uint32_t(coverage[1] != 0) << 1 |
+                            uint32_t(coverage[2] != 0) << 2 | uint32_t(coverage[3] != 0) << 3;
+      const uint32_t pass = d_.early_quad(t.depth.Block(uint32_t(qx), uint32_t(qy), 0), t.depth.row_pitch, quad_depth, bits);
+      for (int i = 0; i < 4; ++i) coverage[i] = (pass >> i) & 1;
+      if (d_.early == EarlyDepth::kFull) passed_ += uint32_t(std::popcount(pass));
+      return pass != 0;
     }
     const bool front_facing = d_.setup.triangles[index].front_facing;
     bool any = false;
@@ -436,30 +487,29 @@ class TileRasterizer {
 
   void Flush() {
     if (quads_ == 0) return;
-    const uint32_t lanes = quads_ * 4;
+    const uint32_t quads = quads_, lanes = quads * 4;
+    const LaneMask covered = covered_;
     quads_ = 0;
+    covered_ = 0;
     const LaneMask launched = lanes == kWaveWidth ? spirv_exec::kAllLanes : (LaneMask{1} << lanes) - 1;
     const spirv_exec::Program* program = d_.fragment.program;
     if (program != nullptr) {
       spirv_exec::ResetWave(*program, launched, &wave_);
       // Uncovered pixels of a quad run as helpers: for derivatives only.
-      LaneMask helpers = 0;
-      for (uint32_t l = 0; l < lanes; ++l)
-        if (lanes_[l].coverage == 0) helpers |= LaneMask{1} << l;
-      wave_.helpers = helpers;
+      wave_.helpers = launched & ~covered;
     }
     // Lanes come in runs from one triangle; interpolate a run at a time.
-    for (uint32_t begin = 0; begin < lanes;) {
-      const uint32_t index = lanes_[begin].triangle;
-      uint32_t end = begin + 4;
-      while (end < lanes && lanes_[end].triangle == index) end += 4;
-      ShadeInputs(index, begin, end);
+    for (uint32_t begin = 0; begin < quads;) {
+      const uint32_t index = slots_[begin].triangle;
+      uint32_t end = begin + 1;
+      while (end < quads && slots_[end].triangle == index) ++end;
+      ShadeInputs(index, begin * 4, end * 4);
       begin = end;
     }
     if (program != nullptr)
       spirv_exec::RunWave(*program, d_.fragment.resources->roots.data(), d_.fragment.resources->images.data(),
                           d_.fragment.resources->sampled.data(), &wave_);
-    MergeOutputs(lanes);
+    MergeOutputs(lanes, covered);
   }
 
   // Depth and the shader's inputs for lanes [begin, end) of triangle `index`.
@@ -470,18 +520,18 @@ class TileRasterizer {
     // the pixel centre, or its sample when shading per sample.
     double fx[kWaveWidth], fy[kWaveWidth];
     for (uint32_t l = begin; l < end; ++l) {
-      fx[l] = lanes_[l].x - p.rx;
-      fy[l] = lanes_[l].y - p.ry;
+      fx[l] = LaneX(l) - p.rx;
+      fy[l] = LaneY(l) - p.ry;
     }
     if (d_.per_sample) {
       for (uint32_t l = begin; l < end; ++l) {
-        fx[l] += d_.sample_fx[lanes_[l].sample];
-        fy[l] += d_.sample_fy[lanes_[l].sample];
+        fx[l] += d_.sample_fx[LaneSample(l)];
+        fy[l] += d_.sample_fy[LaneSample(l)];
       }
     }
     // One sample: the raster loop stored each pixel's depth.
     if (d_.samples > 1)
-      for (uint32_t l = begin; l < end; ++l) PixelDepths(index, lanes_[l].x, lanes_[l].y, depth_[l]);
+      for (uint32_t l = begin; l < end; ++l) PixelDepths(index, LaneX(l), LaneY(l), depth_[l]);
     const spirv_exec::Program* program = d_.fragment.program;
     if (program == nullptr) return;
     double inv_w[kWaveWidth], w[kWaveWidth];
@@ -494,7 +544,7 @@ class TileRasterizer {
         cx[l] = fx[l];
         cy[l] = fy[l];
         const uint32_t all = (1u << d_.samples) - 1;
-        const uint32_t covered = lanes_[l].pixel_coverage;
+        const uint32_t covered = pixel_coverage_[l];
         if (!d_.per_sample && covered != 0 && covered != all) {
           const int first = std::countr_zero(covered);
           cx[l] += d_.sample_fx[first];
@@ -533,22 +583,22 @@ class TileRasterizer {
       uint32_t* coord[4];
       for (int c = 0; c < 4; ++c) coord[c] = wave_.Register(builtins_.frag_coord + c);
       for (uint32_t l = begin; l < end; ++l) {
-        const uint32_t sample = lanes_[l].sample;
+        const uint32_t sample = LaneSample(l);
         const float ox = d_.per_sample ? float(d_.sample_fx[sample]) : 0.0f;
         const float oy = d_.per_sample ? float(d_.sample_fy[sample]) : 0.0f;
-        coord[0][l] = std::bit_cast<uint32_t>(float(lanes_[l].x) + 0.5f + ox);
-        coord[1][l] = std::bit_cast<uint32_t>(float(lanes_[l].y) + 0.5f + oy);
+        coord[0][l] = std::bit_cast<uint32_t>(float(LaneX(l)) + 0.5f + ox);
+        coord[1][l] = std::bit_cast<uint32_t>(float(LaneY(l)) + 0.5f + oy);
         coord[2][l] = std::bit_cast<uint32_t>(depth_[l][d_.per_sample ? sample : 0]);
         coord[3][l] = std::bit_cast<uint32_t>(float(inv_w[l]));
       }
     }
     set(builtins_.front_facing, [&](uint32_t) { return uint32_t(tri.front_facing); });
-    set(builtins_.helper, [&](uint32_t l) { return uint32_t(lanes_[l].coverage == 0); });
-    set(builtins_.sample_id, [&](uint32_t l) { return lanes_[l].sample; });
-    set(builtins_.sample_mask_in, [&](uint32_t l) { return lanes_[l].coverage; });
+    set(builtins_.helper, [&](uint32_t l) { return uint32_t(coverage_[l] == 0); });
+    set(builtins_.sample_id, [&](uint32_t l) { return LaneSample(l); });
+    set(builtins_.sample_mask_in, [&](uint32_t l) { return coverage_[l]; });
     if (builtins_.sample_position != UINT32_MAX) {
       for (uint32_t l = begin; l < end; ++l) {
-        const uint32_t sample = lanes_[l].sample;
+        const uint32_t sample = LaneSample(l);
         const float px = d_.per_sample ? 0.5f + float(d_.sample_fx[sample]) : 0.5f;
         const float py = d_.per_sample ? 0.5f + float(d_.sample_fy[sample]) : 0.5f;
         wave_.Register(builtins_.sample_position)[l] = std::bit_cast<uint32_t>(px);
@@ -558,8 +608,8 @@ class TileRasterizer {
     set(builtins_.view_index, [&](uint32_t) { return d_.fragment.view_index; });
     if (builtins_.point_coord != UINT32_MAX && tri.point) {
       for (uint32_t l = begin; l < end; ++l) {
-        const float s = 0.5f + (float(lanes_[l].x) + 0.5f - tri.point_x) / tri.point_size;
-        const float t = 0.5f + (float(lanes_[l].y) + 0.5f - tri.point_y) / tri.point_size;
+        const float s = 0.5f + (float(LaneX(l)) + 0.5f - tri.point_x) / tri.point_size;
+        const float t = 0.5f + (float(LaneY(l)) + 0.5f - tri.point_y) / tri.point_size;
         wave_.Register(builtins_.point_coord)[l] = std::bit_cast<uint32_t>(s);
         wave_.Register(builtins_.point_coord + 1)[l] = std::bit_cast<uint32_t>(t);
       }
@@ -567,16 +617,17 @@ class TileRasterizer {
   }
 
   // Output merge in lane order, which is primitive order for each pixel.
-  void MergeOutputs(uint32_t lanes) {
+  // `covered`: the lanes that are not helpers.
+  void MergeOutputs(uint32_t lanes, LaneMask covered) {
     const spirv_exec::Program* program = d_.fragment.program;
     const OutputTargets& targets = d_.early == EarlyDepth::kFull ? d_.late : d_.outputs;
     const LaneMask dropped = program != nullptr ? wave_.killed | wave_.demoted : 0;
     if (d_.direct) {
       DirectFragment fragments[kWaveWidth];
       uint32_t count = 0;
-      for (uint32_t l = 0; l < lanes; ++l) {
-        if (lanes_[l].coverage == 0 || ((dropped >> l) & 1) != 0) continue;
-        fragments[count++] = {uint32_t(lanes_[l].x), uint32_t(lanes_[l].y), depth_[l][0], l};
+      for (LaneMask live = covered & ~dropped; live != 0; live &= live - 1) {
+        const uint32_t l = uint32_t(std::countr_zero(live));
+        fragments[count++] = {uint32_t(LaneX(l)), uint32_t(LaneY(l)), depth_[l][0], l};
       }
       DirectTexels texels;
       if (program != nullptr && count != 0) {
@@ -600,11 +651,10 @@ class TileRasterizer {
       return;
     }
     for (uint32_t l = 0; l < lanes; ++l) {
-      const Lane& lane = lanes_[l];
-      if (lane.coverage == 0) continue;
+      if (coverage_[l] == 0) continue;
       FragmentValues values;
-      values.front_facing = d_.setup.triangles[lane.triangle].front_facing;
-      values.coverage = lane.coverage;
+      values.front_facing = d_.setup.triangles[slots_[l >> 2].triangle].front_facing;
+      values.coverage = coverage_[l];
       for (uint32_t s = 0; s < d_.samples; ++s) values.depth[s] = depth_[l][s];
       uint32_t colors[8][4];
       if (program != nullptr) {
@@ -623,24 +673,26 @@ class TileRasterizer {
           values.colors[out.location] = color;
         }
       }
-      const uint32_t passed = WriteFragment(targets, uint32_t(lane.x), uint32_t(lane.y), values);
+      const uint32_t passed = WriteFragment(targets, uint32_t(LaneX(l)), uint32_t(LaneY(l)), values);
       if (d_.early != EarlyDepth::kFull) passed_ += passed;
     }
   }
 
-  struct Lane {
-    int32_t x, y;
+  // A quad of the wave being filled: its lanes are 4 * slot .. 4 * slot + 3.
+  struct QuadSlot {
+    int32_t x, y;         // its top-left pixel
     uint32_t triangle;
-    uint32_t coverage;  // covered samples the lane shades; 0 for a helper
-    uint32_t sample;    // per-sample shading: the sample it shades
-    uint32_t pixel_coverage;  // all covered samples of the pixel
+    uint32_t sample;      // per-sample shading: the sample its lanes shade
   };
 
   const DrawRaster& d_;
   spirv_exec::WaveState& wave_;
   static inline const spirv_exec::Program empty_program_{};
   FragmentBuiltins builtins_;
-  Lane lanes_[kWaveWidth];
+  QuadSlot slots_[kQuadsPerWave];
+  uint32_t coverage_[kWaveWidth];        // per lane: the samples it shades; 0 for a helper
+  uint32_t pixel_coverage_[kWaveWidth];  // per lane: all covered samples of its pixel
+  LaneMask covered_ = 0;                 // the lanes that are not helpers
   float depth_[kWaveWidth][4];
   uint32_t packed_[8][kWaveWidth];  // MergeDirect: each location's texels
   uint32_t quads_ = 0;
@@ -709,10 +761,12 @@ void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragmen
   }
   {
     const DepthStencilState& ds = outputs.depth_stencil;
-    d.simple_early = d.early != EarlyDepth::kNone && d.samples == 1 && !outputs.depth_clamp &&
-                     (outputs.sample_mask & 1) != 0 && !(ds.stencil_test && outputs.has_stencil) &&
-                     !(ds.depth_bounds_test && outputs.has_depth) && outputs.has_depth && ds.depth_test &&
-                     outputs.depth_target.plane != DepthPlane::kOther;
+    const bool simple = d.early != EarlyDepth::kNone && d.samples == 1 && !outputs.depth_clamp &&
+                        (outputs.sample_mask & 1) != 0 && !(ds.stencil_test && outputs.has_stencil) &&
+                        !(ds.depth_bounds_test && outputs.has_depth) && outputs.has_depth && ds.depth_test;
+    if (simple)
+      d.early_quad = ChooseEarlyQuadDepth(outputs.depth_target.plane, ds.depth_compare,
+                                          d.early == EarlyDepth::kFull && ds.depth_write);
   }
   {
     const spirv_exec::Program* p = fragment.program;

@@ -128,23 +128,35 @@ EarlyDepth ChooseEarlyDepth(const spirv_exec::Program* program, const OutputTarg
 // pixels.
 template <DepthPlane kPlane, VkCompareOp kOp, bool kWrite>
 uint32_t EarlyQuadDepth(std::byte* at, size_t pitch, const float* depth, uint32_t coverage) {
+  // Without branches: whether a fragment passes is data the predictor
+  // cannot learn where surfaces overlap.
   constexpr size_t kTexel = kPlane == DepthPlane::kUnorm16 ? 2 : 4;
   uint32_t pass = 0;
   for (int i = 0; i < 4; ++i) {
     std::byte* texel = at + (i >> 1) * pitch + (i & 1) * kTexel;
+    const bool covered = ((coverage >> i) & 1) != 0;
     bool passes;
     if constexpr (kPlane == DepthPlane::kUnorm16) {
-      const uint16_t reference = uint16_t(texel::FloatToUnorm(depth[i], 16));
+      // FloatToUnorm(depth, 16): clamped (NaN to 0), scaled in double, rounded half up.
+      float clamped = depth[i] > 0.0f ? depth[i] : 0.0f;
+      clamped = clamped < 1.0f ? clamped : 1.0f;
+      const uint16_t reference = uint16_t(int32_t(double(clamped) * 65535.0 + 0.5));
       uint16_t stored;
       std::memcpy(&stored, texel, 2);
-      passes = ((coverage >> i) & 1) != 0 && CompareValues(kOp, reference, stored);
-      if (kWrite && passes) std::memcpy(texel, &reference, 2);
+      passes = covered & CompareValues(kOp, reference, stored);
+      if constexpr (kWrite) {
+        const uint16_t written = passes ? reference : stored;
+        std::memcpy(texel, &written, 2);
+      }
     } else {
       const float reference = DepthTarget::ClampFloat(depth[i]);
       float stored;
       std::memcpy(&stored, texel, 4);
-      passes = ((coverage >> i) & 1) != 0 && CompareValues(kOp, reference, stored);
-      if (kWrite && passes) std::memcpy(texel, &reference, 4);
+      passes = covered & CompareValues(kOp, reference, stored);
+      if constexpr (kWrite) {
+        const float written = passes ? reference : stored;
+        std::memcpy(texel, &written, 4);
+      }
     }
     pass |= uint32_t(passes) << i;
   }

@@ -13,6 +13,10 @@
 #include <cmath>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "spirv_exec/glsl_std450.h"
 #include "spirv_exec/interpreter_image.h"
 #include "spirv_exec/interpreter_indirect.h"
@@ -34,25 +38,44 @@ using namespace lanes;  // NOLINT: the lane helpers are this file's vocabulary
 // lane's own row (x) or column (y); coarse: along the top row or left
 // column. Only active lanes are written.
 void QuadDifferences(bool x, bool fine, const uint32_t* a, LaneMask active, uint32_t* dst) {
+#if defined(__SSE2__)
+  // Shuffles of the quad's four values into minuends and subtrahends (no
+  // round trip through memory: a wide load of narrow stores stalls).
+  const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
   for (uint32_t q = 0; q < kWaveWidth; q += 4) {
     const uint32_t quad_active = uint32_t(active >> q) & 0xF;
     if (quad_active == 0) continue;
-    float v[4], d[4];
-    std::memcpy(v, a + q, 16);
+    const __m128 v = _mm_loadu_ps(reinterpret_cast<const float*>(a + q));
+    __m128 d;
     if (x) {
-      d[0] = d[1] = v[1] - v[0];
-      d[2] = d[3] = fine ? v[3] - v[2] : d[0];
+      d = fine ? _mm_sub_ps(_mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 3, 1, 1)), _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 2, 0, 0)))
+               : _mm_sub_ps(_mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 1, 1, 1)), _mm_shuffle_ps(v, v, _MM_SHUFFLE(0, 0, 0, 0)));
     } else {
-      d[0] = d[2] = v[2] - v[0];
-      d[1] = d[3] = fine ? v[3] - v[1] : d[0];
+      d = fine ? _mm_sub_ps(_mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 2, 3, 2)), _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 0, 1, 0)))
+               : _mm_sub_ps(_mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 2, 2, 2)), _mm_shuffle_ps(v, v, _MM_SHUFFLE(0, 0, 0, 0)));
     }
-    if (quad_active == 0xF) {
-      std::memcpy(dst + q, d, 16);
-    } else {
-      for (uint32_t i = 0; i < 4; ++i)
-        if ((quad_active >> i) & 1) dst[q + i] = std::bit_cast<uint32_t>(d[i]);
+    __m128i result = _mm_castps_si128(d);
+    if (quad_active != 0xF) {
+      const __m128i keep = _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32(int(quad_active)), bit), bit);
+      const __m128i old = _mm_loadu_si128(reinterpret_cast<const __m128i*>(dst + q));
+      result = _mm_or_si128(_mm_and_si128(keep, result), _mm_andnot_si128(keep, old));
     }
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + q), result);
   }
+#else
+  for (uint32_t l = 0; l < kWaveWidth; ++l) {
+    if (((active >> l) & 1) == 0) continue;
+    const uint32_t q = l & ~3u, i = l & 3u;
+    uint32_t from, to;
+    if (x) {
+      from = fine ? q + (i & 2) : q;  // fine: this row; coarse: the top row
+    } else {
+      from = fine ? q + (i & 1) : q;  // fine: this column; coarse: the left column
+    }
+    to = from + (x ? 1 : 2);
+    dst[l] = std::bit_cast<uint32_t>(std::bit_cast<float>(a[to]) - std::bit_cast<float>(a[from]));
+  }
+#endif
 }
 
 // Bit fields: count 0 gives the base; offset + count beyond 32 is undefined

@@ -8,6 +8,7 @@
 #include "objects/buffer.h"
 #include "objects/image.h"
 #include "objects/pipeline.h"
+#include "raster/deferred_clear.h"
 #include "raster/fragment_output.h"
 #include "raster/primitive_setup.h"
 #include "raster/tile_raster.h"
@@ -98,6 +99,16 @@ std::vector<uint32_t> DrawIndices(const DrawBindings& b, const GraphicsState& s,
   return ids;
 }
 
+// Whether shaders with these resources may read memory a deferred clear has
+// not written yet: one of its images bound, descriptor arrays (not looked
+// into), or input attachments.
+bool ReadsAttachments(const RenderTargets& targets, const spirv_exec::ShaderResources& resources) {
+  if (!targets.inputs.empty() || resources.tables != nullptr) return true;
+  for (const spirv_exec::ImageBinding& binding : resources.images)
+    if (binding.view != nullptr && targets.deferred->Writes(binding.view->image)) return true;
+  return false;
+}
+
 }  // namespace
 
 void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTargets& targets, const DrawCall& draw,
@@ -125,6 +136,9 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
       gp.has_fragment ? spirv_exec::ResolveResources(gp.fragment, bindings.shader) : spirv_exec::ShaderResources{};
   const VaryingLayout layout = MatchVaryings(gp.vertex, gp.has_fragment ? &gp.fragment : nullptr);
   const VkViewport& viewport = state.viewports[0];
+  if (targets.deferred != nullptr && !targets.deferred->Empty() &&
+      (ReadsAttachments(targets, vertex_resources) || ReadsAttachments(targets, fragment_resources)))
+    targets.deferred->Flush();
 
   // The scissor, inside the render area.
   VkRect2D scissor = state.scissors.empty() ? targets.render_area : state.scissors[0];

@@ -119,6 +119,7 @@ void WriteColor(const ColorOutput& out, const ColorBlendState& blend_state, uint
 
 OutputTargets ResolveOutputs(const RenderTargets& targets, const GraphicsState& state, uint32_t layer) {
   OutputTargets out;
+  out.deferred = targets.deferred;
   out.sample_mask = state.multisample.sample_mask;
   out.alpha_to_coverage = state.multisample.alpha_to_coverage;
   out.alpha_to_one = state.multisample.alpha_to_one;

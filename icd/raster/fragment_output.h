@@ -16,6 +16,8 @@
 
 namespace duet::raster {
 
+class DeferredClears;
+
 
 struct ColorOutput {
   bool enabled = false;
@@ -44,6 +46,7 @@ struct OutputTargets {
   ColorBlendState blend;
   float min_depth = 0.0f, max_depth = 1.0f;  // depth clamp range (viewport)
   bool depth_clamp = false;
+  DeferredClears* deferred = nullptr;  // RenderTargets::deferred: tiles clear before their first draw
 
   std::byte* DepthAt(uint32_t x, uint32_t y, uint32_t sample) const {
     return depth.Block(x, y, 0) + sample * (depth.block_size / (samples > 1 ? samples : 1));

@@ -73,6 +73,7 @@ void RenderPassState::BeginRenderPass(const VkRenderPassBeginInfo& begin) {
 
 void RenderPassState::NextSubpass() {
   if (pass_ == nullptr) return;
+  deferred_.Flush();
   ResolveTargets();
   if (subpass_ + 1 >= pass_->subpasses.size()) return;
   ++subpass_;
@@ -81,6 +82,7 @@ void RenderPassState::NextSubpass() {
 
 void RenderPassState::EndRenderPass() {
   if (pass_ == nullptr) return;
+  deferred_.Flush();
   ResolveTargets();
   pass_ = nullptr;
   subpass_ = 0;
@@ -97,6 +99,7 @@ void RenderPassState::BeginSubpass() {
   const VkRect2D render_area = targets_.render_area;
   targets_ = {};
   targets_.active = true;
+  targets_.deferred = &deferred_;
   targets_.render_area = render_area;
   targets_.layer_count = framebuffer_layers_;
   targets_.view_mask = subpass.view_mask;
@@ -152,7 +155,7 @@ void RenderPassState::RunLoadOps() {
       cleared |= VK_IMAGE_ASPECT_STENCIL_BIT;
     if (cleared == 0) continue;
     const LayerSet layers = subpass.view_mask != 0 ? LayerSet{first_views, 0, 0} : LayerSet{0, 0, framebuffer_layers_};
-    ClearViewRect(*view, cleared, clear_values_[index], targets_.render_area, layers);
+    deferred_.Add(*view, cleared, clear_values_[index], targets_.render_area, layers);
   }
 }
 
@@ -169,6 +172,7 @@ void RenderPassState::BeginRendering(const VkRenderingInfo& info) {
   const bool resuming = (info.flags & VK_RENDERING_RESUMING_BIT) != 0;
   targets_ = {};
   targets_.active = true;
+  targets_.deferred = &deferred_;
   targets_.render_area = info.renderArea;
   targets_.layer_count = info.layerCount;
   targets_.view_mask = info.viewMask;
@@ -183,7 +187,7 @@ void RenderPassState::BeginRendering(const VkRenderingInfo& info) {
       target.resolve_mode = attachment->resolveMode;
     }
     if (!resuming && attachment->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
-      ClearViewRect(*target.view, aspect, attachment->clearValue, info.renderArea, RenderedLayers(targets_));
+      deferred_.Add(*target.view, aspect, attachment->clearValue, info.renderArea, RenderedLayers(targets_));
     return target;
   };
   for (uint32_t i = 0; i < info.colorAttachmentCount; ++i)
@@ -193,6 +197,9 @@ void RenderPassState::BeginRendering(const VkRenderingInfo& info) {
 }
 
 void RenderPassState::EndRendering() {
+  // A suspended instance may resume in another command buffer: its clears
+  // are written now.
+  deferred_.Flush();
   if (!suspending_) ResolveTargets();
   suspending_ = false;
   targets_ = {};
@@ -200,6 +207,7 @@ void RenderPassState::EndRendering() {
 
 void RenderPassState::ClearAttachments(uint32_t count, const VkClearAttachment* attachments, uint32_t rect_count,
                                        const VkClearRect* rects) {
+  deferred_.Flush();
   for (uint32_t a = 0; a < count; ++a) {
     const VkClearAttachment& clear = attachments[a];
     // (target, aspect) pairs this clear writes.

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "raster/deferred_clear.h"
 #include "raster/render_targets.h"
 
 namespace duet {
@@ -60,6 +61,7 @@ class RenderPassState {
   void ResolveTargets() const;
 
   RenderTargets targets_;
+  DeferredClears deferred_;  // the load-op clears (targets_.deferred)
 
   // Render pass objects.
   const RenderPass* pass_ = nullptr;

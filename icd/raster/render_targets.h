@@ -13,6 +13,8 @@ struct ImageView;
 
 namespace raster {
 
+class DeferredClears;
+
 struct AttachmentTarget {
   const ImageView* view = nullptr;          // nullptr: attachment unused (VK_ATTACHMENT_UNUSED / null view)
   VkFormat format = VK_FORMAT_UNDEFINED;    // the view's format
@@ -34,6 +36,8 @@ struct RenderTargets {
   AttachmentTarget stencil;                 // view holds the stencil aspect, if any
   // Subpass input attachments by input attachment index (render pass objects only).
   std::vector<const ImageView*> inputs;
+  // Load-op clears not written yet (raster/deferred_clear.h).
+  DeferredClears* deferred = nullptr;
 };
 
 }  // namespace raster

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <utility>
 
+#include "raster/deferred_clear.h"
 #include "util/thread_pool.h"
 
 namespace duet::raster {
@@ -475,7 +476,9 @@ class TileRasterizer {
                             uint32_t(coverage[2] != 0) << 2 | uint32_t(coverage[3] != 0) << 3;
       const uint32_t pass = d_.early_quad(t.depth.Block(uint32_t(qx), uint32_t(qy), 0), t.depth.row_pitch, quad_depth, bits);
       for (int i = 0; i < 4; ++i) coverage[i] = (pass >> i) & 1;
-      if (d_.early == EarlyDepth::kFull) passed_ += uint32_t(std::popcount(pass));
+      // The number of passing pixels (a nibble table: popcount is a libgcc
+      // call on the baseline instruction set).
+      if (d_.early == EarlyDepth::kFull) passed_ += (0x4332322132212110ull >> (4 * pass)) & 0xF;
       return pass != 0;
     }
     const bool front_facing = d_.setup.triangles[index].front_facing;
@@ -807,9 +810,13 @@ void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragmen
   });
   BinTriangles(&d);
 
+  DeferredClears* deferred = outputs.deferred != nullptr && !outputs.deferred->Empty() ? outputs.deferred : nullptr;
+  if (deferred != nullptr) deferred->UseTiles(kTileSize);
   std::atomic<uint64_t> passed{0};
   ParallelFor(d.columns * d.rows, [&](uint32_t tile) {
     if (d.bins[tile].empty()) return;
+    if (deferred != nullptr)
+      deferred->ClearTile(d.tx0 + int32_t(tile % d.columns) * kTileSize, d.ty0 + int32_t(tile / d.columns) * kTileSize);
     // Wave registers are reused across tiles and draws by each thread.
     thread_local spirv_exec::WaveState wave;
     TileRasterizer rasterizer(d, &wave);

@@ -163,7 +163,8 @@ void Sample(const SampledImageState& state, const SampleRequest& request, LaneMa
 
 // The same with results by component, as the shader executor's registers
 // hold them: component c of lane l in out[c][l]. Only the lanes of lane_mask
-// are written. The common case (a 2D RGBA8/BGRA8 texture, UNORM or sRGB,
+// are written, some before others are sampled: out must not overlap the
+// request's arrays. The common case (a 2D RGBA8/BGRA8 texture, UNORM or sRGB,
 // filtered without comparison) runs through whole-wave loops over integer
 // texel addresses instead of per-lane filtering; its results are those of
 // Sample up to float rounding (a few ulps in filtered values).

@@ -12,8 +12,8 @@
 //  2. the footprints: u = s * width + offset (- 0.5 for LINEAR), floor and
 //     fraction, wrapping, integer byte offsets, then the 32-bit texel words
 //     read straight from memory. Groups of one level and filter whose
-//     footprints lie inside the level (or wrap by power-of-two REPEAT) do
-//     this in vector registers (sample_rgba8_lanes.h); other groups (mixed
+//     footprints lie inside the level (or wrap by power-of-two REPEAT or
+//     CLAMP_TO_EDGE) do this in vector registers (sample_rgba8_lanes.h); other groups (mixed
 //     levels, edges under other modes) go lane by lane, and a lane whose
 //     footprint reaches a border texel leaves for the general path (Sample);
 //  3. per result component, the byte of each texel to float and the
@@ -408,13 +408,15 @@ void SampleRgba8Waves(const SampledImageState& state, const SampleRequest& reque
   ComponentSource sources[4];
   for (int c = 0; c < 4; ++c) sources[c] = SourceOf(state, c);
 
-  alignas(32) float result[4][kLanes];
+  // Whole groups of eight first (with AVX2), their results written in place.
   const LaneMask wide =
-      WideGroups() ? rgba8::SampleGroupsAvx2(state, op, lane_mask, lane_count, levels, sources, result) : 0;
+      WideGroups() ? rgba8::SampleGroupsAvx2(state, op, lane_mask, lane_count, levels, sources, out) : 0;
+  // Then four lanes at a time, only the groups with lanes left.
   LaneMask general = 0;
-  for (uint32_t first = 0; first < lane_count; first += 4) {
-    const uint32_t lanes = static_cast<uint32_t>((lane_mask & ~wide) >> first) & 0xF;
-    if (lanes == 0) continue;
+  for (LaneMask rest = lane_mask & ~wide; rest != 0;) {
+    const uint32_t first = static_cast<uint32_t>(__builtin_ctzll(rest)) & ~3u;
+    const uint32_t lanes = static_cast<uint32_t>(rest >> first) & 0xF;
+    rest &= ~(LaneMask{0xF} << first);
     Footprints4 fp;
     bool nearest;
     uint32_t border = GroupFootprints(state, op, first, lanes, LevelsOf(levels, first, false), &fp, &nearest);
@@ -430,25 +432,20 @@ void SampleRgba8Waves(const SampledImageState& state, const SampleRequest& reque
       for (int k = 0; k < 4; ++k) delta[k] = ((blend >> k) & 1) != 0 ? levels.delta[first + k] : 0.0f;
       BlendLevels<Sse2Lanes>(value, lower, _mm_load_ps(delta));
     }
-    for (int c = 0; c < 4; ++c) _mm_store_ps(&result[c][first], value[c]);
+    // Border lanes are written over by the general path below.
+    if (lanes == 0xF) {
+      for (int c = 0; c < 4; ++c) _mm_storeu_ps(reinterpret_cast<float*>(&out[c][first]), value[c]);
+    } else {
+      for (int c = 0; c < 4; ++c) {
+        alignas(16) uint32_t words[4];
+        _mm_store_ps(reinterpret_cast<float*>(words), value[c]);
+        for (uint32_t k = 0; k < 4; ++k)
+          if (((lanes >> k) & 1) != 0) out[c][first + k] = words[k];
+      }
+    }
     general |= LaneMask{border} << first;
   }
 
-  const LaneMask fast = lane_mask & ~general;
-  const LaneMask all_below = lane_count == 64 ? ~LaneMask{0} : (LaneMask{1} << lane_count) - 1;
-  for (int c = 0; c < 4; ++c) {
-    if (fast == all_below) {  // (a short copy: rep movs would cost more than it moves)
-      uint32_t lane = 0;
-      for (; lane + 4 <= lane_count; lane += 4)
-        _mm_storeu_ps(reinterpret_cast<float*>(&out[c][lane]), _mm_load_ps(&result[c][lane]));
-      for (; lane < lane_count; ++lane) out[c][lane] = std::bit_cast<uint32_t>(result[c][lane]);
-      continue;
-    }
-    for (LaneMask mask = fast; mask != 0; mask &= mask - 1) {
-      const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(mask));
-      out[c][lane] = std::bit_cast<uint32_t>(result[c][lane]);
-    }
-  }
   if (general != 0) {
     TexelValue values[kLanes];
     Sample(state, request, general, values);

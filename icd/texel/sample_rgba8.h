@@ -29,18 +29,15 @@ struct LaneLevels {
   bool linear[kLanes];  // LINEAR within the level(s)
 };
 
-// Results by component: result[c][lane].
-using ComponentLanes = float[kLanes];
-
 // Eight lanes at a time with AVX2: the groups whose lanes are all active,
 // read (each of) their level(s) with one filter, and have footprints inside
-// their level or wrapped by power-of-two REPEAT; their results go to
-// `result`. Returns the lanes done (the caller samples the rest four at a
-// time). Bit-identical to the four-lane path: the same operations in the
-// same order, no FMA.
+// their level or wrapped by power-of-two REPEAT or by CLAMP_TO_EDGE; their
+// results go straight to out[c][lane] (as float bits). Returns the lanes
+// done (the caller samples the rest four at a time). Bit-identical to the
+// four-lane path: the same operations in the same order, no FMA.
 LaneMask SampleGroupsAvx2(const SampledImageState& state, const sampling::Operands& op, LaneMask lane_mask,
                           uint32_t lane_count, const LaneLevels& levels, const ComponentSource sources[4],
-                          ComponentLanes* result);
+                          uint32_t* const out[4]);
 
 // Whether SampleComponents uses SampleGroupsAvx2: when the CPU has AVX2,
 // unless DUET_LANE_ISA=baseline. Tests turn it off and on to compare.

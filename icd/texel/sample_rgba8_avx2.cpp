@@ -88,7 +88,9 @@ bool SameLevel(const int32_t* levels, const bool* linear, uint32_t first, int32_
 
 LaneMask SampleGroupsAvx2(const SampledImageState& state, const sampling::Operands& op, LaneMask lane_mask,
                           uint32_t lane_count, const LaneLevels& levels, const ComponentSource sources[4],
-                          ComponentLanes* result) {
+                          uint32_t* const out[4]) {
+  // Every lane on level 0 with one filter: addressable or not once per call.
+  if (levels.uniform && !VectorAddressable(state, state.levels[0])) return 0;
   LaneMask done = 0;
   for (uint32_t first = 0; first + 8 <= lane_count; first += 8) {
     if (((lane_mask >> first) & 0xFF) != 0xFF) continue;
@@ -98,9 +100,10 @@ LaneMask SampleGroupsAvx2(const SampledImageState& state, const sampling::Operan
     if (!levels.uniform) {
       if (!SameLevel(levels.hi, levels.linear, first, &hi, &linear)) continue;
       if (blend != 0 && (blend != 0xFF || !SameLevel(levels.lo, levels.linear, first, &lo, &lo_linear))) continue;
+      if (!VectorAddressable(state, state.levels[hi]) ||
+          (blend != 0 && !VectorAddressable(state, state.levels[lo])))
+        continue;
     }
-    if (!VectorAddressable(state, state.levels[hi]) || (blend != 0 && !VectorAddressable(state, state.levels[lo])))
-      continue;
     Footprints<Avx2Lanes> fp;
     if (!VectorFootprints<Avx2Lanes>(state, state.levels[hi], linear, op, first, &fp)) continue;
     __m256 value[4];
@@ -111,7 +114,8 @@ LaneMask SampleGroupsAvx2(const SampledImageState& state, const sampling::Operan
       Filter<Avx2Lanes>(state, sources, fp, !lo_linear, lower);
       BlendLevels<Avx2Lanes>(value, lower, _mm256_loadu_ps(&levels.delta[first]));
     }
-    for (int c = 0; c < 4; ++c) _mm256_storeu_ps(&result[c][first], value[c]);
+    // Every lane of the group is active: whole registers' worth of lanes.
+    for (int c = 0; c < 4; ++c) _mm256_storeu_ps(reinterpret_cast<float*>(&out[c][first]), value[c]);
     done |= LaneMask{0xFF} << first;
   }
   return done;
@@ -130,7 +134,7 @@ LaneMask SampleGroupsAvx2(const SampledImageState& state, const sampling::Operan
 namespace duet::texel::rgba8 {
 
 LaneMask SampleGroupsAvx2(const SampledImageState&, const sampling::Operands&, LaneMask, uint32_t, const LaneLevels&,
-                          const ComponentSource[4], ComponentLanes*) {
+                          const ComponentSource[4], uint32_t* const[4]) {
   return 0;
 }
 

@@ -39,7 +39,8 @@ inline typename V::I FloorAndFraction(typename V::F x, typename V::F* fraction) 
 }
 
 // The texel indices of one axis: i0 (and i1 = i0 + 1 for LINEAR) wrapped,
-// by masking for a power-of-two size under REPEAT; otherwise they must lie
+// by masking for a power-of-two size under REPEAT, by clamping under
+// CLAMP_TO_EDGE (sampling::Wrap's operations); otherwise they must lie
 // inside the level. False when a lane needs the general wrap.
 template <class V>
 inline bool WrapAxis(typename V::I i, int32_t size, uint8_t mode, bool linear, typename V::I* i0,
@@ -49,6 +50,12 @@ inline bool WrapAxis(typename V::I i, int32_t size, uint8_t mode, bool linear, t
     const typename V::I mask = V::SetI(size - 1);
     *i0 = V::AndI(i, mask);
     *i1 = V::AndI(V::AddI(i, one), mask);
+    return true;
+  }
+  if (mode == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE) {
+    const typename V::I zero = V::SetI(0), last = V::SetI(size - 1);
+    *i0 = V::MinI(V::MaxI(i, zero), last);
+    *i1 = V::MinI(V::MaxI(V::AddI(i, one), zero), last);
     return true;
   }
   *i0 = i;
@@ -88,9 +95,9 @@ inline typename V::I Offsets(const sampling::Operands& op, int c, uint32_t first
 
 // The footprints of the lanes from `first`, which all read `level` (vector
 // addressable) with one filter, in their array layers. False when a lane needs the general wrap
-// (an edge under a mode other than power-of-two REPEAT).
+// (an edge under a mode other than power-of-two REPEAT or CLAMP_TO_EDGE).
 template <class V>
-bool VectorFootprints(const SampledImageState& state, const SampledLevel& level, bool linear,
+[[gnu::always_inline]] inline bool VectorFootprints(const SampledImageState& state, const SampledLevel& level, bool linear,
                       const sampling::Operands& op, uint32_t first, Footprints<V>* out) {
   // u = s * width + offset, minus one half for LINEAR: the general path's order.
   typename V::F u = V::Add(V::Mul(V::LoadF(&op.coords[0][first]), V::SetF(level.scale[0])),
@@ -136,15 +143,39 @@ bool VectorFootprints(const SampledImageState& state, const SampledLevel& level,
   return true;
 }
 
+// The bilinear weights of a footprint: wi0 = 1 - alpha, wi1 = alpha, wj0 =
+// 1 - beta, wj1 = beta, computed once for all components.
+template <class V>
+struct Weights {
+  typename V::F wi0, wi1, wj0, wj1;
+  explicit Weights(const Footprints<V>& fp)
+      : wi0(V::Sub(V::SetF(1.0f), fp.alpha)), wi1(fp.alpha), wj0(V::Sub(V::SetF(1.0f), fp.beta)), wj1(fp.beta) {}
+};
+
 // wj0 * (wi0 * t00 + wi1 * t10) + wj1 * (wi0 * t01 + wi1 * t11), the
 // general path's order.
 template <class V>
-inline typename V::F Bilinear(const typename V::F v[4], typename V::F alpha, typename V::F beta) {
-  const typename V::F one = V::SetF(1.0f);
-  const typename V::F wi0 = V::Sub(one, alpha), wj0 = V::Sub(one, beta);
-  const typename V::F row0 = V::Add(V::Mul(wi0, v[0]), V::Mul(alpha, v[1]));
-  const typename V::F row1 = V::Add(V::Mul(wi0, v[2]), V::Mul(alpha, v[3]));
-  return V::Add(V::Mul(wj0, row0), V::Mul(beta, row1));
+inline typename V::F Bilinear(const typename V::F v[4], const Weights<V>& w) {
+  const typename V::F row0 = V::Add(V::Mul(w.wi0, v[0]), V::Mul(w.wi1, v[1]));
+  const typename V::F row1 = V::Add(V::Mul(w.wi0, v[2]), V::Mul(w.wi1, v[3]));
+  return V::Add(V::Mul(w.wj0, row0), V::Mul(w.wj1, row1));
+}
+
+// The byte at `shift` of each of the first kCorners texel words: a shift and
+// a mask, either alone at the ends of the word.
+template <class V, int kCorners>
+inline void Bytes(const typename V::I texels[4], uint8_t shift, typename V::I code[4]) {
+  const typename V::I byte = V::SetI(0xFF);
+  if (shift == 0) {
+#pragma GCC unroll 4
+    for (int k = 0; k < kCorners; ++k) code[k] = V::AndI(texels[k], byte);
+  } else if (shift == 24) {
+#pragma GCC unroll 4
+    for (int k = 0; k < kCorners; ++k) code[k] = V::ShiftRight(texels[k], 24);
+  } else {
+#pragma GCC unroll 4
+    for (int k = 0; k < kCorners; ++k) code[k] = V::AndI(V::ShiftRight(texels[k], shift), byte);
+  }
 }
 
 // The four result components from the footprints. NEAREST footprints (one
@@ -152,28 +183,34 @@ inline typename V::F Bilinear(const typename V::F v[4], typename V::F alpha, typ
 // unchanged. UNORM codes are weighted as integers and divided by 255
 // afterwards, which rounds a single texel exactly as c / 255.
 template <class V, bool kNearest>
-inline void FilterFootprints(const SampledImageState& state, const ComponentSource sources[4],
+[[gnu::always_inline]] inline void FilterFootprints(const SampledImageState& state, const ComponentSource sources[4],
                              const Footprints<V>& fp, typename V::F out[4]) {
   constexpr int kCorners = kNearest ? 1 : 4;
+  const Weights<V> weights(fp);  // unused (and dropped) for NEAREST
+#pragma GCC unroll 4
   for (int c = 0; c < 4; ++c) {
     const ComponentSource source = sources[c];
     if (source.kind == ComponentSource::kZero || source.kind == ComponentSource::kOne) {
       out[c] = V::SetF(source.kind == ComponentSource::kOne ? 1.0f : 0.0f);
       continue;
     }
-    const bool srgb = source.kind == ComponentSource::kSrgb;
+    typename V::I code[4];
+    Bytes<V, kCorners>(fp.texels, source.shift, code);
     typename V::F v[4];
-    for (int k = 0; k < kCorners; ++k) {
-      const typename V::I code = V::AndI(V::ShiftRight(fp.texels[k], source.shift), V::SetI(0xFF));
-      v[k] = srgb ? V::Lookup(state.rgb8_table, code) : V::ToFloat(code);
+    if (source.kind == ComponentSource::kSrgb) {
+#pragma GCC unroll 4
+      for (int k = 0; k < kCorners; ++k) v[k] = V::Lookup(state.rgb8_table, code[k]);
+      out[c] = kNearest ? v[0] : Bilinear<V>(v, weights);
+    } else {
+#pragma GCC unroll 4
+      for (int k = 0; k < kCorners; ++k) v[k] = V::ToFloat(code[k]);
+      out[c] = V::Div(kNearest ? v[0] : Bilinear<V>(v, weights), V::SetF(255.0f));
     }
-    const typename V::F filtered = kNearest ? v[0] : Bilinear<V>(v, fp.alpha, fp.beta);
-    out[c] = srgb ? filtered : V::Div(filtered, V::SetF(255.0f));
   }
 }
 
 template <class V>
-inline void Filter(const SampledImageState& state, const ComponentSource sources[4], const Footprints<V>& fp,
+[[gnu::always_inline]] inline void Filter(const SampledImageState& state, const ComponentSource sources[4], const Footprints<V>& fp,
                    bool nearest, typename V::F out[4]) {
   if (nearest) FilterFootprints<V, true>(state, sources, fp, out);
   else FilterFootprints<V, false>(state, sources, fp, out);

@@ -1,0 +1,78 @@
+#include "raster/deferred_clear.h"
+
+#include <algorithm>
+
+#include "objects/image.h"
+
+namespace duet::raster {
+namespace {
+
+// The intersection of two rectangles (zero size when they do not meet).
+VkRect2D Intersect(const VkRect2D& a, int64_t x0, int64_t y0, int64_t x1, int64_t y1) {
+  x0 = std::max<int64_t>(x0, a.offset.x);
+  y0 = std::max<int64_t>(y0, a.offset.y);
+  x1 = std::min<int64_t>(x1, int64_t{a.offset.x} + a.extent.width);
+  y1 = std::min<int64_t>(y1, int64_t{a.offset.y} + a.extent.height);
+  if (x0 >= x1 || y0 >= y1) return {};
+  return {{int32_t(x0), int32_t(y0)}, {uint32_t(x1 - x0), uint32_t(y1 - y0)}};
+}
+
+int32_t FloorTo(int32_t v, int32_t tile) { return v >= 0 ? v / tile * tile : -((-v + tile - 1) / tile) * tile; }
+
+}  // namespace
+
+void DeferredClears::Add(const ImageView& view, VkImageAspectFlags aspects, const VkClearValue& value,
+                         const VkRect2D& area, LayerSet layers) {
+  if (area.extent.width == 0 || area.extent.height == 0) return;
+  pending_.push_back({&view, aspects, value, area, layers});
+}
+
+void DeferredClears::UseTiles(int32_t tile) {
+  for (Pending& p : pending_) {
+    if (p.tile != 0) continue;
+    p.tile = tile;
+    p.tx0 = FloorTo(p.area.offset.x, tile);
+    p.ty0 = FloorTo(p.area.offset.y, tile);
+    p.columns = uint32_t((int64_t{p.area.offset.x} + p.area.extent.width - p.tx0 + tile - 1) / tile);
+    p.rows = uint32_t((int64_t{p.area.offset.y} + p.area.extent.height - p.ty0 + tile - 1) / tile);
+    p.done.assign(size_t(p.columns) * p.rows, 0);
+  }
+}
+
+void DeferredClears::ClearTile(int32_t x0, int32_t y0) {
+  for (Pending& p : pending_) {
+    const int32_t tile = p.tile;
+    const VkRect2D rect = Intersect(p.area, x0, y0, int64_t{x0} + tile, int64_t{y0} + tile);
+    if (rect.extent.width == 0) continue;
+    const uint32_t index = uint32_t((y0 - p.ty0) / tile) * p.columns + uint32_t((x0 - p.tx0) / tile);
+    if (p.done[index] != 0) continue;
+    p.done[index] = 1;
+    ClearViewRect(*p.view, p.aspects, p.value, rect, p.layers);
+  }
+}
+
+void DeferredClears::Flush() {
+  for (Pending& p : pending_) {
+    if (p.tile == 0) {
+      ClearViewRect(*p.view, p.aspects, p.value, p.area, p.layers);
+      continue;
+    }
+    for (uint32_t row = 0; row < p.rows; ++row) {
+      for (uint32_t column = 0; column < p.columns; ++column) {
+        if (p.done[row * p.columns + column] != 0) continue;
+        const int64_t x0 = p.tx0 + int64_t(column) * p.tile, y0 = p.ty0 + int64_t(row) * p.tile;
+        const VkRect2D rect = Intersect(p.area, x0, y0, x0 + p.tile, y0 + p.tile);
+        if (rect.extent.width != 0) ClearViewRect(*p.view, p.aspects, p.value, rect, p.layers);
+      }
+    }
+  }
+  pending_.clear();
+}
+
+bool DeferredClears::Writes(const Image* image) const {
+  for (const Pending& p : pending_)
+    if (p.view->image == image) return true;
+  return false;
+}
+
+}  // namespace duet::raster

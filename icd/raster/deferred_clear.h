@@ -1,0 +1,60 @@
+// Load-op clears of a render pass instance, written late: each 64x64 tile
+// of the render area is cleared when the rasterizer first works in it (the
+// draw then finds it in the cache instead of reading back what a clear of
+// the whole attachment pushed out), and every tile left when anything else
+// needs the attachments (resolves, vkCmdClearAttachments, the end of the
+// subpass or rendering, a draw that reads one of the images).
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "raster/attachment_ops.h"
+
+namespace duet {
+
+struct Image;
+struct ImageView;
+
+namespace raster {
+
+class DeferredClears {
+ public:
+  DeferredClears() = default;
+  DeferredClears(const DeferredClears&) = delete;
+  DeferredClears& operator=(const DeferredClears&) = delete;
+  ~DeferredClears() { Flush(); }
+
+  // What ClearViewRect(view, aspects, value, area, layers) would write.
+  void Add(const ImageView& view, VkImageAspectFlags aspects, const VkClearValue& value, const VkRect2D& area,
+           LayerSet layers);
+  bool Empty() const { return pending_.empty(); }
+  // Before ClearTile (on one thread): counts tiles of `tile` pixels from here on.
+  void UseTiles(int32_t tile);
+  // Clears what is pending in the tile whose top-left pixel is (x0, y0), a
+  // multiple of the tile size in both. Threads may clear distinct tiles at once.
+  void ClearTile(int32_t x0, int32_t y0);
+  // Clears everything still pending.
+  void Flush();
+  // Whether a pending clear writes `image`.
+  bool Writes(const Image* image) const;
+
+ private:
+  struct Pending {
+    const ImageView* view;
+    VkImageAspectFlags aspects;
+    VkClearValue value;
+    VkRect2D area;
+    LayerSet layers;
+    int32_t tile = 0;  // the tile size `done` counts in (0: none yet)
+    int32_t tx0 = 0, ty0 = 0;
+    uint32_t columns = 0, rows = 0;
+    std::vector<uint8_t> done;  // per tile: cleared already
+  };
+  std::vector<Pending> pending_;
+};
+
+}  // namespace raster
+}  // namespace duet

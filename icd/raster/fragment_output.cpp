@@ -269,8 +269,7 @@ namespace {
 // MergeDirect for one depth plane: D16 compares and stores its 16-bit codes
 // (the order of the codes is the order of the values they stand for).
 template <DepthPlane kPlane>
-uint32_t MergeDirectWith(const OutputTargets& t, const DirectFragment* fragments, uint32_t count,
-                         const DirectTexels& texels) {
+uint32_t MergeDirectWith(const OutputTargets& t, const DirectWave& wave) {
   const DepthStencilState& ds = t.depth_stencil;
   const bool depth_test = t.has_depth && ds.depth_test;
   const bool depth_write = depth_test && ds.depth_write;  // writes happen only when the test is on
@@ -282,47 +281,68 @@ uint32_t MergeDirectWith(const OutputTargets& t, const DirectFragment* fragments
   } targets[8];
   uint32_t target_count = 0;
   for (size_t c = 0; c < t.colors.size() && c < 8; ++c)
-    if (t.colors[c].enabled && texels.location[c] != nullptr)
-      targets[target_count++] = {t.colors[c].access.base, t.colors[c].access.row_pitch, texels.location[c]};
+    if (t.colors[c].enabled && wave.texels.location[c] != nullptr)
+      targets[target_count++] = {t.colors[c].access.base, t.colors[c].access.row_pitch, wave.texels.location[c]};
   uint32_t passed = 0;
-  for (uint32_t i = 0; i < count; ++i) {
-    const DirectFragment& f = fragments[i];
+  for (uint32_t q = 0; q < wave.quads; ++q) {
+    uint32_t bits = uint32_t(wave.live >> (4 * q)) & 0xF;
+    if (bits == 0) continue;
     if (depth_test) {
-      const float z = t.depth_clamp ? std::clamp(f.depth, t.min_depth, t.max_depth) : f.depth;
-      std::byte* at = t.depth.Block(f.x, f.y, 0);
-      if constexpr (kPlane == DepthPlane::kUnorm16) {
-        const uint16_t reference = uint16_t(texel::FloatToUnorm(z, 16));
-        uint16_t stored;
-        std::memcpy(&stored, at, 2);
-        if (!CompareValues(compare, reference, stored)) continue;
-        if (depth_write) std::memcpy(at, &reference, 2);
-      } else if constexpr (kPlane == DepthPlane::kFloat32) {
-        const float reference = DepthTarget::ClampFloat(z);
-        float stored;
-        std::memcpy(&stored, at, 4);
-        if (!Compare(compare, reference, stored)) continue;
-        if (depth_write) std::memcpy(at, &reference, 4);
-      } else {
-        if (!Compare(compare, t.depth_target.Quantize(z), t.depth_target.Load(at))) continue;
-        if (depth_write) t.depth_target.Store(z, at);
+      for (uint32_t i = 0; i < 4; ++i) {
+        if (((bits >> i) & 1) == 0) continue;
+        const uint32_t l = 4 * q + i;
+        const float depth = wave.depth[l * wave.depth_stride];
+        const float z = t.depth_clamp ? std::clamp(depth, t.min_depth, t.max_depth) : depth;
+        std::byte* at = t.depth.Block(wave.x[q] + (i & 1), wave.y[q] + (i >> 1), 0);
+        bool passes;
+        if constexpr (kPlane == DepthPlane::kUnorm16) {
+          const uint16_t reference = uint16_t(texel::FloatToUnorm(z, 16));
+          uint16_t stored;
+          std::memcpy(&stored, at, 2);
+          passes = CompareValues(compare, reference, stored);
+          if (passes && depth_write) std::memcpy(at, &reference, 2);
+        } else if constexpr (kPlane == DepthPlane::kFloat32) {
+          const float reference = DepthTarget::ClampFloat(z);
+          float stored;
+          std::memcpy(&stored, at, 4);
+          passes = Compare(compare, reference, stored);
+          if (passes && depth_write) std::memcpy(at, &reference, 4);
+        } else {
+          passes = Compare(compare, t.depth_target.Quantize(z), t.depth_target.Load(at));
+          if (passes && depth_write) t.depth_target.Store(z, at);
+        }
+        if (!passes) bits &= ~(1u << i);
       }
     }
-    ++passed;
-    for (uint32_t c = 0; c < target_count; ++c)
-      std::memcpy(targets[c].base + f.y * targets[c].row_pitch + size_t{f.x} * 4, &targets[c].texels[f.lane], 4);
+    passed += (0x4332322132212110ull >> (4 * bits)) & 0xF;  // popcount of a nibble
+    // The quad's two rows: a row with both pixels is one 8-byte store (the
+    // lanes' texels are adjacent).
+    for (uint32_t c = 0; c < target_count; ++c) {
+      std::byte* row = targets[c].base + wave.y[q] * targets[c].row_pitch + size_t{wave.x[q]} * 4;
+      const uint32_t* texels = targets[c].texels + 4 * q;
+      for (uint32_t r = 0; r < 2; ++r, row += targets[c].row_pitch) {
+        const uint32_t pair = (bits >> (2 * r)) & 3;
+        if (pair == 3) {
+          std::memcpy(row, texels + 2 * r, 8);
+        } else if (pair == 1) {
+          std::memcpy(row, texels + 2 * r, 4);
+        } else if (pair == 2) {
+          std::memcpy(row + 4, texels + 2 * r + 1, 4);
+        }
+      }
+    }
   }
   return passed;
 }
 
 }  // namespace
 
-uint32_t MergeDirect(const OutputTargets& t, const DirectFragment* fragments, uint32_t count,
-                     const DirectTexels& texels) {
+uint32_t MergeDirect(const OutputTargets& t, const DirectWave& wave) {
   const bool depth_test = t.has_depth && t.depth_stencil.depth_test;
   switch (depth_test ? t.depth_target.plane : DepthPlane::kOther) {
-    case DepthPlane::kUnorm16: return MergeDirectWith<DepthPlane::kUnorm16>(t, fragments, count, texels);
-    case DepthPlane::kFloat32: return MergeDirectWith<DepthPlane::kFloat32>(t, fragments, count, texels);
-    default: return MergeDirectWith<DepthPlane::kOther>(t, fragments, count, texels);
+    case DepthPlane::kUnorm16: return MergeDirectWith<DepthPlane::kUnorm16>(t, wave);
+    case DepthPlane::kFloat32: return MergeDirectWith<DepthPlane::kFloat32>(t, wave);
+    default: return MergeDirectWith<DepthPlane::kOther>(t, wave);
   }
 }
 

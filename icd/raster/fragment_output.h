@@ -75,21 +75,26 @@ uint32_t WriteFragment(const OutputTargets& targets, uint32_t x, uint32_t y, con
 // WriteFragment for each fragment in turn.
 bool MergesDirect(const OutputTargets& targets);
 
-struct DirectFragment {
-  uint32_t x, y;
-  float depth;
-  uint32_t lane;  // its texel in each DirectTexels::location
-};
-
 // The fragment shader's colour outputs already converted to each
 // attachment's texels, per lane (nullptr: location not written).
 struct DirectTexels {
   const uint32_t* location[8] = {};
 };
 
-// Returns how many fragments passed the depth test.
-uint32_t MergeDirect(const OutputTargets& targets, const DirectFragment* fragments, uint32_t count,
-                     const DirectTexels& texels);
+// A wave's fragments: lane 4q + i is pixel (x[q] + (i & 1), y[q] + (i >> 1))
+// of quad q; `live` the lanes to merge.
+struct DirectWave {
+  uint32_t quads = 0;
+  const uint32_t* x = nullptr;
+  const uint32_t* y = nullptr;
+  uint64_t live = 0;
+  const float* depth = nullptr;  // lane l's depth at depth[l * depth_stride]
+  uint32_t depth_stride = 1;
+  DirectTexels texels;
+};
+
+// Merges the live lanes in lane order; returns how many passed the depth test.
+uint32_t MergeDirect(const OutputTargets& targets, const DirectWave& wave);
 
 // Early fragment tests. DepthSurvivors: the covered samples whose depth
 // passes the depth test against the attachment now (nothing is written).

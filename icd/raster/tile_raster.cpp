@@ -638,14 +638,21 @@ class TileRasterizer {
     const OutputTargets& targets = d_.early == EarlyDepth::kFull ? d_.late : d_.outputs;
     const LaneMask dropped = program != nullptr ? wave_.killed | wave_.demoted : 0;
     if (d_.direct) {
-      DirectFragment fragments[kWaveWidth];
-      uint32_t count = 0;
-      for (LaneMask live = covered & ~dropped; live != 0; live &= live - 1) {
-        const uint32_t l = uint32_t(std::countr_zero(live));
-        fragments[count++] = {uint32_t(LaneX(l)), uint32_t(LaneY(l)), depth_[l][0], l};
+      uint32_t x[kQuadsPerWave], y[kQuadsPerWave];
+      const uint32_t quads = lanes / 4;
+      for (uint32_t q = 0; q < quads; ++q) {
+        x[q] = uint32_t(slots_[q].x);
+        y[q] = uint32_t(slots_[q].y);
       }
-      DirectTexels texels;
-      if (program != nullptr && count != 0) {
+      DirectWave merged;
+      merged.quads = quads;
+      merged.x = x;
+      merged.y = y;
+      merged.live = covered & ~dropped;
+      merged.depth = &depth_[0][0];
+      merged.depth_stride = 4;
+      DirectTexels& texels = merged.texels;
+      if (program != nullptr && merged.live != 0) {
         for (const spirv_exec::InterfaceSlot& out : program->outputs) {
           if (out.location >= 8 || out.location >= targets.colors.size() || !targets.colors[out.location].enabled)
             continue;
@@ -661,7 +668,7 @@ class TileRasterizer {
           texels.location[out.location] = packed_[out.location];
         }
       }
-      const uint32_t passed = MergeDirect(targets, fragments, count, texels);
+      const uint32_t passed = MergeDirect(targets, merged);
       if (d_.early != EarlyDepth::kFull) passed_ += passed;
       return;
     }

@@ -133,6 +133,7 @@ uint32_t EarlyQuadDepth(std::byte* at, size_t pitch, const float* depth, uint32_
   // cannot learn where surfaces overlap.
   constexpr size_t kTexel = kPlane == DepthPlane::kUnorm16 ? 2 : 4;
   uint32_t pass = 0;
+#pragma GCC unroll 4
   for (int i = 0; i < 4; ++i) {
     std::byte* texel = at + (i >> 1) * pitch + (i & 1) * kTexel;
     const bool covered = ((coverage >> i) & 1) != 0;
@@ -284,6 +285,15 @@ constexpr std::array<uint32_t, kWaveWidth> SameLanes(uint32_t value) {
   lanes.fill(value);
   return lanes;
 }
+// The lanes' coverage words of a quad with one sample, by pixel mask.
+constexpr std::array<std::array<uint32_t, 4>, 16> MaskLanes() {
+  std::array<std::array<uint32_t, 4>, 16> lanes{};
+  for (uint32_t mask = 0; mask < 16; ++mask)
+    for (uint32_t i = 0; i < 4; ++i) lanes[mask][i] = (mask >> i) & 1;
+  return lanes;
+}
+constexpr std::array<std::array<uint32_t, 4>, 16> kMaskLanes = MaskLanes();
+
 constexpr std::array<uint32_t, kWaveWidth> kZeroLanes = SameLanes(0), kOneLanes = SameLanes(1),
                                            kOneFloatLanes = SameLanes(0x3F800000u);
 
@@ -363,13 +373,32 @@ class TileRasterizer {
           for (int32_t qx = qxs; qx < qxe; qx += 2, row[0] += 2 * step_x[0], row[1] += 2 * step_x[1],
                        row[2] += 2 * step_x[2]) {
             if (((row[0] + quad_max[0]) | (row[1] + quad_max[1]) | (row[2] + quad_max[2])) < 0) continue;
+            if (d_.samples == 1) {
+              // One sample: coverage as a mask of the quad's pixels.
+              uint32_t mask = 0xF;
+              if (!full) {
+                const uint32_t box = row_mask & ((qx >= xs ? 0x5u : 0u) | (qx + 1 < xe ? 0xAu : 0u));
+                for (int i = 0; i < 4; ++i) {
+                  const int64_t inside = (row[0] + pixel[i][0]) | (row[1] + pixel[i][1]) | (row[2] + pixel[i][2]);
+                  mask &= ~(uint32_t(inside < 0) << i);  // sign: outside
+                }
+                mask &= box;
+                if (mask == 0) continue;
+              }
+              float quad_depth[4];
+              QuadDepths(index, qx, qy, quad_depth);
+              if (d_.early != EarlyDepth::kNone) {
+                mask = EarlySingleSample(index, qx, qy, quad_depth, mask);
+                if (mask == 0) continue;
+              }
+              AddSingleSampleQuad(qx, qy, index, mask, quad_depth);
+              continue;
+            }
             uint32_t coverage[4] = {1, 1, 1, 1};
             if (!full && !QuadCoverage(tri, row, pixel, row_mask & ((qx >= xs ? 0x5u : 0u) | (qx + 1 < xe ? 0xAu : 0u)),
                                        coverage))
               continue;
-            float quad_depth[4];  // single sample: each pixel's depth, computed once
-            if (d_.samples == 1) QuadDepths(index, qx, qy, quad_depth);
-            if (d_.early != EarlyDepth::kNone && !EarlyTests(index, qx, qy, quad_depth, coverage)) continue;
+            if (d_.early != EarlyDepth::kNone && !EarlyTests(index, qx, qy, coverage)) continue;
             if (d_.per_sample) {
               // The quad once per sample: each lane shades that sample of its pixel.
               for (uint32_t sample = 0; sample < d_.samples; ++sample) {
@@ -381,7 +410,7 @@ class TileRasterizer {
               }
               continue;
             }
-            AddQuad(qx, qy, index, 0, coverage, coverage, d_.samples == 1 ? quad_depth : nullptr);
+            AddQuad(qx, qy, index, 0, coverage, coverage, nullptr);
           }
         }
       }
@@ -404,6 +433,17 @@ class TileRasterizer {
     covered_ |= LaneMask{bits} << (q * 4);
     if (depth != nullptr)
       for (uint32_t i = 0; i < 4; ++i) depth_[q * 4 + i][0] = depth[i];
+    if (++quads_ == kQuadsPerWave) Flush();
+  }
+
+  // AddQuad for one sample: `mask` the covered pixels, `depth` theirs.
+  void AddSingleSampleQuad(int32_t qx, int32_t qy, uint32_t index, uint32_t mask, const float* depth) {
+    const uint32_t q = quads_;
+    slots_[q] = {qx, qy, index, 0};
+    std::memcpy(&coverage_[q * 4], kMaskLanes[mask].data(), 16);
+    std::memcpy(&pixel_coverage_[q * 4], kMaskLanes[mask].data(), 16);
+    covered_ |= LaneMask{mask} << (q * 4);
+    for (uint32_t i = 0; i < 4; ++i) depth_[q * 4 + i][0] = depth[i];
     if (++quads_ == kQuadsPerWave) Flush();
   }
 
@@ -466,21 +506,28 @@ class TileRasterizer {
     for (int i = 0; i < 4; ++i) depth[i] = float(SampleDepth(p, fx + (i & 1), fy + (i >> 1))) + offset;
   }
 
-  // Depth (and, for kFull, stencil) tests of a quad before shading; clears
-  // the coverage of failing pixels. `quad_depth`: the pixels' depths when
-  // there is one sample. False when no pixel is left.
-  bool EarlyTests(uint32_t index, int32_t qx, int32_t qy, const float* quad_depth, uint32_t coverage[4]) {
+  // The early tests of a quad with one sample: returns the pixels of `mask`
+  // that pass. `depth`: the pixels' depths.
+  uint32_t EarlySingleSample(uint32_t index, int32_t qx, int32_t qy, const float* depth, uint32_t mask) {
     const OutputTargets& t = d_.outputs;
     if (d_.early_quad != nullptr) {
-      const uint32_t bits = uint32_t(coverage[0] != 0) | uint32_t(coverage[1] != 0) << 1 |
-                            uint32_t(coverage[2] != 0) << 2 | uint32_t(coverage[3] != 0) << 3;
-      const uint32_t pass = d_.early_quad(t.depth.Block(uint32_t(qx), uint32_t(qy), 0), t.depth.row_pitch, quad_depth, bits);
-      for (int i = 0; i < 4; ++i) coverage[i] = (pass >> i) & 1;
+      const uint32_t pass = d_.early_quad(t.depth.Block(uint32_t(qx), uint32_t(qy), 0), t.depth.row_pitch, depth, mask);
       // The number of passing pixels (a nibble table: popcount is a libgcc
       // call on the baseline instruction set).
       if (d_.early == EarlyDepth::kFull) passed_ += (0x4332322132212110ull >> (4 * pass)) & 0xF;
-      return pass != 0;
+      return pass;
     }
+    uint32_t coverage[4];
+    for (int i = 0; i < 4; ++i) coverage[i] = (mask >> i) & 1;
+    EarlyTests(index, qx, qy, coverage);
+    return uint32_t(coverage[0] != 0) | uint32_t(coverage[1] != 0) << 1 | uint32_t(coverage[2] != 0) << 2 |
+           uint32_t(coverage[3] != 0) << 3;
+  }
+
+  // Depth (and, for kFull, stencil) tests of a quad before shading; clears
+  // the coverage of failing pixels. False when no pixel is left.
+  bool EarlyTests(uint32_t index, int32_t qx, int32_t qy, uint32_t coverage[4]) {
+    const OutputTargets& t = d_.outputs;
     const bool front_facing = d_.setup.triangles[index].front_facing;
     bool any = false;
     for (int i = 0; i < 4; ++i) {

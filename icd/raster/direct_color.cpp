@@ -20,9 +20,9 @@ bool IsBgra(DirectColor direct) { return direct == DirectColor::kBgra8Unorm || d
 bool IsSrgb(DirectColor direct) { return direct == DirectColor::kRgba8Srgb || direct == DirectColor::kBgra8Srgb; }
 
 // The UNORM texels of lanes [0, lanes): a loop the compiler vectorizes (this
-// file is built with the full cost model), for AVX2 as well; red goes to bit
+// file is built with the full cost model), for AVX2 and AVX-512 as well; red goes to bit
 // `red_shift`, blue to `blue_shift`.
-__attribute__((target_clones("avx2", "default"))) void PackUnorm8(
+__attribute__((target_clones("avx512f", "avx2", "default"))) void PackUnorm8(
     const uint32_t* __restrict r, const uint32_t* __restrict g, const uint32_t* __restrict b,
     const uint32_t* __restrict a, uint32_t lanes, uint32_t red_shift, uint32_t blue_shift, uint32_t* __restrict texels) {
   for (uint32_t l = 0; l < lanes; ++l)

@@ -251,16 +251,16 @@ void ComputePlanes(const DrawRaster& d, uint32_t index, TrianglePlanes* p, doubl
 }
 
 // Interpolation over lanes [begin, end), as float bits: perspective-correct
-// ((v + vx * fx + vy * fy) * w) and linear. Built for AVX2 as well (no FMA:
-// both give the same bits); the file is compiled with the full vectorizer
+// ((v + vx * fx + vy * fy) * w) and linear. Built for AVX2 and AVX-512 as well (no FMA:
+// all give the same bits); the file is compiled with the full vectorizer
 // cost model.
-__attribute__((target_clones("avx2", "default"))) void InterpolatePerspective(
+__attribute__((target_clones("avx512f", "avx2", "default"))) void InterpolatePerspective(
     double v, double vx, double vy, const double* __restrict fx, const double* __restrict fy,
     const double* __restrict w, uint32_t begin, uint32_t end, uint32_t* __restrict out) {
   for (uint32_t l = begin; l < end; ++l) out[l] = std::bit_cast<uint32_t>(float((v + vx * fx[l] + vy * fy[l]) * w[l]));
 }
 
-__attribute__((target_clones("avx2", "default"))) void InterpolateLinear(double v, double vx, double vy,
+__attribute__((target_clones("avx512f", "avx2", "default"))) void InterpolateLinear(double v, double vx, double vy,
                                                                          const double* __restrict fx,
                                                                          const double* __restrict fy, uint32_t begin,
                                                                          uint32_t end, uint32_t* __restrict out) {
@@ -268,7 +268,7 @@ __attribute__((target_clones("avx2", "default"))) void InterpolateLinear(double 
 }
 
 // 1 / (w + wdx * fx + wdy * fy) over lanes [begin, end): the interpolated clip w.
-__attribute__((target_clones("avx2", "default"))) void InterpolateClipW(double w, double wdx, double wdy,
+__attribute__((target_clones("avx512f", "avx2", "default"))) void InterpolateClipW(double w, double wdx, double wdy,
                                                                         const double* __restrict fx,
                                                                         const double* __restrict fy, uint32_t begin,
                                                                         uint32_t end, double* __restrict inv_w,

@@ -9,6 +9,10 @@
 #include <cstring>
 #include <utility>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "raster/deferred_clear.h"
 #include "util/thread_pool.h"
 
@@ -127,8 +131,82 @@ EarlyDepth ChooseEarlyDepth(const spirv_exec::Program* program, const OutputTarg
 // bit i pixel i. D16 compares its codes (their order is the order of the
 // values); passing depths are written when kWrite. Returns the passing
 // pixels.
+#if defined(__SSE2__)
+// The compare op on four lanes: all ones where it passes.
+template <VkCompareOp kOp>
+__m128i CompareLanes(__m128 reference, __m128 stored) {
+  switch (kOp) {
+    case VK_COMPARE_OP_NEVER: return _mm_setzero_si128();
+    case VK_COMPARE_OP_LESS: return _mm_castps_si128(_mm_cmplt_ps(reference, stored));
+    case VK_COMPARE_OP_EQUAL: return _mm_castps_si128(_mm_cmpeq_ps(reference, stored));
+    case VK_COMPARE_OP_LESS_OR_EQUAL: return _mm_castps_si128(_mm_cmple_ps(reference, stored));
+    case VK_COMPARE_OP_GREATER: return _mm_castps_si128(_mm_cmpgt_ps(reference, stored));
+    case VK_COMPARE_OP_NOT_EQUAL: return _mm_castps_si128(_mm_cmpneq_ps(reference, stored));
+    case VK_COMPARE_OP_GREATER_OR_EQUAL: return _mm_castps_si128(_mm_cmpge_ps(reference, stored));
+    default: return _mm_set1_epi32(-1);
+  }
+}
+template <VkCompareOp kOp>
+__m128i CompareLanes(__m128i reference, __m128i stored) {  // integers below 2^31
+  switch (kOp) {
+    case VK_COMPARE_OP_NEVER: return _mm_setzero_si128();
+    case VK_COMPARE_OP_LESS: return _mm_cmplt_epi32(reference, stored);
+    case VK_COMPARE_OP_EQUAL: return _mm_cmpeq_epi32(reference, stored);
+    case VK_COMPARE_OP_LESS_OR_EQUAL: return _mm_xor_si128(_mm_cmpgt_epi32(reference, stored), _mm_set1_epi32(-1));
+    case VK_COMPARE_OP_GREATER: return _mm_cmpgt_epi32(reference, stored);
+    case VK_COMPARE_OP_NOT_EQUAL: return _mm_xor_si128(_mm_cmpeq_epi32(reference, stored), _mm_set1_epi32(-1));
+    case VK_COMPARE_OP_GREATER_OR_EQUAL: return _mm_xor_si128(_mm_cmplt_epi32(reference, stored), _mm_set1_epi32(-1));
+    default: return _mm_set1_epi32(-1);
+  }
+}
+#endif
+
 template <DepthPlane kPlane, VkCompareOp kOp, bool kWrite>
 uint32_t EarlyQuadDepth(std::byte* at, size_t pitch, const float* depth, uint32_t coverage) {
+#if defined(__SSE2__)
+  // The quad's four pixels as four lanes: top row, then bottom row.
+  const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
+  const __m128i covered = _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32(int(coverage)), bit), bit);
+  // Clamped to [0, 1] (max first: NaN becomes 0), as ClampFloat and FloatToUnorm do.
+  const __m128 clamped = _mm_min_ps(_mm_max_ps(_mm_loadu_ps(depth), _mm_setzero_ps()), _mm_set1_ps(1.0f));
+  std::byte* below = at + pitch;
+  if constexpr (kPlane == DepthPlane::kUnorm16) {
+    // FloatToUnorm(depth, 16): scaled in double, rounded half up.
+    const __m128d scale = _mm_set1_pd(65535.0), half = _mm_set1_pd(0.5);
+    const __m128d lo = _mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(clamped), scale), half);
+    const __m128d hi = _mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(clamped, clamped)), scale), half);
+    const __m128i reference = _mm_unpacklo_epi64(_mm_cvttpd_epi32(lo), _mm_cvttpd_epi32(hi));
+    uint32_t top, bottom;
+    std::memcpy(&top, at, 4);
+    std::memcpy(&bottom, below, 4);
+    const __m128i stored = _mm_unpacklo_epi16(_mm_unpacklo_epi32(_mm_cvtsi32_si128(int(top)), _mm_cvtsi32_si128(int(bottom))),
+                                              _mm_setzero_si128());
+    const __m128i pass = _mm_and_si128(CompareLanes<kOp>(reference, stored), covered);
+    if constexpr (kWrite) {
+      __m128i written = _mm_or_si128(_mm_and_si128(pass, reference), _mm_andnot_si128(pass, stored));
+      // To 16 bits: packs saturates signed, so shift the range first.
+      written = _mm_xor_si128(_mm_packs_epi32(_mm_sub_epi32(written, _mm_set1_epi32(32768)), _mm_setzero_si128()),
+                              _mm_set1_epi16(-32768));
+      top = uint32_t(_mm_cvtsi128_si32(written));
+      bottom = uint32_t(_mm_cvtsi128_si32(_mm_srli_si128(written, 4)));
+      std::memcpy(at, &top, 4);
+      std::memcpy(below, &bottom, 4);
+    }
+    return uint32_t(_mm_movemask_ps(_mm_castsi128_ps(pass)));
+  } else {
+    // 64-bit loads and stores of __m128i (a type that may alias anything).
+    const __m128 stored = _mm_castsi128_ps(_mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(at)),
+                                                              _mm_loadl_epi64(reinterpret_cast<const __m128i*>(below))));
+    const __m128i pass = _mm_and_si128(CompareLanes<kOp>(clamped, stored), covered);
+    if constexpr (kWrite) {
+      const __m128 mask = _mm_castsi128_ps(pass);
+      const __m128i written = _mm_castps_si128(_mm_or_ps(_mm_and_ps(mask, clamped), _mm_andnot_ps(mask, stored)));
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(at), written);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(below), _mm_srli_si128(written, 8));
+    }
+    return uint32_t(_mm_movemask_ps(_mm_castsi128_ps(pass)));
+  }
+#else
   // Without branches: whether a fragment passes is data the predictor
   // cannot learn where surfaces overlap.
   constexpr size_t kTexel = kPlane == DepthPlane::kUnorm16 ? 2 : 4;
@@ -163,6 +241,7 @@ uint32_t EarlyQuadDepth(std::byte* at, size_t pitch, const float* depth, uint32_
     pass |= uint32_t(passes) << i;
   }
   return pass;
+#endif
 }
 
 using EarlyQuadDepthFn = uint32_t (*)(std::byte*, size_t, const float*, uint32_t);
@@ -285,6 +364,43 @@ constexpr std::array<uint32_t, kWaveWidth> SameLanes(uint32_t value) {
   lanes.fill(value);
   return lanes;
 }
+// Which pixels of a square of up to 16x16 are outside a triangle, whose
+// edge functions there fit in 32 bits: bit c of outside[r] is pixel (c, r)
+// from the pixel whose edge values are `origin`; steps per pixel in x and y.
+// Four pixels per instruction: a small triangle costs a few instructions per
+// row instead of a test per quad of its bounding box.
+void OutsideRows(const int32_t origin[3], const int32_t step_x[3], const int32_t step_y[3], uint32_t rows,
+                 uint16_t* outside) {
+#if defined(__SSE2__)
+  __m128i edge[3][4], down[3];
+  for (int e = 0; e < 3; ++e) {
+    for (int k = 0; k < 4; ++k)
+      edge[e][k] = _mm_setr_epi32(origin[e] + (4 * k) * step_x[e], origin[e] + (4 * k + 1) * step_x[e],
+                                  origin[e] + (4 * k + 2) * step_x[e], origin[e] + (4 * k + 3) * step_x[e]);
+    down[e] = _mm_set1_epi32(step_y[e]);
+  }
+  for (uint32_t r = 0; r < rows; ++r) {
+    uint32_t mask = 0;
+    for (int k = 0; k < 4; ++k) {
+      const __m128i any = _mm_or_si128(_mm_or_si128(edge[0][k], edge[1][k]), edge[2][k]);  // sign: outside
+      mask |= uint32_t(_mm_movemask_ps(_mm_castsi128_ps(any))) << (4 * k);
+      for (int e = 0; e < 3; ++e) edge[e][k] = _mm_add_epi32(edge[e][k], down[e]);
+    }
+    outside[r] = uint16_t(mask);
+  }
+#else
+  for (uint32_t r = 0; r < rows; ++r) {
+    uint32_t mask = 0;
+    for (uint32_t c = 0; c < 16; ++c) {
+      int32_t any = 0;
+      for (int e = 0; e < 3; ++e) any |= origin[e] + int32_t(c) * step_x[e] + int32_t(r) * step_y[e];
+      mask |= uint32_t(any < 0) << c;
+    }
+    outside[r] = uint16_t(mask);
+  }
+#endif
+}
+
 // The lanes' coverage words of a quad with one sample, by pixel mask.
 constexpr std::array<std::array<uint32_t, 4>, 16> MaskLanes() {
   std::array<std::array<uint32_t, 4>, 16> lanes{};
@@ -339,6 +455,14 @@ class TileRasterizer {
     for (int e = 0; e < 3; ++e) {
       const int64_t margin = d_.samples == 1 ? 0 : (std::abs(step_x[e]) + std::abs(step_y[e])) / 2;
       quad_max[e] = std::max<int64_t>(step_x[e], 0) + std::max<int64_t>(step_y[e], 0) + margin;
+    }
+    if (d_.samples == 1 && xe - qx0 <= 16 && ye - qy0 <= 16) {
+      // Within 16x16 pixels from (qx0, qy0) the edge functions fit in 32
+      // bits when they do at the corners (they are linear).
+      int64_t reach = 0;
+      for (int e = 0; e < 3; ++e)
+        reach = std::max(reach, std::abs(origin[e]) + 15 * (std::abs(step_x[e]) + std::abs(step_y[e])));
+      if (reach < (int64_t{1} << 31)) return RasterizeSmall(index, origin, step_x, step_y, qx0, qy0, xs, ys, xe, ye);
     }
     // 8x8 blocks: one outside an edge is skipped whole, one inside all
     // edges (single sample, inside the bounds) needs no per-pixel tests.
@@ -434,6 +558,40 @@ class TileRasterizer {
     if (depth != nullptr)
       for (uint32_t i = 0; i < 4; ++i) depth_[q * 4 + i][0] = depth[i];
     if (++quads_ == kQuadsPerWave) Flush();
+  }
+
+  // One sample, the triangle's pixels in [xs, xe) x [ys, ye) within 16x16
+  // pixels from (qx0, qy0), where its edge functions fit in 32 bits.
+  void RasterizeSmall(uint32_t index, const int64_t* origin, const int64_t* step_x, const int64_t* step_y, int32_t qx0,
+                      int32_t qy0, int32_t xs, int32_t ys, int32_t xe, int32_t ye) {
+    int32_t o[3], sx[3], sy[3];
+    for (int e = 0; e < 3; ++e) {
+      o[e] = int32_t(origin[e]);
+      sx[e] = int32_t(step_x[e]);
+      sy[e] = int32_t(step_y[e]);
+    }
+    const uint32_t rows = uint32_t(ye - qy0);
+    uint16_t outside[16];
+    OutsideRows(o, sx, sy, rows, outside);
+    // The columns inside the bounds.
+    const uint32_t columns = ((1u << (xe - qx0)) - 1) & ~((1u << (xs - qx0)) - 1);
+    for (uint32_t r = 0; r < rows; r += 2) {
+      const uint32_t top = qy0 + int32_t(r) >= ys ? ~uint32_t(outside[r]) & columns : 0;
+      const uint32_t bottom = r + 1 < rows ? ~uint32_t(outside[r + 1]) & columns : 0;
+      const uint32_t either = top | bottom;
+      for (uint32_t pairs = (either | either >> 1) & 0x5555u; pairs != 0; pairs &= pairs - 1) {
+        const uint32_t c = uint32_t(std::countr_zero(pairs));  // the quad's left column
+        uint32_t mask = ((top >> c) & 3) | ((bottom >> c) & 3) << 2;
+        const int32_t qx = qx0 + int32_t(c), qy = qy0 + int32_t(r);
+        float quad_depth[4];
+        QuadDepths(index, qx, qy, quad_depth);
+        if (d_.early != EarlyDepth::kNone) {
+          mask = EarlySingleSample(index, qx, qy, quad_depth, mask);
+          if (mask == 0) continue;
+        }
+        AddSingleSampleQuad(qx, qy, index, mask, quad_depth);
+      }
+    }
   }
 
   // AddQuad for one sample: `mask` the covered pixels, `depth` theirs.

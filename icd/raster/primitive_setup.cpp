@@ -69,6 +69,14 @@ float MinimumResolvableDifference(VkFormat format, float max_z) {
   }
 }
 
+// std::llround (half away from zero) of a window coordinate in sub-pixel
+// units, inline: the truncation and the remainder are exact below 2^53.
+inline int64_t RoundToSubpixel(double x) {
+  const int64_t whole = int64_t(x);
+  const double fraction = x - double(whole);
+  return whole + int64_t(fraction >= 0.5) - int64_t(fraction <= -0.5);
+}
+
 struct WindowVertex {
   double x, y;  // window coordinates
   float z, inv_w;
@@ -85,8 +93,8 @@ void EmitTriangle(const WindowVertex (&v)[3], const SetupParameters& p, uint32_t
                   bool cullable = true, const PointInfo* point = nullptr) {
   int64_t fx[3], fy[3];
   for (int i = 0; i < 3; ++i) {
-    fx[i] = std::llround(v[i].x * kSubpixelOne);
-    fy[i] = std::llround(v[i].y * kSubpixelOne);
+    fx[i] = RoundToSubpixel(v[i].x * kSubpixelOne);
+    fy[i] = RoundToSubpixel(v[i].y * kSubpixelOne);
   }
   // Twice the signed area in fixed point. Framebuffer y points down, so a
   // positive value here is counter-clockwise as the spec defines it.

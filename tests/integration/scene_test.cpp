@@ -12,6 +12,7 @@
 
 #include "child_test_process.h"
 #include "graphics_fixture.h"
+#include "shaders/color_triangle_discard.frag.h"
 #include "shaders/lit_cube.frag.h"
 #include "shaders/lit_cube.vert.h"
 
@@ -154,7 +155,18 @@ class SceneTest : public GraphicsTest {
 
   // Many overlapping triangles, alpha-blended (so their order shows) and
   // depth-tested, over 3x2 tiles of 64x64 pixels.
-  std::vector<uint32_t> RenderTriangles(VkExtent2D extent) {
+  // How RenderTriangles draws: blended or not, the depth format, and a
+  // fragment shader other than color_triangle.frag.
+  struct TriangleScene {
+    bool blend = true;
+    VkFormat depth_format = VK_FORMAT_D32_SFLOAT;
+    const uint32_t* fragment = nullptr;
+    size_t fragment_bytes = 0;
+    std::vector<uint8_t>* depth_bytes = nullptr;  // receives the depth attachment
+  };
+
+  std::vector<uint32_t> RenderTriangles(VkExtent2D extent) { return RenderTriangles(extent, TriangleScene{}); }
+  std::vector<uint32_t> RenderTriangles(VkExtent2D extent, const TriangleScene& scene) {
     Random random(2024);
     std::vector<ColorVertex> vertices;
     for (int t = 0; t < 400; ++t) {
@@ -167,16 +179,18 @@ class SceneTest : public GraphicsTest {
                              random.Uniform(0.3f, 0.9f)}});
     }
     PipelineDesc desc = ColorPipeline(extent);
-    desc.blend = {BlendState(true, VK_BLEND_FACTOR_SRC_ALPHA, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_OP_ADD,
-                             VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_OP_ADD)};
-    desc.depth_format = VK_FORMAT_D32_SFLOAT;
+    if (scene.blend)
+      desc.blend = {BlendState(true, VK_BLEND_FACTOR_SRC_ALPHA, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_OP_ADD,
+                               VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_OP_ADD)};
+    if (scene.fragment != nullptr) desc.fragment = Module(scene.fragment, scene.fragment_bytes);
+    desc.depth_format = scene.depth_format;
     desc.depth_stencil.depthTestEnable = VK_TRUE;
     desc.depth_stencil.depthWriteEnable = VK_TRUE;
     desc.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL;
     const VkPipeline pipeline = MakePipeline(desc);
     HostBuffer vb = Upload(vertices, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
     const Target color = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, extent);
-    const Target depth = MakeTarget(VK_FORMAT_D32_SFLOAT, extent);
+    const Target depth = MakeTarget(scene.depth_format, extent);
     VkClearValue far{};
     far.depthStencil = {1.0f, 0};
     VkCommandBuffer cb = BeginCommands();
@@ -189,7 +203,16 @@ class SceneTest : public GraphicsTest {
     for (uint32_t first = 600; first < vertices.size(); first += 60) vkCmdDraw(cb, 60, 1, first, 0);
     vkCmdEndRendering(cb);
     EndSubmitWait(cb);
+    if (scene.depth_bytes != nullptr)
+      *scene.depth_bytes = scene.depth_format == VK_FORMAT_D16_UNORM
+                               ? Bytes16(Read<uint16_t>(depth, VK_IMAGE_ASPECT_DEPTH_BIT))
+                               : Bytes(Read<uint32_t>(depth, VK_IMAGE_ASPECT_DEPTH_BIT));
     return Read<uint32_t>(color);
+  }
+
+  static std::vector<uint8_t> Bytes16(const std::vector<uint16_t>& texels) {
+    const uint8_t* p = reinterpret_cast<const uint8_t*>(texels.data());
+    return {p, p + texels.size() * 2};
   }
 
   static std::vector<uint8_t> Bytes(const std::vector<uint32_t>& pixels) {
@@ -260,6 +283,34 @@ TEST_F(SceneTest, ThreadCountDoesNotChangeTheImage) {
   size_t drawn = 0;
   for (size_t i = 3; i < here.size(); i += 4) drawn += here[i] != 0;
   EXPECT_GT(drawn, here.size() / 4 / 2);
+}
+
+// Depth tests before shading (color_triangle.frag cannot drop a fragment)
+// and after it (the same colours from a shader with a discard) give the
+// same colours and depths: overlapping triangles share waves, so their
+// order within one has to hold either way.
+TEST_F(SceneTest, EarlyAndLateDepthTestsGiveTheSameImage) {
+  for (VkFormat format : {VK_FORMAT_D32_SFLOAT, VK_FORMAT_D16_UNORM}) {
+    SCOPED_TRACE(format);
+    TriangleScene early;
+    early.blend = false;
+    early.depth_format = format;
+    std::vector<uint8_t> early_depth, late_depth;
+    early.depth_bytes = &early_depth;
+    TriangleScene late = early;
+    late.fragment = kColorTriangleDiscardFrag;
+    late.fragment_bytes = sizeof kColorTriangleDiscardFrag;
+    late.depth_bytes = &late_depth;
+    const std::vector<uint8_t> early_color = Bytes(RenderTriangles(kTrianglesExtent, early));
+    const std::vector<uint8_t> late_color = Bytes(RenderTriangles(kTrianglesExtent, late));
+    ASSERT_EQ(early_color.size(), size_t(kTrianglesExtent.width) * kTrianglesExtent.height * 4);
+    EXPECT_EQ(FirstDifference(early_color, late_color), SIZE_MAX) << "colour";
+    ASSERT_FALSE(early_depth.empty());
+    EXPECT_EQ(FirstDifference(early_depth, late_depth), SIZE_MAX) << "depth";
+    size_t drawn = 0;
+    for (size_t i = 3; i < early_color.size(); i += 4) drawn += early_color[i] != 0;
+    EXPECT_GT(drawn, early_color.size() / 4 / 2);
+  }
 }
 
 }  // namespace

@@ -24,7 +24,8 @@ bool IsSrgb(DirectColor direct) { return direct == DirectColor::kRgba8Srgb || di
 // `red_shift`, blue to `blue_shift`.
 __attribute__((target_clones("avx512f", "avx2", "default"))) void PackUnorm8(
     const uint32_t* __restrict r, const uint32_t* __restrict g, const uint32_t* __restrict b,
-    const uint32_t* __restrict a, uint32_t lanes, uint32_t red_shift, uint32_t blue_shift, uint32_t* __restrict texels) {
+    const uint32_t* __restrict a, uint32_t lanes, uint32_t red_shift, uint32_t blue_shift,
+    uint32_t* __restrict texels) {
   for (uint32_t l = 0; l < lanes; ++l)
     texels[l] = Unorm8(r[l]) << red_shift | Unorm8(g[l]) << 8 | Unorm8(b[l]) << blue_shift | Unorm8(a[l]) << 24;
 }

@@ -1,0 +1,203 @@
+#include "raster/early_depth.h"
+
+#include <cstring>
+#include <spirv/unified1/spirv.hpp11>
+#include <utility>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace duet::raster {
+namespace {
+
+// Whether the program writes memory other than its own (storage buffers and
+// images, atomics): such side effects must happen for every fragment the
+// late tests would see.
+bool WritesMemory(const spirv_exec::Program& p) {
+  for (const spirv_exec::Inst& inst : p.code) {
+    switch (inst.op) {
+      case spirv_exec::Op::kStore:
+        if (p.roots[inst.aux].kind == spirv_exec::RootKind::kDescriptorBuffer) return true;
+        break;
+      case spirv_exec::Op::kAtomic:
+      case spirv_exec::Op::kImageWrite:
+      case spirv_exec::Op::kStoreIndexed:
+      case spirv_exec::Op::kAtomicIndexed:
+      case spirv_exec::Op::kStoreAddress:
+      case spirv_exec::Op::kAtomicAddress: return true;
+      default: break;
+    }
+  }
+  return false;
+}
+
+// Whether the program may end a fragment (discard, demote to a helper) or
+// change its coverage or depth: then tests before shading cannot write.
+bool MayDropFragments(const spirv_exec::Program& p) {
+  if (p.BuiltinOutput(uint32_t(spv::BuiltIn::FragDepth)) != UINT32_MAX ||
+      p.BuiltinOutput(uint32_t(spv::BuiltIn::SampleMask)) != UINT32_MAX)
+    return true;
+  for (const spirv_exec::Inst& inst : p.code)
+    if (inst.op == spirv_exec::Op::kKill || inst.op == spirv_exec::Op::kDemote) return true;
+  return false;
+}
+
+bool MonotoneCompare(VkCompareOp op) {
+  return op == VK_COMPARE_OP_LESS || op == VK_COMPARE_OP_LESS_OR_EQUAL || op == VK_COMPARE_OP_GREATER ||
+         op == VK_COMPARE_OP_GREATER_OR_EQUAL || op == VK_COMPARE_OP_NEVER;
+}
+
+// Early depth tests of one quad, one sample per pixel: `at` is the depth
+// texel of its top-left pixel, `depth` the four pixels' depths, `coverage`
+// bit i pixel i. D16 compares its codes (their order is the order of the
+// values); passing depths are written when kWrite. Returns the passing
+// pixels.
+#if defined(__SSE2__)
+// The compare op on four lanes: all ones where it passes.
+template <VkCompareOp kOp>
+__m128i CompareLanes(__m128 reference, __m128 stored) {
+  switch (kOp) {
+    case VK_COMPARE_OP_NEVER: return _mm_setzero_si128();
+    case VK_COMPARE_OP_LESS: return _mm_castps_si128(_mm_cmplt_ps(reference, stored));
+    case VK_COMPARE_OP_EQUAL: return _mm_castps_si128(_mm_cmpeq_ps(reference, stored));
+    case VK_COMPARE_OP_LESS_OR_EQUAL: return _mm_castps_si128(_mm_cmple_ps(reference, stored));
+    case VK_COMPARE_OP_GREATER: return _mm_castps_si128(_mm_cmpgt_ps(reference, stored));
+    case VK_COMPARE_OP_NOT_EQUAL: return _mm_castps_si128(_mm_cmpneq_ps(reference, stored));
+    case VK_COMPARE_OP_GREATER_OR_EQUAL: return _mm_castps_si128(_mm_cmpge_ps(reference, stored));
+    default: return _mm_set1_epi32(-1);
+  }
+}
+template <VkCompareOp kOp>
+__m128i CompareLanes(__m128i reference, __m128i stored) {  // integers below 2^31
+  switch (kOp) {
+    case VK_COMPARE_OP_NEVER: return _mm_setzero_si128();
+    case VK_COMPARE_OP_LESS: return _mm_cmplt_epi32(reference, stored);
+    case VK_COMPARE_OP_EQUAL: return _mm_cmpeq_epi32(reference, stored);
+    case VK_COMPARE_OP_LESS_OR_EQUAL: return _mm_xor_si128(_mm_cmpgt_epi32(reference, stored), _mm_set1_epi32(-1));
+    case VK_COMPARE_OP_GREATER: return _mm_cmpgt_epi32(reference, stored);
+    case VK_COMPARE_OP_NOT_EQUAL: return _mm_xor_si128(_mm_cmpeq_epi32(reference, stored), _mm_set1_epi32(-1));
+    case VK_COMPARE_OP_GREATER_OR_EQUAL: return _mm_xor_si128(_mm_cmplt_epi32(reference, stored), _mm_set1_epi32(-1));
+    default: return _mm_set1_epi32(-1);
+  }
+}
+#endif
+
+template <DepthPlane kPlane, VkCompareOp kOp, bool kWrite>
+uint32_t EarlyQuadDepth(std::byte* at, size_t pitch, const float* depth, uint32_t coverage) {
+#if defined(__SSE2__)
+  // The quad's four pixels as four lanes: top row, then bottom row.
+  const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
+  const __m128i covered = _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32(int(coverage)), bit), bit);
+  // Clamped to [0, 1] (max first: NaN becomes 0), as ClampFloat and FloatToUnorm do.
+  const __m128 clamped = _mm_min_ps(_mm_max_ps(_mm_loadu_ps(depth), _mm_setzero_ps()), _mm_set1_ps(1.0f));
+  std::byte* below = at + pitch;
+  if constexpr (kPlane == DepthPlane::kUnorm16) {
+    // FloatToUnorm(depth, 16): scaled in double, rounded half up.
+    const __m128d scale = _mm_set1_pd(65535.0), half = _mm_set1_pd(0.5);
+    const __m128d lo = _mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(clamped), scale), half);
+    const __m128d hi = _mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(clamped, clamped)), scale), half);
+    const __m128i reference = _mm_unpacklo_epi64(_mm_cvttpd_epi32(lo), _mm_cvttpd_epi32(hi));
+    uint32_t top, bottom;
+    std::memcpy(&top, at, 4);
+    std::memcpy(&bottom, below, 4);
+    const __m128i stored = _mm_unpacklo_epi16(
+        _mm_unpacklo_epi32(_mm_cvtsi32_si128(int(top)), _mm_cvtsi32_si128(int(bottom))), _mm_setzero_si128());
+    const __m128i pass = _mm_and_si128(CompareLanes<kOp>(reference, stored), covered);
+    if constexpr (kWrite) {
+      __m128i written = _mm_or_si128(_mm_and_si128(pass, reference), _mm_andnot_si128(pass, stored));
+      // To 16 bits: packs saturates signed, so shift the range first.
+      written = _mm_xor_si128(_mm_packs_epi32(_mm_sub_epi32(written, _mm_set1_epi32(32768)), _mm_setzero_si128()),
+                              _mm_set1_epi16(-32768));
+      top = uint32_t(_mm_cvtsi128_si32(written));
+      bottom = uint32_t(_mm_cvtsi128_si32(_mm_srli_si128(written, 4)));
+      std::memcpy(at, &top, 4);
+      std::memcpy(below, &bottom, 4);
+    }
+    return uint32_t(_mm_movemask_ps(_mm_castsi128_ps(pass)));
+  } else {
+    // 64-bit loads and stores of __m128i (a type that may alias anything).
+    const __m128 stored =
+        _mm_castsi128_ps(_mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(at)),
+                                            _mm_loadl_epi64(reinterpret_cast<const __m128i*>(below))));
+    const __m128i pass = _mm_and_si128(CompareLanes<kOp>(clamped, stored), covered);
+    if constexpr (kWrite) {
+      const __m128 mask = _mm_castsi128_ps(pass);
+      const __m128i written = _mm_castps_si128(_mm_or_ps(_mm_and_ps(mask, clamped), _mm_andnot_ps(mask, stored)));
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(at), written);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(below), _mm_srli_si128(written, 8));
+    }
+    return uint32_t(_mm_movemask_ps(_mm_castsi128_ps(pass)));
+  }
+#else
+  // Without branches: whether a fragment passes is data the predictor
+  // cannot learn where surfaces overlap.
+  constexpr size_t kTexel = kPlane == DepthPlane::kUnorm16 ? 2 : 4;
+  uint32_t pass = 0;
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; ++i) {
+    std::byte* texel = at + (i >> 1) * pitch + (i & 1) * kTexel;
+    const bool covered = ((coverage >> i) & 1) != 0;
+    bool passes;
+    if constexpr (kPlane == DepthPlane::kUnorm16) {
+      // FloatToUnorm(depth, 16): clamped (NaN to 0), scaled in double, rounded half up.
+      float clamped = depth[i] > 0.0f ? depth[i] : 0.0f;
+      clamped = clamped < 1.0f ? clamped : 1.0f;
+      const uint16_t reference = uint16_t(int32_t(double(clamped) * 65535.0 + 0.5));
+      uint16_t stored;
+      std::memcpy(&stored, texel, 2);
+      passes = covered & CompareValues(kOp, reference, stored);
+      if constexpr (kWrite) {
+        const uint16_t written = passes ? reference : stored;
+        std::memcpy(texel, &written, 2);
+      }
+    } else {
+      const float reference = DepthTarget::ClampFloat(depth[i]);
+      float stored;
+      std::memcpy(&stored, texel, 4);
+      passes = covered & CompareValues(kOp, reference, stored);
+      if constexpr (kWrite) {
+        const float written = passes ? reference : stored;
+        std::memcpy(texel, &written, 4);
+      }
+    }
+    pass |= uint32_t(passes) << i;
+  }
+  return pass;
+#endif
+}
+
+template <DepthPlane kPlane, bool kWrite, size_t... kOps>
+EarlyQuadDepthFn PickEarlyQuadDepth(VkCompareOp op, std::index_sequence<kOps...>) {
+  constexpr EarlyQuadDepthFn kByOp[] = {&EarlyQuadDepth<kPlane, VkCompareOp(kOps), kWrite>...};
+  return uint32_t(op) < sizeof...(kOps) ? kByOp[op] : nullptr;
+}
+
+}  // namespace
+
+EarlyDepth ChooseEarlyDepth(const spirv_exec::Program* program, const OutputTargets& t) {
+  if (program == nullptr) return EarlyDepth::kNone;
+  if (program->early_fragment_tests) return EarlyDepth::kFull;
+  const DepthStencilState& ds = t.depth_stencil;
+  if (!t.has_depth || !ds.depth_test || !MonotoneCompare(ds.depth_compare)) return EarlyDepth::kNone;
+  if (ds.stencil_test && t.has_stencil) return EarlyDepth::kNone;  // depth-fail stencil ops run in order
+  if (program->BuiltinOutput(uint32_t(spv::BuiltIn::FragDepth)) != UINT32_MAX) return EarlyDepth::kNone;
+  if (WritesMemory(*program)) return EarlyDepth::kNone;
+  // A fragment that passes now is written whatever the shader computes: the
+  // tests and depth writes can all run before shading, in primitive order.
+  if (!MayDropFragments(*program) && !t.alpha_to_coverage) return EarlyDepth::kFull;
+  return EarlyDepth::kReject;
+}
+
+EarlyQuadDepthFn ChooseEarlyQuadDepth(DepthPlane plane, VkCompareOp op, bool write) {
+  constexpr auto kOps = std::make_index_sequence<8>();
+  if (plane == DepthPlane::kUnorm16)
+    return write ? PickEarlyQuadDepth<DepthPlane::kUnorm16, true>(op, kOps)
+                 : PickEarlyQuadDepth<DepthPlane::kUnorm16, false>(op, kOps);
+  if (plane == DepthPlane::kFloat32)
+    return write ? PickEarlyQuadDepth<DepthPlane::kFloat32, true>(op, kOps)
+                 : PickEarlyQuadDepth<DepthPlane::kFloat32, false>(op, kOps);
+  return nullptr;
+}
+
+}  // namespace duet::raster

@@ -1,0 +1,43 @@
+// Depth tests before shading: when a draw may run them (EarlyDepth), and
+// the tests of one quad with one sample per pixel against a D16/D32
+// attachment, specialised per depth plane and compare op.
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "raster/depth_plane.h"
+#include "raster/fragment_output.h"
+#include "spirv_exec/ir.h"
+
+namespace duet::raster {
+
+// How fragments may be tested against depth before shading.
+enum class EarlyDepth : uint8_t {
+  kNone,
+  // The compare op only lets depth move one way and nothing else depends on
+  // a failing fragment: a fragment that fails against the depth buffer now
+  // fails later too, so it is dropped before shading (the late tests still run).
+  kReject,
+  // The shader declares EarlyFragmentTests, or it cannot drop a fragment or
+  // change its depth (and kReject applies otherwise): all tests and writes
+  // run before shading, colour writes after.
+  kFull,
+};
+
+// The early depth tests `program` allows against `targets`.
+EarlyDepth ChooseEarlyDepth(const spirv_exec::Program* program, const OutputTargets& targets);
+
+// Tests (and with `write`, stores passing depths of) one quad: `at` is the
+// depth texel of its top-left pixel, `pitch` the row pitch, `depth` the four
+// pixels' depths (top row first), `coverage` bit i pixel i. Returns the
+// passing pixels. D16 compares its codes (their order is the order of the
+// values); no branch depends on the outcome.
+using EarlyQuadDepthFn = uint32_t (*)(std::byte* at, size_t pitch, const float* depth, uint32_t coverage);
+
+// The function for a plane and compare op; nullptr for other planes.
+EarlyQuadDepthFn ChooseEarlyQuadDepth(DepthPlane plane, VkCompareOp op, bool write);
+
+}  // namespace duet::raster

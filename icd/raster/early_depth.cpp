@@ -1,7 +1,8 @@
 #include "raster/early_depth.h"
 
-#include <cstring>
 #include <spirv/unified1/spirv.hpp11>
+
+#include <cstring>
 #include <utility>
 
 #if defined(__SSE2__)

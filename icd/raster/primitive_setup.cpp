@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
+
+#include "util/thread_pool.h"
 
 namespace duet::raster {
 namespace {
@@ -298,6 +301,45 @@ void SetupOne(const float* v0, const float* v1, const float* v2, const SetupPara
 void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>& indices, VkPrimitiveTopology topology,
                     const SetupParameters& params, uint32_t varying_floats, TriangleSetup* out) {
   out->varying_floats = varying_floats;
+  // Long triangle lists are set up in chunks on the pool, then put back
+  // together in primitive order.
+  constexpr size_t kChunkTriangles = 1024;
+  const size_t list_triangles = indices.size() / 3;
+  if (topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST && list_triangles >= 2 * kChunkTriangles &&
+      std::find(indices.begin(), indices.end(), UINT32_MAX) == indices.end()) {
+    const uint32_t chunks = uint32_t((list_triangles + kChunkTriangles - 1) / kChunkTriangles);
+    std::vector<TriangleSetup> parts(chunks);
+    ParallelFor(chunks, [&](uint32_t chunk) {
+      TriangleSetup& part = parts[chunk];
+      part.varying_floats = varying_floats;
+      const size_t end = std::min(list_triangles, (chunk + 1) * kChunkTriangles);
+      part.triangles.reserve(end - chunk * kChunkTriangles);
+      part.varyings.reserve((end - chunk * kChunkTriangles) * 3 * varying_floats);
+      for (size_t t = chunk * kChunkTriangles; t < end; ++t)
+        SetupOne(vertices.Vertex(indices[3 * t]), vertices.Vertex(indices[3 * t + 1]),
+                 vertices.Vertex(indices[3 * t + 2]), params, vertices.stride, varying_floats, &part);
+    });
+    size_t triangles = out->triangles.size(), floats = out->varyings.size();
+    for (const TriangleSetup& part : parts) {
+      triangles += part.triangles.size();
+      floats += part.varyings.size();
+    }
+    out->triangles.reserve(triangles);
+    out->varyings.reserve(floats);
+    for (const TriangleSetup& part : parts) {
+      const uint32_t base = uint32_t(out->varyings.size());
+      for (Triangle t : part.triangles) {
+        t.varyings += base;
+        out->triangles.push_back(t);
+      }
+      out->varyings.insert(out->varyings.end(), part.varyings.begin(), part.varyings.end());
+    }
+    return;
+  }
+  if (topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST) {
+    out->triangles.reserve(out->triangles.size() + list_triangles);
+    out->varyings.reserve(out->varyings.size() + list_triangles * 3 * varying_floats);
+  }
   auto emit = [&](uint32_t i0, uint32_t i1, uint32_t i2) {
     SetupOne(vertices.Vertex(i0), vertices.Vertex(i1), vertices.Vertex(i2), params, vertices.stride, varying_floats,
              out);

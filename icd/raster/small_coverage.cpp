@@ -14,9 +14,10 @@ void OutsideRowsOf(const int32_t origin[3], const int32_t step_x[3], const int32
                    uint16_t* outside) {
   __m128i edge[3][kGroups], down[3];
   for (int e = 0; e < 3; ++e) {
-    for (int k = 0; k < kGroups; ++k)
-      edge[e][k] = _mm_setr_epi32(origin[e] + (4 * k) * step_x[e], origin[e] + (4 * k + 1) * step_x[e],
-                                  origin[e] + (4 * k + 2) * step_x[e], origin[e] + (4 * k + 3) * step_x[e]);
+    const int32_t o = origin[e], x = step_x[e];
+    edge[e][0] = _mm_setr_epi32(o, o + x, o + 2 * x, o + 3 * x);
+    const __m128i right = _mm_set1_epi32(4 * x);  // four columns on
+    for (int k = 1; k < kGroups; ++k) edge[e][k] = _mm_add_epi32(edge[e][k - 1], right);
     down[e] = _mm_set1_epi32(step_y[e]);
   }
   for (uint32_t r = 0; r < rows; ++r) {

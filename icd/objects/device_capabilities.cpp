@@ -72,6 +72,7 @@ DeviceFeatures MakeFeatures() {
   // Implemented and tested (tests/integration/blend_test.cpp,
   // viewport_depth_test.cpp, draw_call_test.cpp).
   f.core.independentBlend = VK_TRUE;
+  f.core.dualSrcBlend = VK_TRUE;  // location 0, index 1 (BlendTest.DualSourceFactors)
   f.core.depthClamp = VK_TRUE;
   f.core.depthBiasClamp = VK_TRUE;
   f.core.multiDrawIndirect = VK_TRUE;
@@ -169,7 +170,7 @@ DeviceProperties MakeProperties() {
   l.maxVertexOutputComponents = 128;
   l.maxFragmentInputComponents = 128;
   l.maxFragmentOutputAttachments = 8;
-  l.maxFragmentDualSrcAttachments = 0;
+  l.maxFragmentDualSrcAttachments = 1;
   l.maxFragmentCombinedOutputResources = 8 + (1u << 16);
   l.maxComputeSharedMemorySize = 32768;
   l.maxComputeWorkGroupCount[0] = l.maxComputeWorkGroupCount[1] = l.maxComputeWorkGroupCount[2] = 65535;

@@ -29,7 +29,7 @@ uint8_t StencilOperation(VkStencilOp op, uint8_t value, uint8_t reference) {
   }
 }
 
-float Factor(VkBlendFactor f, const float* src, const float* dst, const float* constants, int c) {
+float Factor(VkBlendFactor f, const float* src, const float* src1, const float* dst, const float* constants, int c) {
   switch (f) {
     case VK_BLEND_FACTOR_ZERO: return 0.0f;
     case VK_BLEND_FACTOR_ONE: return 1.0f;
@@ -46,7 +46,11 @@ float Factor(VkBlendFactor f, const float* src, const float* dst, const float* c
     case VK_BLEND_FACTOR_CONSTANT_ALPHA: return constants[3];
     case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: return 1.0f - constants[3];
     case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE: return c == 3 ? 1.0f : std::min(src[3], 1.0f - dst[3]);
-    default: return 0.0f;  // dual-source factors: dualSrcBlend is not advertised
+    case VK_BLEND_FACTOR_SRC1_COLOR: return src1[c];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR: return 1.0f - src1[c];
+    case VK_BLEND_FACTOR_SRC1_ALPHA: return src1[3];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA: return 1.0f - src1[3];
+    default: return 0.0f;
   }
 }
 
@@ -73,8 +77,9 @@ void ClampForFormat(const texel::TexelCodec& codec, VkFormat format, float* v) {
   for (int c = 0; c < 4; ++c) v[c] = std::clamp(v[c], lo, 1.0f);
 }
 
+// `src1`: the second source colour of dual-source blending (nullptr: zeros).
 void WriteColor(const ColorOutput& out, const ColorBlendState& blend_state, uint32_t x, uint32_t y, uint32_t sample,
-                const uint32_t* value) {
+                const uint32_t* value, const uint32_t* src1) {
   const texel::TexelCodec& codec = *out.codec;
   std::byte* at = out.access.Block(x, y, 0) + sample * codec.texel_size;
   if (out.logic_op.active) return WriteLogicOp(out.logic_op, codec, value, at);
@@ -95,11 +100,13 @@ void WriteColor(const ColorOutput& out, const ColorBlendState& blend_state, uint
   codec.unpack(at, &dst, 1);
   texel::TexelValue result = src;
   if (blending) {
-    float s[4], d[4], k[4];
+    float s[4], s1[4] = {}, d[4], k[4];
     std::memcpy(s, src.f, 16);
+    if (src1 != nullptr) std::memcpy(s1, src1, 16);
     std::memcpy(d, dst.f, 16);
     std::memcpy(k, blend_state.blend_constants, 16);
     ClampForFormat(codec, codec.format, s);
+    ClampForFormat(codec, codec.format, s1);
     ClampForFormat(codec, codec.format, k);
     const VkPipelineColorBlendAttachmentState& b = out.blend;
     for (int c = 0; c < 4; ++c) {
@@ -107,7 +114,7 @@ void WriteColor(const ColorOutput& out, const ColorBlendState& blend_state, uint
       const VkBlendFactor sf = alpha ? b.srcAlphaBlendFactor : b.srcColorBlendFactor;
       const VkBlendFactor df = alpha ? b.dstAlphaBlendFactor : b.dstColorBlendFactor;
       const VkBlendOp op = alpha ? b.alphaBlendOp : b.colorBlendOp;
-      result.f[c] = BlendOp(op, s[c], Factor(sf, s, d, k, c), d[c], Factor(df, s, d, k, c));
+      result.f[c] = BlendOp(op, s[c], Factor(sf, s, s1, d, k, c), d[c], Factor(df, s, s1, d, k, c));
     }
   }
   for (int c = 0; c < 4; ++c)
@@ -223,11 +230,16 @@ uint32_t WriteFragment(const OutputTargets& t, uint32_t x, uint32_t y, const Fra
     ++passed;
     for (size_t i = 0; i < t.colors.size() && i < 8; ++i) {
       if (!t.colors[i].enabled || values.colors[i] == nullptr) continue;
-      uint32_t color[4];
+      uint32_t color[4], src1[4];
       std::memcpy(color, values.colors[i], 16);
-      if (t.alpha_to_one && t.colors[i].codec->value_class == texel::ValueClass::kFloat)
+      // Dual-source blending reads location 0's second colour.
+      const bool dual = i == 0 && values.src1 != nullptr;
+      if (dual) std::memcpy(src1, values.src1, 16);
+      if (t.alpha_to_one && t.colors[i].codec->value_class == texel::ValueClass::kFloat) {
         color[3] = std::bit_cast<uint32_t>(1.0f);
-      WriteColor(t.colors[i], t.blend, x, y, s, color);
+        src1[3] = color[3];
+      }
+      WriteColor(t.colors[i], t.blend, x, y, s, color, dual ? src1 : nullptr);
     }
   }
   return passed;

@@ -60,6 +60,7 @@ OutputTargets ResolveOutputs(const RenderTargets& targets, const GraphicsState& 
 // output location (float or integer, per the attachment format).
 struct FragmentValues {
   const uint32_t* colors[8] = {};  // 4 words each; nullptr: location not written
+  const uint32_t* src1 = nullptr;  // location 0, index 1: dual-source blending's second colour
   float depth[4];                  // per sample: interpolated or shader-written, before clamping
   uint32_t coverage;               // samples covered (bit s: sample s)
   bool front_facing;

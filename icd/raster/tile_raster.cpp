@@ -590,19 +590,26 @@ class TileRasterizer {
       merged.depth_stride = 4;
       DirectTexels& texels = merged.texels;
       if (program != nullptr && merged.live != 0) {
+        // Each location's components (several variables may share one),
+        // then the texels of those written.
+        const uint32_t* component[8][4] = {};
+        bool integer[8] = {};
         for (const spirv_exec::InterfaceSlot& out : program->outputs) {
-          if (out.location >= 8 || out.location >= targets.colors.size() || !targets.colors[out.location].enabled)
+          if (out.location >= 8 || out.index != 0) continue;
+          for (uint32_t c = 0; c < out.count && out.component + c < 4; ++c)
+            component[out.location][out.component + c] = wave_.Register(out.reg + c);
+          integer[out.location] = out.integer;
+        }
+        for (uint32_t location = 0; location < 8 && location < targets.colors.size(); ++location) {
+          const uint32_t** written = component[location];
+          if (!targets.colors[location].enabled || (written[0] == nullptr && written[1] == nullptr &&
+                                                    written[2] == nullptr && written[3] == nullptr))
             continue;
-          const uint32_t* component[4];
-          for (uint32_t c = 0; c < 4; ++c) {
-            const bool written = c >= out.component && c - out.component < out.count;
-            component[c] = written       ? wave_.Register(out.reg + c - out.component)
-                           : c < 3       ? kZeroLanes.data()
-                           : out.integer ? kOneLanes.data()
-                                         : kOneFloatLanes.data();
-          }
-          PackDirect(targets.colors[out.location].direct, component, lanes, packed_[out.location]);
-          texels.location[out.location] = packed_[out.location];
+          for (uint32_t c = 0; c < 4; ++c)
+            if (written[c] == nullptr)
+              written[c] = c < 3 ? kZeroLanes.data() : integer[location] ? kOneLanes.data() : kOneFloatLanes.data();
+          PackDirect(targets.colors[location].direct, written, lanes, packed_[location]);
+          texels.location[location] = packed_[location];
         }
       }
       const uint32_t passed = MergeDirect(targets, merged);
@@ -615,21 +622,27 @@ class TileRasterizer {
       values.front_facing = d_.setup.triangles[slots_[l >> 2].triangle].front_facing;
       values.coverage = coverage_[l];
       for (uint32_t s = 0; s < d_.samples; ++s) values.depth[s] = depth_[l][s];
-      uint32_t colors[8][4];
+      uint32_t colors[9][4];  // by location; [8]: location 0's second source (Index 1)
       if (program != nullptr) {
         if ((dropped >> l) & 1) continue;
         if (builtins_.frag_depth != UINT32_MAX)
           for (uint32_t s = 0; s < d_.samples; ++s)
             values.depth[s] = std::bit_cast<float>(wave_.Register(builtins_.frag_depth)[l]);
         if (builtins_.sample_mask != UINT32_MAX) values.coverage &= wave_.Register(builtins_.sample_mask)[l];
+        uint32_t started = 0;  // colours given their defaults (several variables may share a location)
         for (const spirv_exec::InterfaceSlot& out : program->outputs) {
-          if (out.location >= 8) continue;
-          uint32_t* color = colors[out.location];
-          color[0] = color[1] = color[2] = 0;
-          color[3] = out.integer ? 1u : std::bit_cast<uint32_t>(1.0f);
+          if (out.location >= 8 || (out.index != 0 && out.location != 0)) continue;
+          const uint32_t slot = out.index != 0 ? 8 : out.location;
+          uint32_t* color = colors[slot];
+          if ((started & (1u << slot)) == 0) {
+            started |= 1u << slot;
+            color[0] = color[1] = color[2] = 0;
+            color[3] = out.integer ? 1u : std::bit_cast<uint32_t>(1.0f);
+          }
           for (uint32_t c = 0; c < out.count && out.component + c < 4; ++c)
             color[out.component + c] = wave_.Register(out.reg + c)[l];
-          values.colors[out.location] = color;
+          if (slot == 8) values.src1 = color;
+          else values.colors[out.location] = color;
         }
       }
       const uint32_t passed = WriteFragment(targets, uint32_t(LaneX(l)), uint32_t(LaneY(l)), values);

@@ -191,6 +191,7 @@ bool Compiler::DeclareInterface(uint32_t type, uint32_t reg, bool input, const D
     InterfaceSlot slot;
     slot.location = uint32_t(d->interface.location) + i;
     slot.component = d->interface.component;
+    slot.index = d->interface.index;
     slot.reg = reg + i * per_location;
     slot.count = per_location;
     slot.flat = d->interface.flat;

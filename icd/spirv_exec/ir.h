@@ -223,6 +223,7 @@ struct InterfaceSlot {
   uint32_t component = 0;
   uint32_t reg = 0;
   uint32_t count = 0;
+  uint32_t index = 0;  // fragment outputs: 1 for the second source colour of dual-source blending
   bool flat = false, noperspective = false, centroid = false, sample = false;
   bool integer = false;  // integer components (never interpolated)
 };

@@ -18,6 +18,7 @@ void DecorateInterface(spv::Decoration decoration, const uint32_t* operands, Int
   switch (decoration) {
     case spv::Decoration::Location: d->location = static_cast<int32_t>(operands[0]); break;
     case spv::Decoration::Component: d->component = operands[0]; break;
+    case spv::Decoration::Index: d->index = operands[0]; break;
     case spv::Decoration::Flat: d->flat = true; break;
     case spv::Decoration::NoPerspective: d->noperspective = true; break;
     case spv::Decoration::Centroid: d->centroid = true; break;

@@ -28,6 +28,7 @@ struct SpirvType {
 struct InterfaceDecorations {
   int32_t location = -1;
   uint32_t component = 0;
+  uint32_t index = 0;  // fragment outputs: 1 is the second source of dual-source blending
   bool flat = false, noperspective = false, centroid = false, sample = false;
 };
 

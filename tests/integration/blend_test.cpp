@@ -376,6 +376,7 @@ TEST_F(BlendTest, TwoAttachmentsShareOneBlendState) {
 TEST_F(BlendTest, DualSourceFactors) {
   if (!features_.dualSrcBlend) GTEST_SKIP() << "dualSrcBlend is not advertised";
   Check({VK_FORMAT_R8G8B8A8_UNORM}, EveryFactor(true), kBlendDualSourceFrag, sizeof kBlendDualSourceFrag);
+  Check({VK_FORMAT_R32G32B32A32_SFLOAT}, EveryFactor(true), kBlendDualSourceFrag, sizeof kBlendDualSourceFrag);
 }
 
 }  // namespace

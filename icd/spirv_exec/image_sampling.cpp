@@ -1,5 +1,7 @@
 #include "spirv_exec/image_sampling.h"
 
+#include <xmmintrin.h>
+
 #include <bit>
 #include <cstring>
 
@@ -17,10 +19,18 @@ struct FloatLanes {
 };
 
 // Implicit-LOD derivatives from the quad: lanes 4q..4q+3 are (0,0) (1,0) (0,1) (1,1).
+// ddx[l] = v[l | 1] - v[l & ~1] and ddy[l] = v[l | 2] - v[l & ~2], a quad
+// (one register) at a time.
 void QuadDerivatives(const float* v, float* ddx, float* ddy) {
-  for (uint32_t l = 0; l < W; ++l) {
-    ddx[l] = v[l | 1] - v[l & ~1u];
-    ddy[l] = v[l | 2] - v[l & ~2u];
+  static_assert(W % 4 == 0, "waves are whole quads");
+  for (uint32_t q = 0; q < W; q += 4) {
+    const __m128 quad = _mm_loadu_ps(v + q);
+    const __m128 right = _mm_shuffle_ps(quad, quad, _MM_SHUFFLE(3, 3, 1, 1));  // v1 v1 v3 v3
+    const __m128 left = _mm_shuffle_ps(quad, quad, _MM_SHUFFLE(2, 2, 0, 0));   // v0 v0 v2 v2
+    const __m128 below = _mm_shuffle_ps(quad, quad, _MM_SHUFFLE(3, 2, 3, 2));  // v2 v3 v2 v3
+    const __m128 above = _mm_shuffle_ps(quad, quad, _MM_SHUFFLE(1, 0, 1, 0));  // v0 v1 v0 v1
+    _mm_storeu_ps(ddx + q, _mm_sub_ps(right, left));
+    _mm_storeu_ps(ddy + q, _mm_sub_ps(below, above));
   }
 }
 

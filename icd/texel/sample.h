@@ -82,6 +82,13 @@ inline constexpr uint8_t kSwizzleOne = 5;
 // from the neighbouring face).
 inline constexpr uint8_t kWrapCubeEdge = 5;
 
+// Where a result component of the RGBA8 wave path (sample_rgba8.cpp) comes
+// from: the view's component order, swizzle and sRGB decoding folded together.
+struct Rgba8Source {
+  enum Kind : uint8_t { kZero, kOne, kUnorm, kSrgb } kind = kZero;
+  uint8_t shift = 0;  // of the source byte within the little-endian texel word
+};
+
 struct SampledImageState {
   // --- the view ---
   SampledDim dim = SampledDim::k2D;
@@ -122,6 +129,11 @@ struct SampledImageState {
   // The wave path of SampleComponents applies (sample_rgba8.cpp): a 2D or
   // 2D-array view of an inline 8-bit format, a weighted average, no compare.
   bool rgba8_waves = false;
+  // With rgba8_waves: the source of each result component, and when they
+  // are the texel's four bytes in some order (no constant, no byte twice),
+  // the component byte b gives (else all -1).
+  Rgba8Source rgba8_sources[4];
+  int8_t rgba8_byte_component[4] = {-1, -1, -1, -1};
 };
 
 // Resolves a view with a sampler (nullptr for texelFetch, storage images and

@@ -9,6 +9,7 @@
 #include "texel/format_info.h"
 #include "texel/sample.h"
 #include "texel/sample_internal.h"
+#include "texel/sample_rgba8.h"
 #include "texel/srgb.h"
 
 namespace duet::texel {
@@ -180,6 +181,7 @@ void ResolveSampler(const SamplerState& sampler, VkImageAspectFlagBits aspect,
   out->border_texel = ExpandToRgba(BorderColor(sampler, out->value_class), present, out->one_bits);
   out->rgba8_waves = out->dim == SampledDim::k2D && out->inline_format != InlineTexelFormat::kNone &&
                      !out->compare && sampler.reduction_mode == VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE;
+  if (out->rgba8_waves) rgba8::ResolveSources(out);
 }
 
 // The extent of one level as the view sees it: a view of another block size

@@ -3,21 +3,27 @@
 // and no comparison: the textures nearly every draw samples.
 //
 // Per call rather than per lane: the LOD is skipped when it cannot change
-// the result (LodMatters), and the view's component order, swizzle and sRGB
-// decoding become one source byte and conversion per result component.
-// Lanes then go four at a time (SSE2; eight at a time through
-// sample_rgba8_avx2.cpp on CPUs with AVX2):
+// the result (LodMatters); per view rather than per call, the view's
+// component order, swizzle and sRGB decoding become one source byte and
+// conversion per result component (rgba8_sources, ResolveSources). Lanes
+// then go eight at a time through sample_rgba8_avx2.cpp on CPUs with AVX2,
+// four at a time (SSE2) otherwise and for what those leave, results written
+// straight to the caller's registers:
 //  1. the LOD and level selection (ComputeLambdaPrime and ChooseLevels with
 //     the same operations, log2 from the exponent bits and a short series);
 //  2. the footprints: u = s * width + offset (- 0.5 for LINEAR), floor and
 //     fraction, wrapping, integer byte offsets, then the 32-bit texel words
 //     read straight from memory. Groups of one level and filter whose
 //     footprints lie inside the level (or wrap by power-of-two REPEAT or
-//     CLAMP_TO_EDGE) do this in vector registers (sample_rgba8_lanes.h); other groups (mixed
-//     levels, edges under other modes) go lane by lane, and a lane whose
-//     footprint reaches a border texel leaves for the general path (Sample);
+//     CLAMP_TO_EDGE) do this in vector registers (sample_rgba8_lanes.h),
+//     in one loop over the wave when every lane reads level 0 with one
+//     filter (no LOD); other groups (mixed levels, edges under other modes)
+//     go lane by lane, and a lane whose footprint reaches a border texel
+//     leaves for the general path (Sample);
 //  3. per result component, the byte of each texel to float and the
-//     bilinear weighting in the general path's order. UNORM codes are
+//     bilinear weighting in the general path's order (with the shifts and
+//     conversions fixed per loop when the components are the texel's bytes
+//     in some order, as with RGBA and BGRA views). UNORM codes are
 //     filtered as integers and then divided by 255, which rounds a single
 //     texel (NEAREST, or a texel centre) exactly like the codec's c / 255;
 //     sRGB codes go through the decode table first;
@@ -55,9 +61,11 @@ inline uint32_t LoadWord(const std::byte* at) {
 struct Sse2Lanes {
   using F = __m128;
   using I = __m128i;
+  static constexpr uint32_t kWidth = 4;
   static F LoadF(const float* p) { return _mm_loadu_ps(p); }
   static I LoadI(const int32_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
   static F SetF(float x) { return _mm_set1_ps(x); }
+  static void Store(uint32_t* p, F x) { _mm_storeu_ps(reinterpret_cast<float*>(p), x); }
   static I SetI(int32_t x) { return _mm_set1_epi32(x); }
   static F Add(F a, F b) { return _mm_add_ps(a, b); }
   static F Sub(F a, F b) { return _mm_sub_ps(a, b); }
@@ -66,6 +74,23 @@ struct Sse2Lanes {
   static F Min(F a, F b) { return _mm_min_ps(a, b); }
   static F Max(F a, F b) { return _mm_max_ps(a, b); }
   static F Less(F a, F b) { return _mm_cmplt_ps(a, b); }
+  static F Greater(F a, F b) { return _mm_cmpgt_ps(a, b); }
+  static F GreaterEqual(F a, F b) { return _mm_cmpge_ps(a, b); }
+  static F LessEqual(F a, F b) { return _mm_cmple_ps(a, b); }
+  static F Equal(F a, F b) { return _mm_cmpeq_ps(a, b); }
+  static F NotEqual(F a, F b) { return _mm_cmpneq_ps(a, b); }
+  static F AndF(F a, F b) { return _mm_and_ps(a, b); }
+  static F SelectF(F mask, F a, F b) { return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b)); }
+  static uint32_t MaskBits(F mask) { return static_cast<uint32_t>(_mm_movemask_ps(mask)); }
+  static F AsFloat(I x) { return _mm_castsi128_ps(x); }
+  static void StoreF(float* p, F x) { _mm_storeu_ps(p, x); }
+  static void StoreI(int32_t* p, I x) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), x); }
+  static I SubI(I a, I b) { return _mm_sub_epi32(a, b); }
+  static I OrI(I a, I b) { return _mm_or_si128(a, b); }
+  static I XorI(I a, I b) { return _mm_xor_si128(a, b); }
+  static I AndNotI(I a, I b) { return _mm_andnot_si128(a, b); }  // ~a & b
+  static bool AnySet(I mask) { return _mm_movemask_epi8(mask) != 0; }
+  static I LaneBits() { return _mm_setr_epi32(1, 2, 4, 8); }
   static I TruncateToInt(F x) { return _mm_cvttps_epi32(x); }
   static I RoundToInt(F x) { return _mm_cvtps_epi32(x); }
   static F ToFloat(I x) { return _mm_cvtepi32_ps(x); }
@@ -175,94 +200,23 @@ ComponentSource SourceOf(const SampledImageState& state, int component) {
   return {srgb ? ComponentSource::kSrgb : ComponentSource::kUnorm, static_cast<uint8_t>(8 * byte)};
 }
 
-// sampling::Log2 on four lanes with the same operations; false (and no
-// result) when a lane needs its special cases (zero, denormal, negative,
-// infinite or NaN).
-inline bool Log2x4(__m128 x, __m128* out) {
-  const __m128i bits = _mm_castps_si128(x);
-  // bits - 2^23 >= 0x7F000000 unsigned, as a signed comparison.
-  const __m128i biased = _mm_xor_si128(_mm_sub_epi32(bits, _mm_set1_epi32(0x00800000)), _mm_set1_epi32(INT32_MIN));
-  if (_mm_movemask_epi8(_mm_cmpgt_epi32(biased, _mm_set1_epi32(static_cast<int32_t>(0xFEFFFFFFu)))) != 0)
-    return false;
-  __m128i exponent = _mm_sub_epi32(_mm_srli_epi32(bits, 23), _mm_set1_epi32(127));
-  __m128i mantissa_bits = _mm_or_si128(_mm_and_si128(bits, _mm_set1_epi32(0x007FFFFF)), _mm_set1_epi32(0x3F800000));
-  const __m128i big = _mm_cmpgt_epi32(mantissa_bits, _mm_set1_epi32(0x3FB504F3));  // m > sqrt(2): m / 2
-  mantissa_bits = _mm_sub_epi32(mantissa_bits, _mm_and_si128(big, _mm_set1_epi32(0x00800000)));
-  exponent = _mm_sub_epi32(exponent, big);
-  const __m128 one = _mm_set1_ps(1.0f);
-  const __m128 m = _mm_castsi128_ps(mantissa_bits);
-  const __m128 t = _mm_div_ps(_mm_sub_ps(m, one), _mm_add_ps(m, one));
-  const __m128 t2 = _mm_mul_ps(t, t);
-  __m128 series = _mm_add_ps(_mm_set1_ps(0.412198583f), _mm_mul_ps(t2, _mm_set1_ps(0.320598898f)));
-  series = _mm_add_ps(_mm_set1_ps(0.577078016f), _mm_mul_ps(t2, series));
-  series = _mm_add_ps(_mm_set1_ps(0.961796694f), _mm_mul_ps(t2, series));
-  series = _mm_add_ps(_mm_set1_ps(2.88539008f), _mm_mul_ps(t2, series));
-  *out = _mm_add_ps(_mm_cvtepi32_ps(exponent), _mm_mul_ps(t, series));
-  return true;
+bool CpuHasAvx2() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2");
+#else
+  return false;
+#endif
 }
 
-inline __m128 Select(__m128 mask, __m128 if_set, __m128 if_clear) {
-  return _mm_or_ps(_mm_and_ps(mask, if_set), _mm_andnot_ps(mask, if_clear));
-}
-
-// sampling::ComputeLambdaPrime<k2D> and ChooseLevels for the four lanes from
-// `first`, with the same operations (min/max operand orders chosen to match
-// std::min/max/clamp, NaN included). False when Log2x4 declines.
-bool ChooseGroupLevels(const SampledImageState& state, const sampling::Operands& op, uint32_t first,
-                       LaneLevels* out, __m128* delta_out, __m128i* blend_out) {
-  const __m128 max_bias = _mm_set1_ps(kMaxSamplerLodBias);
-  const __m128 min_bias = _mm_set1_ps(-kMaxSamplerLodBias);
-  // std::clamp(v, lo, hi) = v < lo ? lo : (hi < v ? hi : v)
-  const __m128 summed_bias = _mm_add_ps(_mm_set1_ps(state.sampler.mip_lod_bias), _mm_loadu_ps(&op.bias[first]));
-  const __m128 bias = _mm_min_ps(max_bias, _mm_max_ps(min_bias, summed_bias));
-  __m128 lambda_prime;
-  if (op.explicit_lod) {
-    lambda_prime = _mm_add_ps(_mm_loadu_ps(&op.lod[first]), bias);
-  } else {
-    const SampledLevel& base = state.levels[0];
-    auto length2 = [&](const float* const d[3]) {
-      const __m128 m0 = _mm_mul_ps(_mm_loadu_ps(&d[0][first]), _mm_set1_ps(base.scale[0]));
-      const __m128 m1 = _mm_mul_ps(_mm_loadu_ps(&d[1][first]), _mm_set1_ps(base.scale[1]));
-      return _mm_add_ps(_mm_mul_ps(m0, m0), _mm_mul_ps(m1, m1));
-    };
-    const __m128 rho_x2 = length2(op.ddx), rho_y2 = length2(op.ddy);
-    __m128 log2_rho2;
-    if (!Log2x4(_mm_max_ps(rho_y2, rho_x2), &log2_rho2)) return false;  // std::max(rho_x2, rho_y2)
-    lambda_prime = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(0.5f), log2_rho2), bias);
-  }
-  // ChooseLevels.
-  const __m128 lod_min = _mm_max_ps(_mm_loadu_ps(&op.min_lod[first]), _mm_set1_ps(state.sampler.min_lod));
-  const __m128 lod_max = _mm_set1_ps(state.sampler.max_lod);
-  __m128 lambda = Select(_mm_cmpgt_ps(lambda_prime, lod_max), lod_max,
-                         Select(_mm_cmpge_ps(lambda_prime, lod_min), lambda_prime, lod_min));
-  lambda = _mm_and_ps(lambda, _mm_cmpeq_ps(lambda, lambda));  // NaN -> 0
-  const __m128 magnified = _mm_cmple_ps(lambda, _mm_setzero_ps());
-  const int32_t q = static_cast<int32_t>(state.level_count) - 1;
-  const __m128 d = _mm_min_ps(_mm_set1_ps(static_cast<float>(q)), _mm_max_ps(_mm_setzero_ps(), lambda));
-  const __m128i whole = _mm_cvttps_epi32(d);
-  const __m128 fraction = _mm_sub_ps(d, _mm_cvtepi32_ps(whole));
-  __m128i hi, lo;
-  __m128 delta;
-  if (state.mip_linear) {
-    hi = whole;
-    const __m128i next = _mm_add_epi32(whole, _mm_set1_epi32(1));
-    const __m128i last = _mm_set1_epi32(q);
-    const __m128i past = _mm_cmpgt_epi32(next, last);
-    lo = _mm_or_si128(_mm_and_si128(past, last), _mm_andnot_si128(past, next));  // std::min(whole + 1, q)
-    delta = fraction;
-  } else {
-    // nearest(d') rounds ties down: the next level once the fraction exceeds one half.
-    hi = lo = _mm_sub_epi32(whole, _mm_castps_si128(_mm_cmpgt_ps(fraction, _mm_set1_ps(0.5f))));
-    delta = _mm_setzero_ps();
-  }
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(&out->hi[first]), hi);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(&out->lo[first]), lo);
-  const bool mag_linear = state.mag_filter == VK_FILTER_LINEAR, min_linear = state.min_filter == VK_FILTER_LINEAR;
-  const int magnified_bits = _mm_movemask_ps(magnified);
-  for (int k = 0; k < 4; ++k) out->linear[first + k] = ((magnified_bits >> k) & 1) != 0 ? mag_linear : min_linear;
-  *delta_out = delta;
-  *blend_out = _mm_andnot_si128(_mm_cmpeq_epi32(lo, hi), _mm_castps_si128(_mm_cmpneq_ps(delta, _mm_setzero_ps())));
-  return true;
+// SampleGroupsAvx2 in use: the CPU has AVX2 and DUET_LANE_ISA (the
+// interpreter's choice of instruction set) does not ask for the baseline.
+bool& WideGroups() {
+  static bool enabled = [] {
+    const char* isa = std::getenv("DUET_LANE_ISA");
+    return CpuHasAvx2() && (isa == nullptr || std::strcmp(isa, "baseline") != 0);
+  }();
+  return enabled;
 }
 
 void ChooseLaneLevels(const SampledImageState& state, const sampling::Operands& op, LaneMask lane_mask,
@@ -276,20 +230,12 @@ void ChooseLaneLevels(const SampledImageState& state, const sampling::Operands& 
     out->hi[lane] = out->lo[lane] = 0;
     out->linear[lane] = false;
   }
-  // Four lanes at a time while the operand arrays hold them (they end at the
-  // last active lane), then lane by lane.
-  uint32_t first = 0;
-  for (; first + 4 <= lane_count; first += 4) {
-    __m128 delta;
-    __m128i blend;
-    if (!ChooseGroupLevels(state, op, first, out, &delta, &blend)) break;
-    const uint32_t blend_bits = static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(blend))) &
-                                static_cast<uint32_t>(lane_mask >> first) & 0xF;
-    alignas(16) float deltas[4];
-    _mm_store_ps(deltas, delta);
-    for (int k = 0; k < 4; ++k) out->delta[first + k] = ((blend_bits >> k) & 1) != 0 ? deltas[k] : 0.0f;
-    out->two_levels |= LaneMask{blend_bits} << first;
-  }
+  // Eight lanes at a time with AVX2, four otherwise and for the rest, while
+  // the operand arrays hold them (they end at the last active lane); lane by
+  // lane from a group whose log2 needs the special cases.
+  uint32_t first = WideGroups() ? rgba8::ChooseLevelsAvx2(state, op, lane_mask, lane_count, out) : 0;
+  for (; first + 4 <= lane_count; first += 4)
+    if (!ChooseGroupLevels<Sse2Lanes>(state, op, lane_mask, first, out)) break;
   if (first == lane_count) return;
   float lambda_prime[kLanes];
   sampling::ComputeLambdaPrime<SampledDim::k2D>(state, op, lane_count, lambda_prime);
@@ -372,31 +318,13 @@ inline uint32_t GroupFootprints(const SampledImageState& state, const sampling::
                                 uint32_t lanes, const GroupLevels& g, Footprints4* fp, bool* nearest) {
   if (lanes == 0xF && g.same) {
     const SampledLevel& level = state.levels[g.level[0]];
-    if (VectorAddressable(state, level) && VectorFootprints<Sse2Lanes>(state, level, g.linear[0], op, first, fp)) {
+    if (VectorAddressable(state, level) &&
+        VectorFootprints<Sse2Lanes>(state, LevelAddressing<Sse2Lanes>(state, level, g.linear[0], op), op, first, fp)) {
       *nearest = !g.linear[0];
       return 0;
     }
   }
   return LaneFootprints(state, op, first, lanes, g, fp, nearest);
-}
-
-bool CpuHasAvx2() {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2");
-#else
-  return false;
-#endif
-}
-
-// SampleGroupsAvx2 in use: the CPU has AVX2 and DUET_LANE_ISA (the
-// interpreter's choice of instruction set) does not ask for the baseline.
-bool& WideGroups() {
-  static bool enabled = [] {
-    const char* isa = std::getenv("DUET_LANE_ISA");
-    return CpuHasAvx2() && (isa == nullptr || std::strcmp(isa, "baseline") != 0);
-  }();
-  return enabled;
 }
 
 void SampleRgba8Waves(const SampledImageState& state, const SampleRequest& request, LaneMask lane_mask,
@@ -405,15 +333,16 @@ void SampleRgba8Waves(const SampledImageState& state, const SampleRequest& reque
   const uint32_t lane_count = LaneCount(lane_mask);
   LaneLevels levels;
   ChooseLaneLevels(state, op, lane_mask, lane_count, LodMatters(state, request.min_lod != nullptr), &levels);
-  ComponentSource sources[4];
-  for (int c = 0; c < 4; ++c) sources[c] = SourceOf(state, c);
+  const ComponentSource* sources = state.rgba8_sources;
 
-  // Whole groups of eight first (with AVX2), their results written in place.
-  const LaneMask wide =
-      WideGroups() ? rgba8::SampleGroupsAvx2(state, op, lane_mask, lane_count, levels, sources, out) : 0;
-  // Then four lanes at a time, only the groups with lanes left.
+  // Whole groups of eight first (with AVX2), then whole groups of four of
+  // one level and filter, their results written in place.
+  LaneMask done = WideGroups() ? rgba8::SampleGroupsAvx2(state, op, lane_mask, lane_count, levels, sources, out) : 0;
+  if (levels.uniform && (lane_mask & ~done) != 0)
+    done |= UniformGroups<Sse2Lanes>(state, op, lane_mask & ~done, lane_count, levels, sources, out);
+  // Then the groups of four with lanes left.
   LaneMask general = 0;
-  for (LaneMask rest = lane_mask & ~wide; rest != 0;) {
+  for (LaneMask rest = lane_mask & ~done; rest != 0;) {
     const uint32_t first = static_cast<uint32_t>(__builtin_ctzll(rest)) & ~3u;
     const uint32_t lanes = static_cast<uint32_t>(rest >> first) & 0xF;
     rest &= ~(LaneMask{0xF} << first);
@@ -434,7 +363,7 @@ void SampleRgba8Waves(const SampledImageState& state, const SampleRequest& reque
     }
     // Border lanes are written over by the general path below.
     if (lanes == 0xF) {
-      for (int c = 0; c < 4; ++c) _mm_storeu_ps(reinterpret_cast<float*>(&out[c][first]), value[c]);
+      StoreGroup<Sse2Lanes>(out, first, value);
     } else {
       for (int c = 0; c < 4; ++c) {
         alignas(16) uint32_t words[4];
@@ -459,6 +388,24 @@ void SampleRgba8Waves(const SampledImageState& state, const SampleRequest& reque
 }  // namespace
 
 namespace rgba8 {
+
+void ResolveSources(SampledImageState* state) {
+  uint32_t seen = 0;  // bytes read so far
+  bool permutation = true;
+  int8_t byte_component[4] = {-1, -1, -1, -1};
+  for (int c = 0; c < 4; ++c) {
+    const ComponentSource source = SourceOf(*state, c);
+    state->rgba8_sources[c] = source;
+    const int b = source.shift / 8;
+    if (source.kind == ComponentSource::kZero || source.kind == ComponentSource::kOne || ((seen >> b) & 1) != 0) {
+      permutation = false;
+      continue;
+    }
+    seen |= 1u << b;
+    byte_component[b] = static_cast<int8_t>(c);
+  }
+  for (int b = 0; b < 4; ++b) state->rgba8_byte_component[b] = permutation ? byte_component[b] : int8_t{-1};
+}
 
 bool WideGroupsEnabled() { return WideGroups(); }
 void SetWideGroupsEnabled(bool enabled) { WideGroups() = enabled && CpuHasAvx2(); }

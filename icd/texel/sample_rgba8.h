@@ -11,12 +11,11 @@ namespace duet::texel::rgba8 {
 
 inline constexpr uint32_t kLanes = kMaxSampleLanes;
 
-// Where a result component comes from: the view's component order, swizzle
-// and sRGB decoding folded together.
-struct ComponentSource {
-  enum Kind : uint8_t { kZero, kOne, kUnorm, kSrgb } kind;
-  uint8_t shift;  // of the source byte within the little-endian texel word
-};
+using ComponentSource = Rgba8Source;
+
+// Fills state->rgba8_sources and rgba8_byte_component from the view's
+// format and swizzle (ResolveSampledImage, when rgba8_waves).
+void ResolveSources(SampledImageState* state);
 
 // The levels and filter of every lane.
 struct LaneLevels {
@@ -39,7 +38,14 @@ LaneMask SampleGroupsAvx2(const SampledImageState& state, const sampling::Operan
                           uint32_t lane_count, const LaneLevels& levels, const ComponentSource sources[4],
                           uint32_t* const out[4]);
 
-// Whether SampleComponents uses SampleGroupsAvx2: when the CPU has AVX2,
+// The LOD and levels of the lanes from 0 eight at a time with AVX2, into
+// levels' arrays and two_levels (see ChooseGroupLevels), while whole groups
+// of eight remain below lane_count and their log2 needs no special case.
+// Returns the first lane not done. The same bits as four at a time.
+uint32_t ChooseLevelsAvx2(const SampledImageState& state, const sampling::Operands& op, LaneMask lane_mask,
+                          uint32_t lane_count, LaneLevels* levels);
+
+// Whether SampleComponents uses SampleGroupsAvx2 and ChooseLevelsAvx2: when the CPU has AVX2,
 // unless DUET_LANE_ISA=baseline. Tests turn it off and on to compare.
 bool WideGroupsEnabled();
 void SetWideGroupsEnabled(bool enabled);  // enabling is ignored without AVX2

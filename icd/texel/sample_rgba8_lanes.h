@@ -1,20 +1,129 @@
 // The vector steps of the RGBA8 wave path, written once for any width V:
-// footprints (coordinates to wrapped integer texel offsets to texel words)
-// and filtering (bytes to floats, bilinear weighting, blending of levels).
+// the LOD and level selection, footprints (coordinates to wrapped integer
+// texel offsets to texel words) and filtering (bytes to floats, bilinear
+// weighting, blending of levels), and the loop over a wave's groups when
+// every lane reads level 0 with one filter.
 //
 // Included inside an anonymous namespace by sample_rgba8.cpp (V =
 // Sse2Lanes, four lanes) and by sample_rgba8_avx2.cpp after its AVX2 target
 // pragma (V = Avx2Lanes, eight lanes), so each instruction set compiles its
 // own copy. The operations and their order are the same for every V (no
-// FMA), and so are the results' bits. V provides, as static functions over
-// its float vector F and int32 vector I: LoadF, LoadI, SetF, SetI, Add, Sub,
-// Mul, Div, Min, Max, Less (a mask), TruncateToInt, RoundToInt, ToFloat,
-// AsInt, AddI, AndI, MinI, MaxI, ShiftLeft2, ShiftRight (by a count),
-// MulLo, GreaterI, EqualI, AllSet
-// (every lane of a mask), Words (32-bit words at byte offsets), Pairs (the
-// words at byte offsets and 4 bytes after) and Lookup (floats from a table).
+// FMA), and so are the results' bits. V provides its width kWidth and, as
+// static functions over its float vector F and int32 vector I: LoadF, LoadI,
+// Store (to 32-bit words), StoreF, StoreI, SetF, SetI, Add, Sub, Mul, Div,
+// Min, Max, the comparisons Less, Greater, GreaterEqual, LessEqual, Equal,
+// NotEqual (SSE's masks), AndF, SelectF, MaskBits (a mask's sign bits),
+// TruncateToInt, RoundToInt, ToFloat, AsInt, AsFloat, AddI, SubI, AndI, OrI,
+// XorI, AndNotI, MinI, MaxI, ShiftLeft2, ShiftRight (by a count), MulLo,
+// GreaterI, EqualI, AllSet / AnySet (of a mask's lanes), LaneBits (lane k
+// holds 2^k), Words (32-bit words at byte offsets), Pairs (the words at
+// byte offsets and 4 bytes after) and Lookup (floats from a table).
 //
-// Expects texel/sample_rgba8.h, and ComponentSource / kLanes in scope.
+// Expects texel/sample_rgba8.h, and ComponentSource / LaneLevels / kLanes in
+// scope.
+
+// sampling::Log2 lane by lane with the same operations; false (and no
+// result) when a lane needs its special cases (zero, denormal, negative,
+// infinite or NaN).
+template <class V>
+inline bool Log2Lanes(typename V::F x, typename V::F* out) {
+  using I = typename V::I;
+  using F = typename V::F;
+  const I bits = V::AsInt(x);
+  // bits - 2^23 >= 0x7F000000 unsigned, as a signed comparison.
+  const I biased = V::XorI(V::SubI(bits, V::SetI(0x00800000)), V::SetI(INT32_MIN));
+  if (V::AnySet(V::GreaterI(biased, V::SetI(static_cast<int32_t>(0xFEFFFFFFu))))) return false;
+  I exponent = V::SubI(V::ShiftRight(bits, 23), V::SetI(127));
+  I mantissa_bits = V::OrI(V::AndI(bits, V::SetI(0x007FFFFF)), V::SetI(0x3F800000));
+  const I big = V::GreaterI(mantissa_bits, V::SetI(0x3FB504F3));  // m > sqrt(2): m / 2
+  mantissa_bits = V::SubI(mantissa_bits, V::AndI(big, V::SetI(0x00800000)));
+  exponent = V::SubI(exponent, big);
+  const F one = V::SetF(1.0f);
+  const F m = V::AsFloat(mantissa_bits);
+  const F t = V::Div(V::Sub(m, one), V::Add(m, one));
+  const F t2 = V::Mul(t, t);
+  F series = V::Add(V::SetF(0.412198583f), V::Mul(t2, V::SetF(0.320598898f)));
+  series = V::Add(V::SetF(0.577078016f), V::Mul(t2, series));
+  series = V::Add(V::SetF(0.961796694f), V::Mul(t2, series));
+  series = V::Add(V::SetF(2.88539008f), V::Mul(t2, series));
+  *out = V::Add(V::ToFloat(exponent), V::Mul(t, series));
+  return true;
+}
+
+// sampling::ComputeLambdaPrime<k2D> and ChooseLevels for the V::kWidth lanes
+// from `first`, with the same operations (min/max operand orders chosen to
+// match std::min/max/clamp, NaN included), into out's arrays and two_levels
+// (lanes outside lane_mask do not blend). False (nothing written) when
+// Log2Lanes declines.
+template <class V>
+bool ChooseGroupLevels(const SampledImageState& state, const sampling::Operands& op, LaneMask lane_mask,
+                       uint32_t first, LaneLevels* out) {
+  using I = typename V::I;
+  using F = typename V::F;
+  // std::clamp(v, lo, hi) = v < lo ? lo : (hi < v ? hi : v)
+  const F summed_bias = V::Add(V::SetF(state.sampler.mip_lod_bias), V::LoadF(&op.bias[first]));
+  const F bias = V::Min(V::SetF(kMaxSamplerLodBias), V::Max(V::SetF(-kMaxSamplerLodBias), summed_bias));
+  F lambda_prime;
+  if (op.explicit_lod) {
+    lambda_prime = V::Add(V::LoadF(&op.lod[first]), bias);
+  } else {
+    const SampledLevel& base = state.levels[0];
+    auto length2 = [&](const float* const d[3]) {
+      const F m0 = V::Mul(V::LoadF(&d[0][first]), V::SetF(base.scale[0]));
+      const F m1 = V::Mul(V::LoadF(&d[1][first]), V::SetF(base.scale[1]));
+      return V::Add(V::Mul(m0, m0), V::Mul(m1, m1));
+    };
+    const F rho_x2 = length2(op.ddx), rho_y2 = length2(op.ddy);
+    F log2_rho2;
+    if (!Log2Lanes<V>(V::Max(rho_y2, rho_x2), &log2_rho2)) return false;  // std::max(rho_x2, rho_y2)
+    lambda_prime = V::Add(V::Mul(V::SetF(0.5f), log2_rho2), bias);
+  }
+  // ChooseLevels.
+  const F lod_min = V::Max(V::LoadF(&op.min_lod[first]), V::SetF(state.sampler.min_lod));
+  const F lod_max = V::SetF(state.sampler.max_lod);
+  F lambda = V::SelectF(V::Greater(lambda_prime, lod_max), lod_max,
+                        V::SelectF(V::GreaterEqual(lambda_prime, lod_min), lambda_prime, lod_min));
+  lambda = V::AndF(lambda, V::Equal(lambda, lambda));  // NaN -> 0
+  const F zero = V::SetF(0.0f);
+  const F magnified = V::LessEqual(lambda, zero);
+  const int32_t q = static_cast<int32_t>(state.level_count) - 1;
+  const F d = V::Min(V::SetF(static_cast<float>(q)), V::Max(zero, lambda));
+  const I whole = V::TruncateToInt(d);
+  const F fraction = V::Sub(d, V::ToFloat(whole));
+  I hi, lo;
+  F delta;
+  if (state.mip_linear) {
+    hi = whole;
+    const I next = V::AddI(whole, V::SetI(1));
+    const I last = V::SetI(q);
+    const I past = V::GreaterI(next, last);
+    lo = V::OrI(V::AndI(past, last), V::AndNotI(past, next));  // std::min(whole + 1, q)
+    delta = fraction;
+  } else {
+    // nearest(d') rounds ties down: the next level once the fraction exceeds one half.
+    hi = lo = V::SubI(whole, V::AsInt(V::Greater(fraction, V::SetF(0.5f))));
+    delta = zero;
+  }
+  V::StoreI(&out->hi[first], hi);
+  V::StoreI(&out->lo[first], lo);
+  // Four bools at a time: byte k is 1 where lane k is magnified (bit k times
+  // 2^(7k) lands on bit 8k; the shifted copies do not overlap).
+  const uint32_t magnified_bits = V::MaskBits(magnified);
+  for (uint32_t k = 0; k < V::kWidth; k += 4) {
+    const uint32_t magnified_bytes = (((magnified_bits >> k) & 0xF) * 0x00204081u) & 0x01010101u;
+    const uint32_t linear_bytes = (state.mag_filter == VK_FILTER_LINEAR ? magnified_bytes : 0u) |
+                                  (state.min_filter == VK_FILTER_LINEAR ? magnified_bytes ^ 0x01010101u : 0u);
+    std::memcpy(&out->linear[first + k], &linear_bytes, sizeof linear_bytes);
+  }
+  // Lanes of the mask between two levels keep their delta, the others get +0.
+  const I lane_bits = V::LaneBits();
+  const I active = V::EqualI(V::AndI(V::SetI(static_cast<int32_t>(lane_mask >> first)), lane_bits), lane_bits);
+  const I blend = V::AndNotI(V::EqualI(lo, hi), V::AsInt(V::NotEqual(delta, zero)));
+  const F blending = V::AsFloat(V::AndI(blend, active));
+  V::StoreF(&out->delta[first], V::AndF(delta, blending));
+  out->two_levels |= LaneMask{V::MaskBits(blending)} << first;
+  return true;
+}
 
 // The footprints of V::kWidth lanes in one level: the texel words i0j0,
 // i1j0, i0j1, i1j1 (NEAREST: only [0] is read) and the weights of i1 and j1
@@ -36,32 +145,6 @@ inline typename V::I FloorAndFraction(typename V::F x, typename V::F* fraction) 
   const typename V::I floor_x = V::AddI(truncated, V::AsInt(V::Less(x, V::ToFloat(truncated))));
   *fraction = V::Sub(x, V::ToFloat(floor_x));
   return floor_x;
-}
-
-// The texel indices of one axis: i0 (and i1 = i0 + 1 for LINEAR) wrapped,
-// by masking for a power-of-two size under REPEAT, by clamping under
-// CLAMP_TO_EDGE (sampling::Wrap's operations); otherwise they must lie
-// inside the level. False when a lane needs the general wrap.
-template <class V>
-inline bool WrapAxis(typename V::I i, int32_t size, uint8_t mode, bool linear, typename V::I* i0,
-                     typename V::I* i1) {
-  const typename V::I one = V::SetI(1);
-  if (mode == VK_SAMPLER_ADDRESS_MODE_REPEAT && (size & (size - 1)) == 0) {
-    const typename V::I mask = V::SetI(size - 1);
-    *i0 = V::AndI(i, mask);
-    *i1 = V::AndI(V::AddI(i, one), mask);
-    return true;
-  }
-  if (mode == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE) {
-    const typename V::I zero = V::SetI(0), last = V::SetI(size - 1);
-    *i0 = V::MinI(V::MaxI(i, zero), last);
-    *i1 = V::MinI(V::MaxI(V::AddI(i, one), zero), last);
-    return true;
-  }
-  *i0 = i;
-  *i1 = V::AddI(i, one);
-  const typename V::I inside = V::AndI(V::GreaterI(i, V::SetI(-1)), V::GreaterI(V::SetI(linear ? size - 1 : size), i));
-  return V::AllSet(inside);
 }
 
 // Whether the vector paths address a level's texels (4 bytes each) by
@@ -87,24 +170,86 @@ inline typename V::I LayerOffsets(const SampledImageState& state, const SampledL
   return V::MulLo(layer, V::SetI(static_cast<int32_t>(level.layer_pitch)));
 }
 
-// The Offset operand of the lanes from `first`, per lane or constant.
+// What VectorFootprints needs of a level read with one filter, the same for
+// every group of lanes: set up once for a loop over groups.
 template <class V>
-inline typename V::I Offsets(const sampling::Operands& op, int c, uint32_t first) {
-  return op.offsets[c] != nullptr ? V::LoadI(&op.offsets[c][first]) : V::SetI(op.const_offset[c]);
+struct LevelAddressing {
+  // How an axis wraps: by masking (REPEAT, a power-of-two size), by clamping
+  // (CLAMP_TO_EDGE), both sampling::Wrap's operations, or not at all (the
+  // footprint must then lie inside the level).
+  enum class Wrap : uint8_t { kMask, kClamp, kInside };
+
+  LevelAddressing() = default;
+  LevelAddressing(const SampledImageState& state, const SampledLevel& l, bool is_linear,
+                  const sampling::Operands& op)
+      : level(&l), linear(is_linear), pitch(V::SetI(static_cast<int32_t>(l.row_pitch))) {
+    for (int c = 0; c < 2; ++c) {
+      const int32_t size = l.extent[c];
+      const uint8_t mode = linear ? state.wrap_linear[c] : state.wrap_nearest[c];
+      wrap[c] = mode == VK_SAMPLER_ADDRESS_MODE_REPEAT && (size & (size - 1)) == 0 ? Wrap::kMask
+                : mode == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE                    ? Wrap::kClamp
+                                                                                   : Wrap::kInside;
+      scale[c] = V::SetF(l.scale[c]);
+      const_offset[c] = V::ToFloat(V::SetI(op.const_offset[c]));
+      last[c] = V::SetI(size - 1);
+      end[c] = V::SetI(linear ? size - 1 : size);
+    }
+  }
+
+  const SampledLevel* level = nullptr;
+  bool linear = false;
+  Wrap wrap[2] = {};
+  typename V::F scale[2];         // normalized to texel coordinates
+  typename V::F const_offset[2];  // the constant Offset, when not per lane
+  typename V::I last[2];          // size - 1: the mask (kMask) or the upper clamp (kClamp)
+  typename V::I end[2];           // kInside: i below it (size - 1 for LINEAR, size for NEAREST)
+  typename V::I pitch;            // bytes between rows
+};
+
+// The texel indices of one axis: i0 (and i1 = i0 + 1 for LINEAR) wrapped.
+// False when a lane needs the general wrap.
+template <class V>
+inline bool WrapAxis(const LevelAddressing<V>& at, int c, typename V::I i, typename V::I* i0, typename V::I* i1) {
+  const typename V::I one = V::SetI(1);
+  using Wrap = typename LevelAddressing<V>::Wrap;
+  if (at.wrap[c] == Wrap::kMask) {
+    *i0 = V::AndI(i, at.last[c]);
+    *i1 = V::AndI(V::AddI(i, one), at.last[c]);
+    return true;
+  }
+  if (at.wrap[c] == Wrap::kClamp) {
+    const typename V::I zero = V::SetI(0);
+    *i0 = V::MinI(V::MaxI(i, zero), at.last[c]);
+    *i1 = V::MinI(V::MaxI(V::AddI(i, one), zero), at.last[c]);
+    return true;
+  }
+  *i0 = i;
+  *i1 = V::AddI(i, one);
+  return V::AllSet(V::AndI(V::GreaterI(i, V::SetI(-1)), V::GreaterI(at.end[c], i)));
 }
 
-// The footprints of the lanes from `first`, which all read `level` (vector
-// addressable) with one filter, in their array layers. False when a lane needs the general wrap
-// (an edge under a mode other than power-of-two REPEAT or CLAMP_TO_EDGE).
+// s * width + offset for axis c of the lanes from `first` (the general
+// path's order; the constant offset converted once).
 template <class V>
-[[gnu::always_inline]] inline bool VectorFootprints(const SampledImageState& state, const SampledLevel& level, bool linear,
-                      const sampling::Operands& op, uint32_t first, Footprints<V>* out) {
+inline typename V::F TexelCoordinate(const LevelAddressing<V>& at, const sampling::Operands& op, int c,
+                                     uint32_t first) {
+  const typename V::F offset =
+      op.offsets[c] != nullptr ? V::ToFloat(V::LoadI(&op.offsets[c][first])) : at.const_offset[c];
+  return V::Add(V::Mul(V::LoadF(&op.coords[c][first]), at.scale[c]), offset);
+}
+
+// The footprints of the lanes from `first`, which all read at.level (vector
+// addressable) with at.linear's filter, in their array layers. False when a
+// lane needs the general wrap (an edge under a mode other than power-of-two
+// REPEAT or CLAMP_TO_EDGE).
+template <class V>
+[[gnu::always_inline]] inline bool VectorFootprints(const SampledImageState& state, const LevelAddressing<V>& at,
+                                                    const sampling::Operands& op, uint32_t first,
+                                                    Footprints<V>* out) {
   // u = s * width + offset, minus one half for LINEAR: the general path's order.
-  typename V::F u = V::Add(V::Mul(V::LoadF(&op.coords[0][first]), V::SetF(level.scale[0])),
-                           V::ToFloat(Offsets<V>(op, 0, first)));
-  typename V::F v = V::Add(V::Mul(V::LoadF(&op.coords[1][first]), V::SetF(level.scale[1])),
-                           V::ToFloat(Offsets<V>(op, 1, first)));
-  if (linear) {
+  typename V::F u = TexelCoordinate<V>(at, op, 0, first);
+  typename V::F v = TexelCoordinate<V>(at, op, 1, first);
+  if (at.linear) {
     u = V::Sub(u, V::SetF(0.5f));
     v = V::Sub(v, V::SetF(0.5f));
   }
@@ -112,21 +257,19 @@ template <class V>
   const typename V::I i = FloorAndFraction<V>(u, &alpha);
   const typename V::I j = FloorAndFraction<V>(v, &beta);
   typename V::I i0, i1, j0, j1;
-  const uint8_t mode_s = linear ? state.wrap_linear[0] : state.wrap_nearest[0];
-  const uint8_t mode_t = linear ? state.wrap_linear[1] : state.wrap_nearest[1];
-  if (!WrapAxis<V>(i, level.extent[0], mode_s, linear, &i0, &i1) ||
-      !WrapAxis<V>(j, level.extent[1], mode_t, linear, &j0, &j1))
-    return false;
-  const typename V::I pitch = V::SetI(static_cast<int32_t>(level.row_pitch));
+  if (!WrapAxis<V>(at, 0, i, &i0, &i1) || !WrapAxis<V>(at, 1, j, &j0, &j1)) return false;
+  const SampledLevel& level = *at.level;
   const typename V::I layer = LayerOffsets<V>(state, level, op, first);
-  const typename V::I row0 = V::AddI(layer, V::MulLo(j0, pitch));
+  const typename V::I row0 = V::AddI(layer, V::MulLo(j0, at.pitch));
   const typename V::I x0 = V::ShiftLeft2(i0);
-  if (!linear) {
-    out->texels[0] = V::Words(level.base, V::AddI(row0, x0));
+  if (!at.linear) {
+    // One texel; the others only keep callers that pick the filter at run
+    // time from reading unset registers.
+    out->texels[0] = out->texels[1] = out->texels[2] = out->texels[3] = V::Words(level.base, V::AddI(row0, x0));
     out->alpha = out->beta = V::SetF(0.0f);
     return true;
   }
-  const typename V::I row1 = V::AddI(layer, V::MulLo(j1, pitch));
+  const typename V::I row1 = V::AddI(layer, V::MulLo(j1, at.pitch));
   const typename V::I x1 = V::ShiftLeft2(i1);
   if (V::AllSet(V::EqualI(i1, V::AddI(i0, V::SetI(1))))) {
     // i1 = i0 + 1 in every lane: each row's two texels are one 64-bit word.
@@ -178,14 +321,32 @@ inline void Bytes(const typename V::I texels[4], uint8_t shift, typename V::I co
   }
 }
 
-// The four result components from the footprints. NEAREST footprints (one
-// texel, zero weights) skip the weighting, which would return the texel
-// unchanged. UNORM codes are weighted as integers and divided by 255
-// afterwards, which rounds a single texel exactly as c / 255.
+// One result component: byte `shift` of the footprint's texels, converted
+// (UNORM codes, or sRGB through the decode table) and weighted. NEAREST
+// footprints (one texel, zero weights) skip the weighting, which would
+// return the texel unchanged. UNORM codes are weighted as integers and
+// divided by 255 afterwards, which rounds a single texel exactly as c / 255.
+template <class V, bool kNearest>
+[[gnu::always_inline]] inline typename V::F FilterByte(const SampledImageState& state, const Footprints<V>& fp,
+                                                       const Weights<V>& weights, uint8_t shift, bool srgb) {
+  constexpr int kCorners = kNearest ? 1 : 4;
+  typename V::I code[4];
+  Bytes<V, kCorners>(fp.texels, shift, code);
+  typename V::F v[4];
+  if (srgb) {
+#pragma GCC unroll 4
+    for (int k = 0; k < kCorners; ++k) v[k] = V::Lookup(state.rgb8_table, code[k]);
+    return kNearest ? v[0] : Bilinear<V>(v, weights);
+  }
+#pragma GCC unroll 4
+  for (int k = 0; k < kCorners; ++k) v[k] = V::ToFloat(code[k]);
+  return V::Div(kNearest ? v[0] : Bilinear<V>(v, weights), V::SetF(255.0f));
+}
+
+// The four result components from the footprints.
 template <class V, bool kNearest>
 [[gnu::always_inline]] inline void FilterFootprints(const SampledImageState& state, const ComponentSource sources[4],
-                             const Footprints<V>& fp, typename V::F out[4]) {
-  constexpr int kCorners = kNearest ? 1 : 4;
+                                                    const Footprints<V>& fp, typename V::F out[4]) {
   const Weights<V> weights(fp);  // unused (and dropped) for NEAREST
 #pragma GCC unroll 4
   for (int c = 0; c < 4; ++c) {
@@ -194,26 +355,112 @@ template <class V, bool kNearest>
       out[c] = V::SetF(source.kind == ComponentSource::kOne ? 1.0f : 0.0f);
       continue;
     }
-    typename V::I code[4];
-    Bytes<V, kCorners>(fp.texels, source.shift, code);
-    typename V::F v[4];
-    if (source.kind == ComponentSource::kSrgb) {
-#pragma GCC unroll 4
-      for (int k = 0; k < kCorners; ++k) v[k] = V::Lookup(state.rgb8_table, code[k]);
-      out[c] = kNearest ? v[0] : Bilinear<V>(v, weights);
-    } else {
-#pragma GCC unroll 4
-      for (int k = 0; k < kCorners; ++k) v[k] = V::ToFloat(code[k]);
-      out[c] = V::Div(kNearest ? v[0] : Bilinear<V>(v, weights), V::SetF(255.0f));
-    }
+    out[c] = FilterByte<V, kNearest>(state, fp, weights, source.shift, source.kind == ComponentSource::kSrgb);
   }
 }
 
+// FilterFootprints when the sources are the texel's bytes in some order
+// (SampledImageState::rgba8_byte_component): out[b] is byte b's filtered
+// value, with every shift and conversion known here. Byte b is sRGB for
+// b < 3 of an sRGB format, else UNORM (as SourceOf has it).
+template <class V, bool kNearest, bool kSrgb>
+[[gnu::always_inline]] inline void FilterBytes(const SampledImageState& state, const Footprints<V>& fp,
+                                               typename V::F out[4]) {
+  const Weights<V> weights(fp);  // unused (and dropped) for NEAREST
+#pragma GCC unroll 4
+  for (int b = 0; b < 4; ++b)
+    out[b] = FilterByte<V, kNearest>(state, fp, weights, static_cast<uint8_t>(8 * b), kSrgb && b < 3);
+}
+
 template <class V>
-[[gnu::always_inline]] inline void Filter(const SampledImageState& state, const ComponentSource sources[4], const Footprints<V>& fp,
-                   bool nearest, typename V::F out[4]) {
+[[gnu::always_inline]] inline void Filter(const SampledImageState& state, const ComponentSource sources[4],
+                                          const Footprints<V>& fp, bool nearest, typename V::F out[4]) {
   if (nearest) FilterFootprints<V, true>(state, sources, fp, out);
   else FilterFootprints<V, false>(state, sources, fp, out);
+}
+
+// A group's results, every lane of it active: whole registers.
+template <class V>
+inline void StoreGroup(uint32_t* const out[4], uint32_t first, const typename V::F value[4]) {
+#pragma GCC unroll 4
+  for (int c = 0; c < 4; ++c) V::Store(&out[c][first], value[c]);
+}
+
+// How the groups convert and filter: FilterFootprints over the sources, or
+// FilterBytes when they are the texel's bytes in some order, for an UNORM or
+// an sRGB format.
+enum class Conversion : uint8_t { kSources, kUnormBytes, kSrgbBytes };
+
+// The state's Conversion, and where its results go: out (by component) for
+// kSources, else byte b's to targets[b].
+inline Conversion ConversionOf(const SampledImageState& state, uint32_t* const out[4], uint32_t* targets[4]) {
+  const int8_t* byte_component = state.rgba8_byte_component;
+  if (byte_component[0] < 0) {
+    for (int c = 0; c < 4; ++c) targets[c] = out[c];
+    return Conversion::kSources;
+  }
+  for (int b = 0; b < 4; ++b) targets[b] = out[byte_component[b]];
+  return state.srgb8 ? Conversion::kSrgbBytes : Conversion::kUnormBytes;
+}
+
+// Filter or FilterBytes, by kConversion.
+template <class V, Conversion kConversion>
+[[gnu::always_inline]] inline void FilterAs(const SampledImageState& state, const ComponentSource sources[4],
+                                            const Footprints<V>& fp, bool nearest, typename V::F out[4]) {
+  constexpr bool kSrgb = kConversion == Conversion::kSrgbBytes;
+  if constexpr (kConversion == Conversion::kSources) Filter<V>(state, sources, fp, nearest, out);
+  else if (nearest) FilterBytes<V, true, kSrgb>(state, fp, out);
+  else FilterBytes<V, false, kSrgb>(state, fp, out);
+}
+
+// The whole groups of V::kWidth active lanes when every lane reads level 0
+// with one filter (LaneLevels::uniform, the common case): filter and
+// conversions fixed for the whole loop, results to the targets of
+// ConversionOf. Returns the groups done (others reach the level's edge under
+// a mode the vector wrap does not take).
+template <class V, bool kLinear, Conversion kConversion>
+LaneMask UniformGroupsWith(const SampledImageState& state, const sampling::Operands& op, LaneMask lane_mask,
+                           uint32_t lane_count, const ComponentSource sources[4], uint32_t* const targets[4]) {
+  constexpr LaneMask kGroup = (LaneMask{1} << V::kWidth) - 1;
+  const LevelAddressing<V> at(state, state.levels[0], kLinear, op);
+  // (A copy the stores cannot alias: the pointers stay in registers.)
+  uint32_t* const dst[4] = {targets[0], targets[1], targets[2], targets[3]};
+  LaneMask done = 0;
+  for (uint32_t first = 0; first + V::kWidth <= lane_count; first += V::kWidth) {
+    if (((lane_mask >> first) & kGroup) != kGroup) continue;
+    Footprints<V> fp;
+    if (!VectorFootprints<V>(state, at, op, first, &fp)) continue;
+    typename V::F value[4];
+    FilterAs<V, kConversion>(state, sources, fp, !kLinear, value);
+    StoreGroup<V>(dst, first, value);
+    done |= kGroup << first;
+  }
+  return done;
+}
+
+template <class V, bool kLinear>
+LaneMask UniformGroupsOf(const SampledImageState& state, const sampling::Operands& op, LaneMask lane_mask,
+                         uint32_t lane_count, const ComponentSource sources[4], uint32_t* const out[4]) {
+  uint32_t* targets[4];
+  switch (ConversionOf(state, out, targets)) {
+    case Conversion::kSources:
+      return UniformGroupsWith<V, kLinear, Conversion::kSources>(state, op, lane_mask, lane_count, sources, targets);
+    case Conversion::kUnormBytes:
+      return UniformGroupsWith<V, kLinear, Conversion::kUnormBytes>(state, op, lane_mask, lane_count, sources, targets);
+    default:
+      return UniformGroupsWith<V, kLinear, Conversion::kSrgbBytes>(state, op, lane_mask, lane_count, sources, targets);
+  }
+}
+
+// UniformGroupsWith for the levels' filter and the sources, results written
+// to out[c][lane] (as float bits). Expects levels.uniform.
+template <class V>
+LaneMask UniformGroups(const SampledImageState& state, const sampling::Operands& op, LaneMask lane_mask,
+                       uint32_t lane_count, const LaneLevels& levels, const ComponentSource sources[4],
+                       uint32_t* const out[4]) {
+  if (!VectorAddressable(state, state.levels[0])) return 0;
+  return levels.uniform_linear ? UniformGroupsOf<V, true>(state, op, lane_mask, lane_count, sources, out)
+                               : UniformGroupsOf<V, false>(state, op, lane_mask, lane_count, sources, out);
 }
 
 // Between two levels: value += delta * (lower - value).

@@ -198,6 +198,60 @@ TEST(SampleComponents, AgreesWithSampleOverFormatsFiltersAddressModesAndLods) {
   }
 }
 
+// Views of one level with one filter (no LOD: one loop over the wave, the
+// filter fixed) in every component order: RGBA and BGRA formats, swizzles
+// that permute the bytes (their shifts and conversions fixed per loop) and
+// ones with constants or a byte twice; wrapped by masking (power-of-two
+// REPEAT), by clamping (CLAMP_TO_EDGE) or not at all, with coordinates
+// inside the image and past its edges.
+TEST(SampleComponents, OneLevelWavesInEveryComponentOrder) {
+  const VkFormat formats[] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB,
+                              VK_FORMAT_B8G8R8A8_SRGB};
+  const VkComponentMapping swizzles[] = {
+      kIdentity,
+      {VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_A},
+      {VK_COMPONENT_SWIZZLE_A, VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_R},
+      {VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_ONE, VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_ZERO},
+      {VK_COMPONENT_SWIZZLE_A, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_R},
+  };
+  constexpr VkSamplerAddressMode kModes[] = {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                                             VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT};
+  constexpr VkExtent3D kExtents[] = {{16, 8, 1}, {8, 5, 1}};
+  std::mt19937 rng(99);
+  std::uniform_real_distribution<float> inside(0.0f, 1.0f), around(-0.3f, 1.3f);
+  for (VkFormat format : formats) {
+    for (const VkExtent3D& extent : kExtents) {
+      TestImage image(VK_IMAGE_TYPE_2D, format, extent);
+      Fill(image, 1, 1, extent, rng);
+      for (const VkComponentMapping& swizzle : swizzles) {
+        const ImageView view =
+            image.View(VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_UNDEFINED, 0, 1, 0, 1, VK_IMAGE_ASPECT_COLOR_BIT, swizzle);
+        for (VkFilter filter : {VK_FILTER_LINEAR, VK_FILTER_NEAREST}) {
+          for (VkSamplerAddressMode mode : kModes) {
+            const SamplerState sampler = MakeSampler(filter, mode);
+            const SampledImageState state = Resolve(view, &sampler);
+            ASSERT_TRUE(state.rgba8_waves);
+            ASSERT_FALSE(LodMatters(state, false));
+            for (bool edges : {false, true}) {
+              Operands op{};
+              for (uint32_t l = 0; l < kLanes; ++l)
+                for (int c = 0; c < 2; ++c) op.coords[c][l] = edges ? around(rng) : inside(rng);
+              SampleRequest request;
+              request.coords[0] = op.coords[0];
+              request.coords[1] = op.coords[1];
+              request.lod_mode = LodMode::kDerivatives;  // no derivatives: the LOD does not matter
+              const std::string what = "format " + std::to_string(format) + " filter " + std::to_string(filter) +
+                                       " mode " + std::to_string(mode) + (edges ? " edges" : "");
+              for (LaneMask mask : {LaneMask{0xFFFFFFFFu}, LaneMask{0xFFFF0FF0u}, LaneMask{rng()}})
+                ExpectSameAsSample(state, request, mask, what);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(SampleComponents, LodMattersOnlyWithLevelsOrTwoFilters) {
   TestImage image(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}, 3);
   SamplerState sampler = MakeSampler(VK_FILTER_LINEAR);

@@ -79,6 +79,7 @@ ComputeFixture::Kernel ComputeFixture::MakePipeline(std::span<const uint32_t> co
   VkShaderModule module = VK_NULL_HANDLE;
   EXPECT_EQ(vkCreateShaderModule(device_, &mci, nullptr, &module), VK_SUCCESS);
   VkComputePipelineCreateInfo cci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  cci.flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT;  // tests may vkCmdDispatchBase with any kernel
   cci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module,
                "main", specialization};
   cci.layout = k.layout;
@@ -120,6 +121,7 @@ VkResult ComputeFixture::TryCreatePipeline(std::span<const uint32_t> code,
   const VkResult module_result = vkCreateShaderModule(device_, &mci, nullptr, &module);
   if (module_result != VK_SUCCESS) return module_result;
   VkComputePipelineCreateInfo cci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  cci.flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT;  // tests may vkCmdDispatchBase with any kernel
   cci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module,
                "main", specialization};
   cci.layout = layout;

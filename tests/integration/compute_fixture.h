@@ -15,6 +15,10 @@ namespace duet_test {
 
 class ComputeFixture : public QueueTest {
  protected:
+  // glslang gives compute shaders LocalSizeId, which needs maintenance4
+  // (enabled with the shader features).
+  ComputeFixture() { device_options_.shader_features = true; }
+
   struct Kernel {
     VkPipeline pipeline = VK_NULL_HANDLE;
     VkPipelineLayout layout = VK_NULL_HANDLE;

@@ -339,7 +339,9 @@ TEST_F(DrawCallTest, IndirectCountTakesTheSmallerOfCountAndMaximum) {
   for (uint32_t q = 0; q < 4; ++q) indexed.push_back({6, 1, q * 6, int32_t(q * 4), 0});
   std::vector<VkDrawIndirectCommand> plain;
   for (uint32_t q = 0; q < 4; ++q) plain.push_back({6, 1, 80 + q * 8, 0});
-  const std::vector<uint8_t> a = IndirectBytes(indexed, 20), b = IndirectBytes(plain, 16);
+  const std::vector<uint8_t> a = IndirectBytes(indexed, 20);
+  std::vector<uint8_t> b = IndirectBytes(plain, 16);
+  b.resize(b.size() + 16);  // room for the maximum of 4 draws from offset 16
   HostBuffer indexed_buffer = Upload(a.data(), a.size(), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
   HostBuffer plain_buffer = Upload(b.data(), b.size(), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
   // Counts: 3 (capped at a maximum of 2), 1 (of at most 4), 0.

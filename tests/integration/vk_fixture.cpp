@@ -366,6 +366,7 @@ void DeviceTest::SetUp() {
     ASSERT_EQ(supported.v12.bufferDeviceAddress, VK_TRUE);  // required by Vulkan 1.3
     enable12.bufferDeviceAddress = VK_TRUE;
     enable13.maintenance4 = supported.v13.maintenance4;  // glslang's compute shaders use LocalSizeId
+    enable13.shaderIntegerDotProduct = supported.v13.shaderIntegerDotProduct;
     enable_core.shaderUniformBufferArrayDynamicIndexing = features_.shaderUniformBufferArrayDynamicIndexing;
     enable_core.shaderSampledImageArrayDynamicIndexing = features_.shaderSampledImageArrayDynamicIndexing;
     enable_core.shaderStorageBufferArrayDynamicIndexing = features_.shaderStorageBufferArrayDynamicIndexing;

@@ -219,6 +219,12 @@ class TileRasterizer {
         const bool full = inside && d_.samples == 1 && bx >= xs && bx + block <= xe && by >= ys && by + block <= ye;
         const int32_t qys = std::max(by, qy0), qye = std::min(by + block, ye);
         const int32_t qxs = std::max(bx, qx0), qxe = std::min(bx + block, xe);
+        if (full) {
+          // Every pixel is covered: no edge functions to step.
+          for (int32_t qy = qys; qy < qye; qy += 2)
+            for (int32_t qx = qxs; qx < qxe; qx += 2) AddCoveredQuad(index, qx, qy, 0xF);
+          continue;
+        }
         for (int32_t qy = qys; qy < qye; qy += 2) {
           const int64_t dy = qy - qy0;
           int64_t row[3];
@@ -241,13 +247,7 @@ class TileRasterizer {
                 mask &= box;
                 if (mask == 0) continue;
               }
-              float quad_depth[4];
-              QuadDepths(index, qx, qy, quad_depth);
-              if (d_.early != EarlyDepth::kNone) {
-                mask = EarlySingleSample(index, qx, qy, quad_depth, mask);
-                if (mask == 0) continue;
-              }
-              AddSingleSampleQuad(qx, qy, index, mask, quad_depth);
+              AddCoveredQuad(index, qx, qy, mask);
               continue;
             }
             uint32_t coverage[4] = {1, 1, 1, 1};
@@ -313,17 +313,20 @@ class TileRasterizer {
       const uint32_t either = top | bottom;
       for (uint32_t pairs = (either | either >> 1) & 0x5555u; pairs != 0; pairs &= pairs - 1) {
         const uint32_t c = uint32_t(std::countr_zero(pairs));  // the quad's left column
-        uint32_t mask = ((top >> c) & 3) | ((bottom >> c) & 3) << 2;
-        const int32_t qx = qx0 + int32_t(c), qy = qy0 + int32_t(r);
-        float quad_depth[4];
-        QuadDepths(index, qx, qy, quad_depth);
-        if (d_.early != EarlyDepth::kNone) {
-          mask = EarlySingleSample(index, qx, qy, quad_depth, mask);
-          if (mask == 0) continue;
-        }
-        AddSingleSampleQuad(qx, qy, index, mask, quad_depth);
+        AddCoveredQuad(index, qx0 + int32_t(c), qy0 + int32_t(r), ((top >> c) & 3) | ((bottom >> c) & 3) << 2);
       }
     }
+  }
+
+  // One sample: the quad's depths, early tests, and the wave.
+  void AddCoveredQuad(uint32_t index, int32_t qx, int32_t qy, uint32_t mask) {
+    float quad_depth[4];
+    QuadDepths(index, qx, qy, quad_depth);
+    if (d_.early != EarlyDepth::kNone) {
+      mask = EarlySingleSample(index, qx, qy, quad_depth, mask);
+      if (mask == 0) return;
+    }
+    AddSingleSampleQuad(qx, qy, index, mask, quad_depth);
   }
 
   // AddQuad for one sample: `mask` the covered pixels, `depth` theirs.

@@ -2,8 +2,8 @@
 # Installs what is missing, builds, and runs every test (unit, integration,
 # exported symbols, install, vulkaninfo, validation layer, leak check) with
 # ctest; then builds the driver and the integration tests with
-# ThreadSanitizer (./build-tsan) and runs the queue and synchronization
-# tests there. Exits non-zero on any failure.
+# ThreadSanitizer (./build-tsan) and runs the queue, synchronization and
+# multi-threaded draw tests there. Exits non-zero on any failure.
 #
 # DUET_SKIP_TSAN=1 skips the ThreadSanitizer step (quick local runs; CI
 # runs it).
@@ -25,7 +25,7 @@ ctest --test-dir build --output-on-failure -j2 || status=$?
 # instruments everything the project builds, so the test binary carries the
 # TSan runtime and the driver it dlopen()s through the (uninstrumented)
 # loader is instrumented too. halt_on_error makes the first report fatal.
-DUET_TSAN_TESTS='Sync*:CommandBuffers*:Queries*'
+DUET_TSAN_TESTS='Sync*:CommandBuffers*:Queries*:LoadOp*:DrawCall*:SceneTest.EarlyAndLate*'
 if [[ ${DUET_SKIP_TSAN:-0} == 1 ]]; then
   echo "test: ThreadSanitizer step skipped (DUET_SKIP_TSAN=1)"
 else

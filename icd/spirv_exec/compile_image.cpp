@@ -105,16 +105,28 @@ bool Compiler::CompileImageInstruction(const SpirvInstruction& inst, bool* handl
       const CompiledValue& image = Value(inst[2]);
       const CompiledValue& coords = Value(inst[3]);
       uint32_t lod = kNoOperand, sample = kNoOperand;
+      const CompiledValue* offset = nullptr;
       if (inst.word_count > 4) {
         const uint32_t mask = inst[4];
         uint32_t next = 5;
         if (mask & kLod) lod = Value(inst[next++]).reg;
+        if (mask & (kConstOffset | kOffset)) offset = &Value(inst[next++]);  // texelFetchOffset
         if (mask & kSample) sample = Value(inst[next++]).reg;
         // Memory-model and sign-extension operands change nothing here.
         constexpr uint32_t kIgnored = 0x100 | 0x200 | 0x400 | 0x800 | 0x1000 | 0x2000 | 0x4000;
-        if (mask & ~(kLod | kSample | kIgnored)) return Fail("unsupported image operands on a read");
+        if (mask & ~(kLod | kConstOffset | kOffset | kSample | kIgnored))
+          return Fail("unsupported image operands on a read");
       }
       uint32_t coordinates = coords.reg, coordinate_count = coords.count;
+      if (offset != nullptr) {
+        // The offset moves the texel coordinates (not an array layer).
+        const uint32_t moved = NewRegisters(coordinate_count);
+        for (uint32_t c = 0; c < coordinate_count; ++c) {
+          if (c < offset->count) Emit(Op::kIAdd, moved + c, coordinates + c, offset->reg + c);
+          else Emit(Op::kMove, moved + c, coordinates + c);
+        }
+        coordinates = moved;
+      }
       if (module_.Type(image.type).dim == spv::Dim::SubpassData) {
         if (program_.stage != ShaderStage::kFragment) return Fail("an input attachment read outside a fragment shader");
         coordinates = SubpassCoordinates(*this, coords.reg);

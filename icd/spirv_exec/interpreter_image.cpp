@@ -102,11 +102,41 @@ void Store(WaveState& w, uint32_t dst, uint32_t lane, const texel::TexelValue& v
   for (uint32_t c = 0; c < 4; ++c) w.Register(dst + c)[lane] = v.u[c];
 }
 
+bool IdentityMapping(const VkComponentMapping& m) {
+  auto same = [](VkComponentSwizzle s, VkComponentSwizzle own) { return s == VK_COMPONENT_SWIZZLE_IDENTITY || s == own; };
+  return same(m.r, VK_COMPONENT_SWIZZLE_R) && same(m.g, VK_COMPONENT_SWIZZLE_G) && same(m.b, VK_COMPONENT_SWIZZLE_B) &&
+         same(m.a, VK_COMPONENT_SWIZZLE_A);
+}
+
+// A fetched texel through the view's component mapping (storage images and
+// input attachments have the identity, as valid usage requires); ONE is 1
+// or 1.0 by the format's class.
+texel::TexelValue Swizzled(const VkComponentMapping& m, const texel::TexelValue& v, bool integer) {
+  auto pick = [&](VkComponentSwizzle s, uint32_t own) -> uint32_t {
+    switch (s) {
+      case VK_COMPONENT_SWIZZLE_ZERO: return 0;
+      case VK_COMPONENT_SWIZZLE_ONE: return integer ? 1u : std::bit_cast<uint32_t>(1.0f);
+      case VK_COMPONENT_SWIZZLE_R: return v.u[0];
+      case VK_COMPONENT_SWIZZLE_G: return v.u[1];
+      case VK_COMPONENT_SWIZZLE_B: return v.u[2];
+      case VK_COMPONENT_SWIZZLE_A: return v.u[3];
+      default: return v.u[own];
+    }
+  };
+  texel::TexelValue out;
+  out.u[0] = pick(m.r, 0);
+  out.u[1] = pick(m.g, 1);
+  out.u[2] = pick(m.b, 2);
+  out.u[3] = pick(m.a, 3);
+  return out;
+}
+
 void Read(const Inst& in, const ImageBinding& b, WaveState& w) {
   const uint32_t* coord[3] = {w.Register(in.a), in.b > 1 ? w.Register(in.a + 1) : nullptr,
                               in.b > 2 ? w.Register(in.a + 2) : nullptr};
   const uint32_t* lod = in.c != kNoOperand ? w.Register(in.c) : nullptr;
   const uint32_t* sample = in.ext != kNoOperand ? w.Register(in.ext) : nullptr;
+  const bool swizzle = b.view != nullptr && !IdentityMapping(b.view->components);
   for (uint32_t l = 0; l < W; ++l) {
     if (((w.active >> l) & 1) == 0) continue;
     texel::TexelValue v{};
@@ -125,7 +155,7 @@ void Read(const Inst& in, const ImageBinding& b, WaveState& w) {
         v = CompressedReplacement(b.view->format);
         texels.LoadCompressed(int32_t(coord[0][l]), coord[1] ? int32_t(coord[1][l]) : 0,
                               coord[2] ? int32_t(coord[2][l]) : 0, &v);
-        Store(w, in.dst, l, v);
+        Store(w, in.dst, l, swizzle ? Swizzled(b.view->components, v, false) : v);
         continue;
       }
       v = Replacement(texels.codec);
@@ -137,6 +167,9 @@ void Read(const Inst& in, const ImageBinding& b, WaveState& w) {
       if (at != nullptr && sample != nullptr)
         at = sample[l] < uint32_t(b.view->image->samples) ? at + size_t(sample[l]) * texels.codec->texel_size : nullptr;
       if (at != nullptr) texels.codec->unpack(at, &v, 1);
+      if (swizzle)
+        v = Swizzled(b.view->components, v,
+                     texels.codec != nullptr && texels.codec->value_class != texel::ValueClass::kFloat);
     }
     Store(w, in.dst, l, v);
   }

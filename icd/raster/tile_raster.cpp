@@ -474,9 +474,12 @@ class TileRasterizer {
     // Where each lane is interpolated, relative to the reference pixel:
     // the pixel centre, or its sample when shading per sample.
     double fx[kWaveWidth], fy[kWaveWidth];
-    for (uint32_t l = begin; l < end; ++l) {
-      fx[l] = LaneX(l) - p.rx;
-      fy[l] = LaneY(l) - p.ry;
+    for (uint32_t q = begin / 4; q < end / 4; ++q) {  // a quad at a time
+      const double x = slots_[q].x - p.rx, y = slots_[q].y - p.ry;
+      fx[4 * q] = fx[4 * q + 2] = x;
+      fx[4 * q + 1] = fx[4 * q + 3] = x + 1;
+      fy[4 * q] = fy[4 * q + 1] = y;
+      fy[4 * q + 2] = fy[4 * q + 3] = y + 1;
     }
     if (d_.per_sample) {
       for (uint32_t l = begin; l < end; ++l) {

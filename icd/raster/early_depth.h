@@ -34,7 +34,8 @@ EarlyDepth ChooseEarlyDepth(const spirv_exec::Program* program, const OutputTarg
 // depth texel of its top-left pixel, `pitch` the row pitch, `depth` the four
 // pixels' depths (top row first), `coverage` bit i pixel i. Returns the
 // passing pixels. D16 compares its codes (their order is the order of the
-// values); no branch depends on the outcome.
+// values); no branch depends on the outcome. All four texels are read and,
+// with `write`, written back: the quad must lie inside the attachment.
 using EarlyQuadDepthFn = uint32_t (*)(std::byte* at, size_t pitch, const float* depth, uint32_t coverage);
 
 // The function for a plane and compare op; nullptr for other planes.

@@ -330,10 +330,11 @@ uint32_t MergeDirectWith(const OutputTargets& t, const DirectWave& wave) {
     // The quad's two rows: a row with both pixels is one 8-byte store (the
     // lanes' texels are adjacent).
     for (uint32_t c = 0; c < target_count; ++c) {
-      std::byte* row = targets[c].base + wave.y[q] * targets[c].row_pitch + size_t{wave.x[q]} * 4;
       const uint32_t* texels = targets[c].texels + 4 * q;
-      for (uint32_t r = 0; r < 2; ++r, row += targets[c].row_pitch) {
+      for (uint32_t r = 0; r < 2; ++r) {
         const uint32_t pair = (bits >> (2 * r)) & 3;
+        if (pair == 0) continue;  // (and the row may be past the image)
+        std::byte* row = targets[c].base + (wave.y[q] + r) * targets[c].row_pitch + size_t{wave.x[q]} * 4;
         if (pair == 3) {
           std::memcpy(row, texels + 2 * r, 8);
         } else if (pair == 1) {

@@ -94,6 +94,11 @@ struct PointInfo {
 // lines always count as front-facing.
 void EmitTriangle(const WindowVertex (&v)[3], const SetupParameters& p, uint32_t varying_floats, TriangleSetup* out,
                   bool cullable = true, const PointInfo* point = nullptr) {
+  // Clipped positions lie within the viewport bounds; NaN (or infinity)
+  // from the vertex shader does not, and has no pixels to cover.
+  constexpr double kMaxWindow = double(1 << 24);
+  for (int i = 0; i < 3; ++i)
+    if (!(std::abs(v[i].x) < kMaxWindow && std::abs(v[i].y) < kMaxWindow)) return;
   int64_t fx[3], fy[3];
   for (int i = 0; i < 3; ++i) {
     fx[i] = RoundToSubpixel(v[i].x * kSubpixelOne);

@@ -254,6 +254,9 @@ class TileRasterizer {
             if (!full && !QuadCoverage(tri, row, pixel, row_mask & ((qx >= xs ? 0x5u : 0u) | (qx + 1 < xe ? 0xAu : 0u)),
                                        coverage))
               continue;
+            // What the rasterizer covered: SampleMaskIn and centroid
+            // locations come from it, not from what passed early tests.
+            const uint32_t rasterized[4] = {coverage[0], coverage[1], coverage[2], coverage[3]};
             if (d_.early != EarlyDepth::kNone && !EarlyTests(index, qx, qy, coverage)) continue;
             if (d_.per_sample) {
               // The quad once per sample: each lane shades that sample of its pixel.
@@ -262,11 +265,11 @@ class TileRasterizer {
                 if (((coverage[0] | coverage[1] | coverage[2] | coverage[3]) & bit) == 0) continue;
                 const uint32_t shaded[4] = {coverage[0] & bit, coverage[1] & bit, coverage[2] & bit,
                                             coverage[3] & bit};
-                AddQuad(qx, qy, index, sample, shaded, coverage, nullptr);
+                AddQuad(qx, qy, index, sample, shaded, rasterized, nullptr);
               }
               continue;
             }
-            AddQuad(qx, qy, index, 0, coverage, coverage, nullptr);
+            AddQuad(qx, qy, index, 0, coverage, rasterized, nullptr);
           }
         }
       }
@@ -274,7 +277,8 @@ class TileRasterizer {
   }
 
   // Appends a quad to the wave: `shaded`, the samples each of its lanes
-  // shades (0: a helper); `pixel`, all covered samples of each pixel;
+  // shades (0: a helper); `pixel`, the samples the rasterizer covered in
+  // each pixel (before any test);
   // `depth`, one sample's depths (nullptr: ShadeInputs computes them).
   void AddQuad(int32_t qx, int32_t qy, uint32_t index, uint32_t sample, const uint32_t* shaded, const uint32_t* pixel,
                const float* depth) {
@@ -403,7 +407,11 @@ class TileRasterizer {
   // that pass. `depth`: the pixels' depths.
   uint32_t EarlySingleSample(uint32_t index, int32_t qx, int32_t qy, const float* depth, uint32_t mask) {
     const OutputTargets& t = d_.outputs;
-    if (d_.early_quad != nullptr) {
+    // The quad function reads (and writes back) all four texels: only for
+    // quads inside the attachment. At an odd right or bottom edge the
+    // texel past it is another row's (another tile's thread) or past the image.
+    if (d_.early_quad != nullptr && uint32_t(qx) + 1 < t.depth.extent.width &&
+        uint32_t(qy) + 1 < t.depth.extent.height) {
       const uint32_t pass = d_.early_quad(t.depth.Block(uint32_t(qx), uint32_t(qy), 0), t.depth.row_pitch, depth, mask);
       // The number of passing pixels (a nibble table: popcount is a libgcc
       // call on the baseline instruction set).
@@ -553,7 +561,9 @@ class TileRasterizer {
     set(builtins_.front_facing, [&](uint32_t) { return uint32_t(tri.front_facing); });
     set(builtins_.helper, [&](uint32_t l) { return uint32_t(coverage_[l] == 0); });
     set(builtins_.sample_id, [&](uint32_t l) { return LaneSample(l); });
-    set(builtins_.sample_mask_in, [&](uint32_t l) { return coverage_[l]; });
+    // Per sample: the lane's own sample; else every sample the rasterizer
+    // covered (before the depth and stencil tests).
+    set(builtins_.sample_mask_in, [&](uint32_t l) { return d_.per_sample ? coverage_[l] : pixel_coverage_[l]; });
     if (builtins_.sample_position != UINT32_MAX) {
       for (uint32_t l = begin; l < end; ++l) {
         const uint32_t sample = LaneSample(l);
@@ -669,7 +679,7 @@ class TileRasterizer {
   FragmentBuiltins builtins_;
   QuadSlot slots_[kQuadsPerWave];
   uint32_t coverage_[kWaveWidth];        // per lane: the samples it shades; 0 for a helper
-  uint32_t pixel_coverage_[kWaveWidth];  // per lane: all covered samples of its pixel
+  uint32_t pixel_coverage_[kWaveWidth];  // per lane: the samples the rasterizer covered in its pixel
   LaneMask covered_ = 0;                 // the lanes that are not helpers
   float depth_[kWaveWidth][4];
   uint32_t packed_[8][kWaveWidth];  // MergeDirect: each location's texels

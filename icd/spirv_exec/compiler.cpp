@@ -14,6 +14,12 @@ using SpvOp = spv::Op;
 
 uint32_t Compiler::NewRegisters(uint32_t count) {
   const uint32_t first = program_.register_count;
+  // A wave holds every register for each lane: past kMaxRegisters the
+  // program is refused (Compile fails) instead of the count wrapping.
+  if (count > kMaxRegisters - std::min(first, kMaxRegisters)) {
+    too_many_registers_ = true;
+    return 0;
+  }
   program_.register_count += count;
   return first;
 }
@@ -337,6 +343,10 @@ bool Compiler::Compile(const SpirvEntryPoint& entry, std::string* error) {
       }
     }
     program_.block_start.push_back(static_cast<uint32_t>(program_.code.size()));
+  }
+  if (too_many_registers_) {
+    *error = "the shader needs more than " + std::to_string(kMaxRegisters) + " registers per lane";
+    return false;
   }
   if (!ok || !error_.empty()) {
     *error = error_.empty() ? "compilation failed" : error_;

@@ -63,6 +63,8 @@ class Compiler {
   bool Compile(const SpirvEntryPoint& entry, std::string* error);
 
   // --- shared helpers (compiler.cpp) ---
+  // Registers per lane a program may have (a wave's registers are 256 bytes each).
+  static constexpr uint32_t kMaxRegisters = 1u << 18;
   uint32_t NewRegisters(uint32_t count);
   uint32_t ConstantRegister(uint32_t value);  // a register holding `value` in every lane
   const CompiledValue& Value(uint32_t id);
@@ -128,6 +130,7 @@ class Compiler {
   // in registers, the others fold their constant offsets into the accesses.
   std::unordered_set<uint32_t> data_uses_;
   std::string error_;
+  bool too_many_registers_ = false;  // NewRegisters went past kMaxRegisters
 };
 
 }  // namespace duet::spirv_exec

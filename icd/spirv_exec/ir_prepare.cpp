@@ -449,10 +449,16 @@ bool UniformityAnalysis::ChangesInDivergentLoop(uint32_t writer) {
 }
 
 bool UniformityAnalysis::Run(std::vector<uint8_t>* uniform) {
+  // The analysis only saves work at run time: a program too large for it,
+  // or whose fixed point takes many rounds, runs with every register
+  // varying (pipeline creation must not take quadratic time on any input).
+  constexpr uint32_t kMaxRegisters = 1u << 16;
+  constexpr size_t kMaxLoopCells = size_t{1} << 22;  // loops x registers of `invariant_`
+  constexpr int kMaxRounds = 64;
   const uint32_t registers = p_.register_count;
   const size_t n = p_.code.size();
   uniform->assign(registers, 0);
-  if (p_.block_start.empty()) return false;
+  if (p_.block_start.empty() || registers > kMaxRegisters) return false;
 
   // Blocks and loops.
   block_of_.assign(n, 0);
@@ -482,6 +488,7 @@ bool UniformityAnalysis::Run(std::vector<uint8_t>* uniform) {
   for (uint32_t r : {b.subgroup_id, b.subgroup_size, b.num_subgroups})
     if (r < registers) given[r] = 1;
 
+  if (loops_.size() * size_t{registers} > kMaxLoopCells) return false;
   invariant_.assign(loops_.size(), std::vector<uint8_t>(registers, 0));
   varying_.assign(registers, 0);
   for (uint32_t r = 0; r < registers; ++r)
@@ -496,7 +503,9 @@ bool UniformityAnalysis::Run(std::vector<uint8_t>* uniform) {
     if (!given[s.reg]) force(s.reg, s.count);
 
   // Varying only grows, so this ends.
+  int rounds = 0;
   for (bool changed = true; changed;) {
+    if (++rounds > kMaxRounds) return false;
     changed = false;
     for (Loop& loop : loops_) {
       if (loop.divergent) continue;
@@ -546,7 +555,8 @@ void PrepareExecution(Program* program) {
   // DUET_IR_PREPARE=plain: the program as compiled, every register varying
   // (to rule this file out when a shader misbehaves).
   const char* mode = std::getenv("DUET_IR_PREPARE");
-  const bool plain = mode != nullptr && std::strcmp(mode, "plain") == 0;
+  // Very large programs skip the rewrites too: they index per register.
+  const bool plain = (mode != nullptr && std::strcmp(mode, "plain") == 0) || p.register_count > (1u << 16);
   if (!plain) {
     PropagateCopies(p, kernels);
     CoalescePhis(p, kernels);

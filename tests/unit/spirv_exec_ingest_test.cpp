@@ -3,9 +3,11 @@
 // (regressions found by tools/fuzz/fuzz_spirv_ingest).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
+#include "shaders/huge_private_array.spvasm.h"
 #include "shaders/workgroup_size_builtin.spvasm.h"
 #include "spirv_exec/ir.h"
 #include "spirv_exec/spirv_ingest.h"
@@ -45,6 +47,19 @@ TEST(SpirvExecIngestTest, SpecConstantExtractOutOfRangeIsRejected) {
   words[extracts.back()] = 2;  // the last component: fine
   error.clear();
   EXPECT_TRUE(ValidateSpirv(words.data(), words.size(), &error)) << error;
+}
+
+// A program that would need more registers than a wave may hold is refused
+// (and quickly: nothing is allocated per register before that).
+TEST(SpirvExecIngestTest, ProgramsPastTheRegisterLimitAreRefused) {
+  std::vector<uint32_t> words(std::begin(kHugePrivateArraySpvasm), std::end(kHugePrivateArraySpvasm));
+  std::string error;
+  ASSERT_TRUE(ValidateSpirv(words.data(), words.size(), &error)) << error;
+  Program program;
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(CompileStage(words, "main", ShaderStage::kCompute, &program, &error));
+  EXPECT_NE(error.find("registers"), std::string::npos) << error;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "shaders/sample_builtins.frag.h"
 #include "shaders/sample_fragcoord.frag.h"
 #include "shaders/sample_interpolation.frag.h"
+#include "shaders/sample_mask_count.frag.h"
 
 namespace duet_test {
 namespace {
@@ -93,6 +94,82 @@ class SampleShadingTest : public GraphicsTest {
       ASSERT_NEAR(Channel(pixels[i], channel), expected, 1.01) << what << " at pixel " << i;
   }
 };
+
+// gl_SampleMaskIn is the coverage the rasterizer gave the pixel, before the
+// depth test: a rectangle half behind an earlier one (whose edge runs
+// through the centres of column 8, splitting the standard positions 2 and
+// 2) still sees 4 samples there, though only 2 pass.
+TEST_F(SampleShadingTest, SampleMaskInIsCoverageBeforeTheDepthTest) {
+  PipelineDesc desc = RectPipeline(Module(kSampleMaskCountFrag), kExtent);
+  desc.samples = VK_SAMPLE_COUNT_4_BIT;
+  desc.depth_format = VK_FORMAT_D32_SFLOAT;
+  desc.depth_stencil.depthTestEnable = VK_TRUE;
+  desc.depth_stencil.depthWriteEnable = VK_TRUE;
+  desc.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS;
+  const VkPipeline pipeline = MakePipeline(desc);
+  VkImageCreateInfo ci = ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {kExtent.width, kExtent.height, 1}, 1, 1,
+                                   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+  ci.samples = VK_SAMPLE_COUNT_4_BIT;
+  const VkImage color = MakeGeneralImage(ci);
+  const VkImageView color_view =
+      MakeView(color, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1});
+  ci.format = VK_FORMAT_D32_SFLOAT;
+  ci.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+  const VkImage depth = MakeGeneralImage(ci, VK_IMAGE_ASPECT_DEPTH_BIT);
+  const VkImageView depth_view =
+      MakeView(depth, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_D32_SFLOAT, {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1});
+  const Target resolved = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
+
+  VkRenderingAttachmentInfo color_info{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+  color_info.imageView = color_view;
+  color_info.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+  color_info.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+  color_info.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  color_info.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT;
+  color_info.resolveImageView = resolved.view;
+  color_info.resolveImageLayout = VK_IMAGE_LAYOUT_GENERAL;
+  VkRenderingAttachmentInfo depth_info{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+  depth_info.imageView = depth_view;
+  depth_info.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+  depth_info.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+  depth_info.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  depth_info.clearValue.depthStencil = {1.0f, 0};
+  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+  info.renderArea = {{0, 0}, kExtent};
+  info.layerCount = 1;
+  info.colorAttachmentCount = 1;
+  info.pColorAttachments = &color_info;
+  info.pDepthAttachment = &depth_info;
+
+  // The occluder: columns 0 .. 8.5 at depth 0.25; then everything at 0.5.
+  RectParams occluder;
+  occluder.bounds[2] = Ndc(8.5, kExtent.width);
+  occluder.z = 0.25f;
+  RectParams behind;
+  behind.z = 0.5f;
+  VkCommandBuffer cb = BeginCommands();
+  vkCmdBeginRendering(cb, &info);
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  DrawRect(cb, desc.layout, occluder);
+  DrawRect(cb, desc.layout, behind);
+  vkCmdEndRendering(cb);
+  EndSubmitWait(cb);
+  const std::vector<uint32_t> pixels = Read<uint32_t>(resolved);
+  ASSERT_EQ(pixels.size(), size_t(kExtent.width) * kExtent.height);
+  // Rows 2 and 3: there the columns checked are clear of both rectangles'
+  // diagonals (a pixel a diagonal crosses is shaded by each of its two
+  // triangles with part of its samples).
+  for (uint32_t y = 2; y < kExtent.height; ++y) {
+    // Left of the edge: the occluder's 4 samples, each seeing all 4.
+    EXPECT_NEAR(Channel(pixels[y * kExtent.width + 4], 0), 255, 1.01) << "row " << y;
+    // Column 8: samples 0 and 2 from the occluder, which covers only those
+    // (0.5), 1 and 3 from the second rectangle, which covers all 4 though
+    // only 2 pass the depth test (1.0; 0.5 if the mask were after the test).
+    EXPECT_NEAR(Channel(pixels[y * kExtent.width + 8], 0), 191.5, 1.01) << "row " << y;
+    // Right of it: the second rectangle alone.
+    EXPECT_NEAR(Channel(pixels[y * kExtent.width + 12], 0), 255, 1.01) << "row " << y;
+  }
+}
 
 TEST_F(SampleShadingTest, SampleIdAndPositionShadeEverySampleOnce) {
   const std::vector<uint32_t> pixels =

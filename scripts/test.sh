@@ -25,7 +25,7 @@ ctest --test-dir build --output-on-failure -j2 || status=$?
 # instruments everything the project builds, so the test binary carries the
 # TSan runtime and the driver it dlopen()s through the (uninstrumented)
 # loader is instrumented too. halt_on_error makes the first report fatal.
-DUET_TSAN_TESTS='Sync*:CommandBuffers*:Queries*:LoadOp*:DrawCall*:SceneTest.EarlyAndLate*'
+DUET_TSAN_TESTS='Sync*:CommandBuffers*:Queries*:LoadOp*:DrawCall*:SceneTest.EarlyAndLate*:SceneTest.OneLongDraw*'
 if [[ ${DUET_SKIP_TSAN:-0} == 1 ]]; then
   echo "test: ThreadSanitizer step skipped (DUET_SKIP_TSAN=1)"
 else

@@ -80,11 +80,12 @@ GraphicsState EffectiveState(const GraphicsPipelineState& pipeline, const DrawBi
 }
 
 // The vertex index of each element of the draw, UINT32_MAX for a restart.
-std::vector<uint32_t> DrawIndices(const DrawBindings& b, const GraphicsState& s, const DrawCall& draw) {
-  std::vector<uint32_t> ids(draw.count);
+void DrawIndices(const DrawBindings& b, const GraphicsState& s, const DrawCall& draw, std::vector<uint32_t>* out) {
+  std::vector<uint32_t>& ids = *out;
+  ids.resize(draw.count);
   if (!draw.indexed) {
     for (uint32_t i = 0; i < draw.count; ++i) ids[i] = draw.first + i;
-    return ids;
+    return;
   }
   const uint32_t size = b.index_type == VK_INDEX_TYPE_UINT16 ? 2 : b.index_type == VK_INDEX_TYPE_UINT8_EXT ? 1 : 4;
   const uint32_t restart = size == 2 ? 0xFFFF : size == 1 ? 0xFF : 0xFFFFFFFF;
@@ -96,8 +97,16 @@ std::vector<uint32_t> DrawIndices(const DrawBindings& b, const GraphicsState& s,
     if (data != nullptr && at + size <= limit) std::memcpy(&index, data + at, size);
     ids[i] = (s.primitive_restart && index == restart) ? UINT32_MAX : uint32_t(int64_t(index) + draw.vertex_offset);
   }
-  return ids;
 }
+
+// What a draw builds, kept by each replaying thread from draw to draw: a
+// draw of many vertices would otherwise map fresh pages for it every time
+// (large allocations come from mmap) and fault them in.
+struct DrawScratch {
+  std::vector<uint32_t> ids, unique, slots;
+  ShadedVertices vertices;
+  TriangleSetup setup;
+};
 
 // Whether shaders with these resources may read memory a deferred clear has
 // not written yet: one of its images bound, descriptor arrays (not looked
@@ -159,10 +168,14 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
         for (uint32_t c = 0; c < layout.varyings[s].count; ++c) flat[layout.varyings[s].offset + c] = true;
   params.flat = &flat;
 
-  const std::vector<uint32_t> ids = DrawIndices(bindings, state, draw);
+  thread_local DrawScratch scratch;
+  std::vector<uint32_t>& ids = scratch.ids;
+  DrawIndices(bindings, state, draw, &ids);
   // Shade each distinct vertex once per instance; primitives refer to slots.
-  std::vector<uint32_t> unique;
-  std::vector<uint32_t> slots(ids.size());
+  std::vector<uint32_t>& unique = scratch.unique;
+  std::vector<uint32_t>& slots = scratch.slots;
+  unique.clear();
+  slots.resize(ids.size());
   std::unordered_map<uint32_t, uint32_t> slot_of;
   if (!draw.indexed) {
     unique = ids;  // every vertex is distinct
@@ -193,10 +206,12 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
     outputs.max_depth = std::max(viewport.minDepth, viewport.maxDepth);
     fragment.view_index = view;
     for (uint32_t instance = draw.first_instance; instance < draw.first_instance + draw.instance_count; ++instance) {
-      ShadedVertices vertices;
+      ShadedVertices& vertices = scratch.vertices;
       ShadeVertices(bindings, state, gp.vertex, vertex_resources, layout, unique, instance, draw, view, &vertices);
       if (watchdog.Stopped()) return;  // the vertices are meaningless
-      TriangleSetup setup;
+      TriangleSetup& setup = scratch.setup;
+      setup.triangles.clear();
+      setup.varyings.clear();
       SetupTriangles(vertices, slots, state.topology, params, layout.floats, &setup);
       RasterizeTriangles(setup, fragment, outputs, samples_passed);
       if (watchdog.Stopped()) return;

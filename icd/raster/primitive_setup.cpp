@@ -313,9 +313,15 @@ void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>&
   if (topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST && list_triangles >= 2 * kChunkTriangles &&
       std::find(indices.begin(), indices.end(), UINT32_MAX) == indices.end()) {
     const uint32_t chunks = uint32_t((list_triangles + kChunkTriangles - 1) / kChunkTriangles);
-    std::vector<TriangleSetup> parts(chunks);
+    // Kept from draw to draw (their pages stay mapped); the jobs reach this
+    // thread's vector through the reference, not their own thread_local.
+    thread_local std::vector<TriangleSetup> kept_parts;
+    std::vector<TriangleSetup>& parts = kept_parts;
+    if (parts.size() < chunks) parts.resize(chunks);
     ParallelFor(chunks, [&](uint32_t chunk) {
       TriangleSetup& part = parts[chunk];
+      part.triangles.clear();
+      part.varyings.clear();
       part.varying_floats = varying_floats;
       const size_t end = std::min(list_triangles, (chunk + 1) * kChunkTriangles);
       part.triangles.reserve(end - chunk * kChunkTriangles);
@@ -325,13 +331,15 @@ void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>&
                  vertices.Vertex(indices[3 * t + 2]), params, vertices.stride, varying_floats, &part);
     });
     size_t triangles = out->triangles.size(), floats = out->varyings.size();
-    for (const TriangleSetup& part : parts) {
+    for (uint32_t chunk = 0; chunk < chunks; ++chunk) {
+      const TriangleSetup& part = parts[chunk];
       triangles += part.triangles.size();
       floats += part.varyings.size();
     }
     out->triangles.reserve(triangles);
     out->varyings.reserve(floats);
-    for (const TriangleSetup& part : parts) {
+    for (uint32_t chunk = 0; chunk < chunks; ++chunk) {
+      const TriangleSetup& part = parts[chunk];
       const uint32_t base = uint32_t(out->varyings.size());
       for (Triangle t : part.triangles) {
         t.varyings += base;

@@ -61,6 +61,14 @@ struct TrianglePlanes {
   double w, wdx, wdy;  // 1 / clip w
 };
 
+// The per-triangle arrays of a draw, kept by each calling thread from draw
+// to draw (fresh large allocations are fresh pages to fault in).
+struct RasterScratch {
+  std::vector<TrianglePlanes> planes;
+  std::vector<double> attributes;
+  std::vector<std::vector<uint32_t>> bins;
+};
+
 // Everything the tiles of one draw share.
 struct DrawRaster {
   const TriangleSetup& setup;
@@ -80,16 +88,22 @@ struct DrawRaster {
   int64_t sample_dx[4] = {}, sample_dy[4] = {};
   double sample_fx[4] = {}, sample_fy[4] = {};
   std::vector<InputComponent> components;
-  std::vector<TrianglePlanes> planes;
-  std::vector<double> attributes;  // per triangle: value, x step, y step of each non-flat component
+  std::vector<TrianglePlanes>& planes;
+  std::vector<double>& attributes;  // per triangle: value, x step, y step of each non-flat component
   uint32_t attribute_stride = 0;   // 3 * components
   // Triangles binned by tile, in primitive order.
   int32_t tx0 = 0, ty0 = 0;
   uint32_t columns = 0, rows = 0;
-  std::vector<std::vector<uint32_t>> bins;
+  std::vector<std::vector<uint32_t>>& bins;
 
-  DrawRaster(const TriangleSetup& s, const FragmentStage& f, const OutputTargets& o)
-      : setup(s), fragment(f), outputs(o), samples(std::max(o.samples, 1u)) {}
+  DrawRaster(const TriangleSetup& s, const FragmentStage& f, const OutputTargets& o, RasterScratch& scratch)
+      : setup(s),
+        fragment(f),
+        outputs(o),
+        samples(std::max(o.samples, 1u)),
+        planes(scratch.planes),
+        attributes(scratch.attributes),
+        bins(scratch.bins) {}
 };
 
 void ComputePlanes(const DrawRaster& d, uint32_t index, TrianglePlanes* p, double* attributes) {
@@ -701,6 +715,7 @@ void BinTriangles(DrawRaster* d) {
   d->columns = uint32_t((x1 - d->tx0 + kTileSize - 1) / kTileSize);
   d->rows = uint32_t((y1 - d->ty0 + kTileSize - 1) / kTileSize);
   d->bins.resize(size_t(d->columns) * d->rows);
+  for (std::vector<uint32_t>& bin : d->bins) bin.clear();  // (kept from an earlier draw)
   for (uint32_t i = 0; i < d->setup.triangles.size(); ++i) {
     const Triangle& t = d->setup.triangles[i];
     const uint32_t c0 = uint32_t(t.min_x - d->tx0) / kTileSize, c1 = uint32_t(t.max_x - 1 - d->tx0) / kTileSize;
@@ -731,7 +746,8 @@ void PrepareInputs(DrawRaster* d) {
 void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragment, const OutputTargets& outputs,
                         uint64_t* samples_passed) {
   if (setup.triangles.empty()) return;
-  DrawRaster d(setup, fragment, outputs);
+  thread_local RasterScratch scratch;
+  DrawRaster d(setup, fragment, outputs, scratch);
   if (d.samples > 1) {
     for (uint32_t s = 0; s < d.samples && s < 4; ++s) {
       const int64_t ox = int64_t(kSampleLocations4[s][0]) - 8, oy = int64_t(kSampleLocations4[s][1]) - 8;

@@ -4,6 +4,7 @@
 // and a scene of many blended, depth-tested triangles over several tiles
 // rendered with DUET_THREADS=1 and DUET_THREADS=4 (children too), which
 // must be the same to the bit.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -163,13 +164,16 @@ class SceneTest : public GraphicsTest {
     const uint32_t* fragment = nullptr;
     size_t fragment_bytes = 0;
     std::vector<uint8_t>* depth_bytes = nullptr;  // receives the depth attachment
+    uint32_t triangles = 400;
+    // Triangles per draw (0: half in one draw, the rest in draws of 20).
+    uint32_t per_draw = 0;
   };
 
   std::vector<uint32_t> RenderTriangles(VkExtent2D extent) { return RenderTriangles(extent, TriangleScene{}); }
   std::vector<uint32_t> RenderTriangles(VkExtent2D extent, const TriangleScene& scene) {
     Random random(2024);
     std::vector<ColorVertex> vertices;
-    for (int t = 0; t < 400; ++t) {
+    for (uint32_t t = 0; t < scene.triangles; ++t) {
       const float cx = random.Uniform(-1.1f, 1.1f), cy = random.Uniform(-1.1f, 1.1f);
       const float size = random.Uniform(0.02f, 0.5f);
       for (int k = 0; k < 3; ++k)
@@ -198,9 +202,15 @@ class SceneTest : public GraphicsTest {
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
     VkDeviceSize offset = 0;
     vkCmdBindVertexBuffers(cb, 0, 1, &vb.buffer, &offset);
-    // Half in one draw, half in several small ones.
-    vkCmdDraw(cb, 600, 1, 0, 0);
-    for (uint32_t first = 600; first < vertices.size(); first += 60) vkCmdDraw(cb, 60, 1, first, 0);
+    const uint32_t count = uint32_t(vertices.size());
+    if (scene.per_draw == 0) {
+      // Half in one draw, half in several small ones.
+      vkCmdDraw(cb, count / 2, 1, 0, 0);
+      for (uint32_t first = count / 2; first < count; first += 60) vkCmdDraw(cb, std::min(60u, count - first), 1, first, 0);
+    } else {
+      for (uint32_t first = 0; first < count; first += 3 * scene.per_draw)
+        vkCmdDraw(cb, std::min(3 * scene.per_draw, count - first), 1, first, 0);
+    }
     vkCmdEndRendering(cb);
     EndSubmitWait(cb);
     if (scene.depth_bytes != nullptr)
@@ -315,6 +325,26 @@ TEST_F(SceneTest, EarlyAndLateDepthTestsGiveTheSameImage) {
     for (size_t i = 3; i < early_color.size(); i += 4) drawn += early_color[i] != 0;
     EXPECT_GT(drawn, early_color.size() / 4 / 2);
   }
+}
+
+// A long triangle list is set up in chunks on the thread pool and put back
+// together in order: one draw of 5000 triangles gives the image (and depth)
+// of the same triangles drawn 1000 at a time, set up in order on one thread.
+TEST_F(SceneTest, OneLongDrawEqualsShortDraws) {
+  TriangleScene one;
+  one.blend = false;
+  one.triangles = 5000;
+  one.per_draw = 5000;
+  std::vector<uint8_t> one_depth, short_depth;
+  one.depth_bytes = &one_depth;
+  TriangleScene short_draws = one;
+  short_draws.per_draw = 1000;
+  short_draws.depth_bytes = &short_depth;
+  const std::vector<uint8_t> a = Bytes(RenderTriangles(kTrianglesExtent, one));
+  const std::vector<uint8_t> b = Bytes(RenderTriangles(kTrianglesExtent, short_draws));
+  ASSERT_EQ(a.size(), size_t(kTrianglesExtent.width) * kTrianglesExtent.height * 4);
+  EXPECT_EQ(FirstDifference(a, b), SIZE_MAX) << "colour";
+  EXPECT_EQ(FirstDifference(one_depth, short_depth), SIZE_MAX) << "depth";
 }
 
 }  // namespace

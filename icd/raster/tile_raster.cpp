@@ -84,6 +84,9 @@ struct DrawRaster {
   // Sample shading: one invocation per covered sample, interpolated at it.
   bool per_sample = false;
   bool any_centroid = false;
+  // Which per-lane positions ShadeInputs needs: some input is interpolated
+  // (not flat); some is perspective-correct at the centre (1/w per lane).
+  bool any_interpolated = false, any_perspective = false;
   // Sample offsets from the pixel centre, in sub-pixel units and in pixels.
   int64_t sample_dx[4] = {}, sample_dy[4] = {};
   double sample_fx[4] = {}, sample_fy[4] = {};
@@ -495,14 +498,20 @@ class TileRasterizer {
     const TrianglePlanes& p = d_.planes[index];
     // Where each lane is interpolated, relative to the reference pixel:
     // the pixel centre, or its sample when shading per sample.
+    const spirv_exec::Program* program = d_.fragment.program;
     double fx[kWaveWidth], fy[kWaveWidth];
-    for (uint32_t q = begin / 4; q < end / 4; ++q) {  // a quad at a time
-      const double x = slots_[q].x - p.rx, y = slots_[q].y - p.ry;
-      fx[4 * q] = fx[4 * q + 2] = x;
-      fx[4 * q + 1] = fx[4 * q + 3] = x + 1;
-      fy[4 * q] = fy[4 * q + 1] = y;
-      fy[4 * q + 2] = fy[4 * q + 3] = y + 1;
-    }
+    auto lane_positions = [&] {
+      for (uint32_t q = begin / 4; q < end / 4; ++q) {  // a quad at a time
+        const double x = slots_[q].x - p.rx, y = slots_[q].y - p.ry;
+        fx[4 * q] = fx[4 * q + 2] = x;
+        fx[4 * q + 1] = fx[4 * q + 3] = x + 1;
+        fy[4 * q] = fy[4 * q + 1] = y;
+        fy[4 * q + 2] = fy[4 * q + 3] = y + 1;
+      }
+    };
+    // (Flat inputs alone need no positions.)
+    const bool positions = d_.samples > 1 || (program != nullptr && d_.any_interpolated);
+    if (positions) lane_positions();
     if (d_.per_sample) {
       for (uint32_t l = begin; l < end; ++l) {
         fx[l] += d_.sample_fx[LaneSample(l)];
@@ -512,10 +521,13 @@ class TileRasterizer {
     // One sample: the raster loop stored each pixel's depth.
     if (d_.samples > 1)
       for (uint32_t l = begin; l < end; ++l) PixelDepths(index, LaneX(l), LaneY(l), depth_[l]);
-    const spirv_exec::Program* program = d_.fragment.program;
     if (program == nullptr) return;
     double inv_w[kWaveWidth], w[kWaveWidth];
-    InterpolateClipW(p.w, p.wdx, p.wdy, fx, fy, begin, end, inv_w, w);
+    // 1/w: for perspective-correct inputs and FragCoord.w.
+    if (d_.any_perspective || builtins_.frag_coord != UINT32_MAX) {
+      if (!positions) lane_positions();
+      InterpolateClipW(p.w, p.wdx, p.wdy, fx, fy, begin, end, inv_w, w);
+    }
     // Centroid inputs of partly covered pixels move to the first covered
     // sample (a sample inside the primitive, as the spec asks).
     double cx[kWaveWidth], cy[kWaveWidth], cw[kWaveWidth];
@@ -736,6 +748,8 @@ void PrepareInputs(DrawRaster* d) {
                                                            : Interpolation::kPerspective;
     const Location location = slot.centroid && d->samples > 1 ? Location::kCentroid : Location::kCentre;
     d->any_centroid |= location == Location::kCentroid;
+    d->any_interpolated |= mode != Interpolation::kFlat;
+    d->any_perspective |= mode == Interpolation::kPerspective && location == Location::kCentre;
     for (uint32_t c = 0; c < slot.count; ++c) d->components.push_back({slot.reg + c, offset + c, mode, location});
   }
   d->attribute_stride = uint32_t(3 * d->components.size());

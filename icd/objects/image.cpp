@@ -4,6 +4,7 @@
 #include "dispatch/entrypoints.h"
 #include "objects/device.h"
 #include "objects/device_limits.h"
+#include "objects/live_objects.h"
 #include "texel/format_support.h"
 #include "util/host_alloc.h"
 #include "util/log.h"
@@ -147,6 +148,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateImageView(VkDevice _device, const VkImageVi
   if (auto* usage = FindInChain<VkImageViewUsageCreateInfo>(pCreateInfo->pNext,
                                                             VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO))
     view->usage = usage->usage;
+  MarkLive(view);
   *pView = ToHandle(view);
   return VK_SUCCESS;
 }
@@ -154,6 +156,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateImageView(VkDevice _device, const VkImageVi
 VKAPI_ATTR void VKAPI_CALL DestroyImageView(VkDevice _device, VkImageView imageView,
                                             const VkAllocationCallbacks* pAllocator) {
   Device* device = FromHandle<Device>(_device);
+  MarkDead(FromHandle<ImageView>(imageView));
   HostDelete(ChooseAllocator(pAllocator, device->Allocator()), FromHandle<ImageView>(imageView));
 }
 

@@ -2,6 +2,7 @@
 
 #include "dispatch/entrypoints.h"
 #include "objects/device.h"
+#include "objects/live_objects.h"
 #include "util/host_alloc.h"
 #include "util/vk_util.h"
 
@@ -16,12 +17,14 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateSampler(VkDevice _device, const VkSamplerCr
   if (auto* reduction = FindInChain<VkSamplerReductionModeCreateInfo>(
           pCreateInfo->pNext, VK_STRUCTURE_TYPE_SAMPLER_REDUCTION_MODE_CREATE_INFO))
     sampler->reduction_mode = reduction->reductionMode;
+  MarkLive(sampler);
   *pSampler = ToHandle(sampler);
   return VK_SUCCESS;
 }
 
 VKAPI_ATTR void VKAPI_CALL DestroySampler(VkDevice _device, VkSampler sampler, const VkAllocationCallbacks* pAllocator) {
   Device* device = FromHandle<Device>(_device);
+  MarkDead(FromHandle<Sampler>(sampler));
   HostDelete(ChooseAllocator(pAllocator, device->Allocator()), FromHandle<Sampler>(sampler));
 }
 

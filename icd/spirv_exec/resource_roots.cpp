@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "objects/descriptor_set.h"
+#include "objects/live_objects.h"
 #include "objects/pipeline.h"
 #include "objects/sampler.h"
 #include "spirv_exec/descriptor_tables.h"
@@ -127,7 +128,10 @@ ShaderResources ResolveResources(const Program& program, const ShaderBindings& b
     const DescriptorRange element = ImageElements(bindings, program.images[i]);
     if (element.count == 0) continue;  // unbound
     const Descriptor& d = element.records[0];
-    resources.images[i] = {d.image_view, d.buffer_view, d.sampler};
+    // Resolved before any invocation runs: a descriptor no invocation uses
+    // may name a destroyed view or sampler, which then counts as unbound.
+    resources.images[i] = {IsLive(d.image_view) ? d.image_view : nullptr, d.buffer_view,
+                           IsLive(d.sampler) ? d.sampler : nullptr};
   }
   resources.sampled.resize(program.sampled_images.size());
   for (size_t i = 0; i < program.sampled_images.size(); ++i) {

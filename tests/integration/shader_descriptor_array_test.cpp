@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compute_fixture.h"
+#include "shaders/descriptor_constant_partial.comp.h"
 #include "shaders/descriptor_buffer_array.comp.h"
 #include "shaders/descriptor_image_array.comp.h"
 #include "shaders/descriptor_runtime_array.comp.h"
@@ -413,6 +414,41 @@ TEST_F(ShaderDescriptorArrayTest, RuntimeArraysVariableCountPartiallyBoundUpdate
     EXPECT_EQ(r[i], (e + 1) * 1000 + 10 * e + i % 8 + (8 + e) * 100000) << "lane " << i << ", element " << e;
     EXPECT_EQ(r[n + i], colours[i % 3]) << "lane " << i;
   }
+}
+
+// A descriptor read at a constant index, in a partially bound binding,
+// whose view was destroyed: while the shader does not reach it, nothing
+// reads it (the driver resolves constant-index descriptors before the
+// shader runs; a destroyed view there counts as unbound).
+TEST_F(ShaderDescriptorArrayTest, ConstantIndexDescriptorOfADestroyedViewLeftAlone) {
+  VkDescriptorSetLayout layout = MakeSetLayout(
+      {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+       {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2, VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT}});
+  Kernel k = MakePipeline(kDescriptorConstantPartialComp, {layout}, 4);
+  VkDescriptorPool pool = MakePool({{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2}},
+                                   1, 0);
+  VkDescriptorSet set = AllocateSet(pool, layout, 0);
+  HostBuffer results = StorageBuffer(8);
+  Write(set, 0, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{results.buffer, 0, VK_WHOLE_SIZE}});
+  const VkSampler sampler = MakeSampler(VK_FILTER_NEAREST);
+  const uint32_t colours[2] = {Rgba(10, 20, 30, 40), Rgba(50, 60, 70, 80)};
+  std::vector<VkDescriptorImageInfo> textures;
+  for (uint32_t t = 0; t < 2; ++t) {
+    VkImage image = MakeFilledImage(VK_FORMAT_R8G8B8A8_UNORM, 1, 1, VK_IMAGE_USAGE_SAMPLED_BIT, &colours[t], 4);
+    textures.push_back({sampler, MakeImageView(image, VK_FORMAT_R8G8B8A8_UNORM, t == 0), VK_IMAGE_LAYOUT_GENERAL});
+  }
+  Write(set, 1, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, {}, textures);
+  vkDestroyImageView(device_, textures[1].imageView, nullptr);
+
+  const uint32_t use_second = 0;
+  VkCommandBuffer cb = BeginCommands();
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.pipeline);
+  vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.layout, 0, 1, &set, 0, nullptr);
+  vkCmdPushConstants(cb, k.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &use_second);
+  vkCmdDispatch(cb, 1, 1, 1);
+  EndSubmitWait(cb);
+  EXPECT_EQ(results.as<uint32_t>()[0], colours[0]);
+  EXPECT_EQ(results.as<uint32_t>()[1], 7u);
 }
 
 }  // namespace

@@ -370,16 +370,17 @@ class TextureCompressionBc : public ComputeFixture {
     return MakeGeneralImage(ci);
   }
 
-  // A 2D view of every level; `usage` (when not 0) restricts the image's usage
-  // for the view.
-  VkImageView MakeView(VkImage image, VkFormat format, VkImageUsageFlags usage = 0) {
+  // A 2D view of `levels` levels (every one by default); `usage` (when not
+  // 0) restricts the image's usage for the view.
+  VkImageView MakeView(VkImage image, VkFormat format, VkImageUsageFlags usage = 0,
+                       uint32_t levels = VK_REMAINING_MIP_LEVELS) {
     VkImageViewUsageCreateInfo view_usage{VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO, nullptr, usage};
     VkImageViewCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     ci.pNext = usage != 0 ? &view_usage : nullptr;
     ci.image = image;
     ci.viewType = VK_IMAGE_VIEW_TYPE_2D;
     ci.format = format;
-    ci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0, 1};
+    ci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, 1};
     VkImageView view = VK_NULL_HANDLE;
     EXPECT_EQ(vkCreateImageView(device_, &ci, nullptr, &view), VK_SUCCESS);
     Defer([this, view] { vkDestroyImageView(device_, view, nullptr); });
@@ -697,23 +698,39 @@ TEST_F(TextureCompressionBc, CopiesMoveBlocksByteExactly) {
 }
 
 TEST_F(TextureCompressionBc, CopiedBlocksDecode) {
-  // Blocks moved through an uncompressed image and a partial region (at a
-  // block offset, reaching the edge of a 10x6 image) decode as their texels.
+  // Blocks moved through an uncompressed image into a 12x8 one, then one
+  // by a compressed-to-compressed copy and one through a buffer as a
+  // partial region (at a block offset, reaching the edge of a 10x6 image),
+  // decode as their texels. (Uncompressed texels map to whole 4x4 blocks,
+  // and image copies must reach the edge of both images for a partial
+  // block: the edge block of the 10x6 image comes from a buffer.)
   const DecodeCase bc7 = Bc7Case("BC7_UNORM", VK_FORMAT_BC7_UNORM_BLOCK, false);
   VkImage plain = MakeGeneralImage(ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R32G32B32A32_UINT, {2, 1, 1}, 1, 1,
                                              VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT));
+  VkImage aligned = MakeBcImage(VK_FORMAT_BC7_UNORM_BLOCK, {12, 8, 1});
   VkImage image = MakeBcImage(VK_FORMAT_BC7_UNORM_BLOCK, {10, 6, 1});
-  ASSERT_TRUE(plain != VK_NULL_HANDLE && image != VK_NULL_HANDLE);
+  ASSERT_TRUE(plain != VK_NULL_HANDLE && aligned != VK_NULL_HANDLE && image != VK_NULL_HANDLE);
   std::vector<uint8_t> bytes(32);
   std::memcpy(bytes.data(), bc7.blocks[0].data(), 16);
   std::memcpy(bytes.data() + 16, bc7.blocks[1].data(), 16);
   ASSERT_NO_FATAL_FAILURE(Upload(plain, 0, 0, {2, 1, 1}, bytes));
-  // Texel (0, 0) of the plain image -> block (2, 1) (texels 8..9, 4..5), texel
-  // (1, 0) -> block (0, 0).
+  // Texel (0, 0) of the plain image -> block (2, 1) of the 12x8 image, then
+  // its texels 8..9, 4..5 (the edge block of the 10x6 image); texel (1, 0)
+  // -> block (0, 0) of both.
   const VkImageCopy regions[2] = {{kLevel0, {0, 0, 0}, kLevel0, {8, 4, 0}, {1, 1, 1}},
                                   {kLevel0, {1, 0, 0}, kLevel0, {0, 0, 0}, {1, 1, 1}}};
+  const VkImageCopy first_block{kLevel0, {0, 0, 0}, kLevel0, {0, 0, 0}, {4, 4, 1}};
+  HostBuffer edge = MakeHostBuffer(16);
+  ASSERT_NE(edge.data, nullptr);
+  const VkBufferImageCopy edge_out{0, 0, 0, kLevel0, {8, 4, 0}, {4, 4, 1}};
+  const VkBufferImageCopy edge_in{0, 0, 0, kLevel0, {8, 4, 0}, {2, 2, 1}};
   VkCommandBuffer cb = BeginCommands();
-  vkCmdCopyImage(cb, plain, VK_IMAGE_LAYOUT_GENERAL, image, VK_IMAGE_LAYOUT_GENERAL, 2, regions);
+  vkCmdCopyImage(cb, plain, VK_IMAGE_LAYOUT_GENERAL, aligned, VK_IMAGE_LAYOUT_GENERAL, 2, regions);
+  TransferBarrier(cb);
+  vkCmdCopyImage(cb, aligned, VK_IMAGE_LAYOUT_GENERAL, image, VK_IMAGE_LAYOUT_GENERAL, 1, &first_block);
+  vkCmdCopyImageToBuffer(cb, aligned, VK_IMAGE_LAYOUT_GENERAL, edge.buffer, 1, &edge_out);
+  TransferBarrier(cb);
+  vkCmdCopyBufferToImage(cb, edge.buffer, image, VK_IMAGE_LAYOUT_GENERAL, 1, &edge_in);
   ASSERT_NO_FATAL_FAILURE(EndSubmitWait(cb));
   std::vector<std::array<float, 4>> points;
   for (uint32_t y = 0; y < 2; ++y)
@@ -827,7 +844,8 @@ TEST_F(TextureCompressionBc, BlockTexelViewWritesBlocks) {
     GTEST_SKIP() << "no storage through block-texel views";
   VkImage image = MakeBcImage(format, {16, 8, 1}, 1, 1, kViewUsage, kFlags);
   ASSERT_NE(image, VK_NULL_HANDLE);
-  const VkImageView blocks_view = MakeView(image, VK_FORMAT_R32G32_UINT, VK_IMAGE_USAGE_STORAGE_BIT);
+  // (A block-texel view has one level and one layer.)
+  const VkImageView blocks_view = MakeView(image, VK_FORMAT_R32G32_UINT, VK_IMAGE_USAGE_STORAGE_BIT, 1);
   const VkImageView bc1_view = MakeView(image, format, VK_IMAGE_USAGE_SAMPLED_BIT);
 
   // 4x2 blocks: even ones the four-colour block, odd ones the three-colour one.

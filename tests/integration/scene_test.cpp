@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <sys/stat.h>
 #include <vector>
 
@@ -107,12 +108,15 @@ class SceneTest : public GraphicsTest {
     const DescriptorSet set = MakeDescriptorSet({VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER});
     WriteSampler(set, 0, MakeSampler(sci), view);
 
+    // 128 bytes of push constants (maxPushConstantsSize's minimum, lavapipe's).
     struct Scene {
-      Mat4 mvp, model;
+      Mat4 mvp;
+      float model[3][4];  // the model matrix's first three columns
       float light[4];
     } scene;
-    scene.model = Multiply(Rotation(0.6f, 1), Rotation(0.45f, 0));
-    scene.mvp = Multiply(Projection(0.9f, 0.5f, 20.0f, 4.5f), scene.model);
+    const Mat4 model = Multiply(Rotation(0.6f, 1), Rotation(0.45f, 0));
+    std::memcpy(scene.model, model.data(), sizeof scene.model);
+    scene.mvp = Multiply(Projection(0.9f, 0.5f, 20.0f, 4.5f), model);
     scene.light[0] = 0.4f;
     scene.light[1] = -0.7f;
     scene.light[2] = -0.6f;

@@ -2,7 +2,7 @@
 // Texture times ambient plus diffuse (Lambert) lighting.
 layout(push_constant) uniform Scene {
   mat4 mvp;
-  mat4 model;
+  vec4 model[3];  // the model matrix's first three columns (128 bytes in all: the minimum limit)
   vec4 light;
 } scene;
 layout(set = 0, binding = 0) uniform sampler2D tex;

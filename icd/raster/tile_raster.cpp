@@ -252,25 +252,20 @@ class TileRasterizer {
           for (int32_t qx = qxs; qx < qxe; qx += 2, row[0] += 2 * step_x[0], row[1] += 2 * step_x[1],
                        row[2] += 2 * step_x[2]) {
             if (((row[0] + quad_max[0]) | (row[1] + quad_max[1]) | (row[2] + quad_max[2])) < 0) continue;
+            // The quad's pixels inside the bounds.
+            const uint32_t box = row_mask & ((qx >= xs ? 0x5u : 0u) | (qx + 1 < xe ? 0xAu : 0u));
             if (d_.samples == 1) {
               // One sample: coverage as a mask of the quad's pixels.
-              uint32_t mask = 0xF;
-              if (!full) {
-                const uint32_t box = row_mask & ((qx >= xs ? 0x5u : 0u) | (qx + 1 < xe ? 0xAu : 0u));
-                for (int i = 0; i < 4; ++i) {
-                  const int64_t inside = (row[0] + pixel[i][0]) | (row[1] + pixel[i][1]) | (row[2] + pixel[i][2]);
-                  mask &= ~(uint32_t(inside < 0) << i);  // sign: outside
-                }
-                mask &= box;
-                if (mask == 0) continue;
+              uint32_t mask = box;
+              for (int i = 0; i < 4; ++i) {
+                const int64_t inside = (row[0] + pixel[i][0]) | (row[1] + pixel[i][1]) | (row[2] + pixel[i][2]);
+                mask &= ~(uint32_t(inside < 0) << i);  // sign: outside
               }
-              AddCoveredQuad(index, qx, qy, mask);
+              if (mask != 0) AddCoveredQuad(index, qx, qy, mask);
               continue;
             }
-            uint32_t coverage[4] = {1, 1, 1, 1};
-            if (!full && !QuadCoverage(tri, row, pixel, row_mask & ((qx >= xs ? 0x5u : 0u) | (qx + 1 < xe ? 0xAu : 0u)),
-                                       coverage))
-              continue;
+            uint32_t coverage[4];
+            if (!QuadCoverage(tri, row, pixel, box, coverage)) continue;
             // What the rasterizer covered: SampleMaskIn and centroid
             // locations come from it, not from what passed early tests.
             const uint32_t rasterized[4] = {coverage[0], coverage[1], coverage[2], coverage[3]};
@@ -366,20 +361,12 @@ class TileRasterizer {
   int32_t LaneY(uint32_t l) const { return slots_[l >> 2].y + int32_t((l >> 1) & 1); }
   uint32_t LaneSample(uint32_t l) const { return slots_[l >> 2].sample; }
 
-  // The covered samples of each pixel of a quad whose top-left pixel centre
-  // has edge values `row`; `box`: the pixels inside the bounds. False when
-  // nothing is covered.
+  // Several samples: the covered samples of each pixel of a quad whose
+  // top-left pixel centre has edge values `row`; `box`: the pixels inside
+  // the bounds. False when nothing is covered.
   bool QuadCoverage(const Triangle& tri, const int64_t* row, const int64_t (*pixel)[3], uint32_t box,
                     uint32_t coverage[4]) const {
     uint32_t any = 0;
-    if (d_.samples == 1) {
-      for (int i = 0; i < 4; ++i) {
-        const int64_t inside = (row[0] + pixel[i][0]) | (row[1] + pixel[i][1]) | (row[2] + pixel[i][2]);  // sign: outside
-        coverage[i] = uint32_t(inside >= 0) & (box >> i);
-        any |= coverage[i];
-      }
-      return any != 0;
-    }
     for (int i = 0; i < 4; ++i) {
       coverage[i] = 0;
       if (((box >> i) & 1) == 0) continue;

@@ -7,6 +7,7 @@
 // within the pixel, whose average over the standard 4x positions differs
 // from the square of the centre's.
 #include <cmath>
+#include <utility>
 
 #include "graphics_fixture.h"
 #include "shaders/centroid_interpolation.frag.h"
@@ -47,6 +48,11 @@ class SampleShadingTest : public GraphicsTest {
   // Draws rectangle `rect` (rect.vert or pixel_position.vert) with `desc`
   // into a cleared 4x RGBA8 target and returns the resolved pixels.
   std::vector<uint32_t> RenderResolved(PipelineDesc desc, const RectParams& rect) {
+    return RenderResolved(std::move(desc), std::vector<RectParams>{rect});
+  }
+  // The same with several rectangles, in order; with desc.depth_format, over
+  // a 4x depth attachment cleared to 1.
+  std::vector<uint32_t> RenderResolved(PipelineDesc desc, const std::vector<RectParams>& rects) {
     desc.samples = VK_SAMPLE_COUNT_4_BIT;
     const VkPipeline pipeline = MakePipeline(desc);
     VkImageCreateInfo ci = ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {kExtent.width, kExtent.height, 1}, 1,
@@ -70,11 +76,24 @@ class SampleShadingTest : public GraphicsTest {
     info.layerCount = 1;
     info.colorAttachmentCount = 1;
     info.pColorAttachments = &color;
+    VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    if (desc.depth_format != VK_FORMAT_UNDEFINED) {
+      ci.format = desc.depth_format;
+      ci.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+      const VkImage depth_image = MakeGeneralImage(ci, VK_IMAGE_ASPECT_DEPTH_BIT);
+      depth.imageView =
+          MakeView(depth_image, VK_IMAGE_VIEW_TYPE_2D, desc.depth_format, {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1});
+      depth.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+      depth.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+      depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+      depth.clearValue.depthStencil = {1.0f, 0};
+      info.pDepthAttachment = &depth;
+    }
 
     VkCommandBuffer cb = BeginCommands();
     vkCmdBeginRendering(cb, &info);
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-    DrawRect(cb, desc.layout, rect);
+    for (const RectParams& rect : rects) DrawRect(cb, desc.layout, rect);
     vkCmdEndRendering(cb);
     EndSubmitWait(cb);
     return Read<uint32_t>(resolved);
@@ -101,60 +120,17 @@ class SampleShadingTest : public GraphicsTest {
 // 2) still sees 4 samples there, though only 2 pass.
 TEST_F(SampleShadingTest, SampleMaskInIsCoverageBeforeTheDepthTest) {
   PipelineDesc desc = RectPipeline(Module(kSampleMaskCountFrag), kExtent);
-  desc.samples = VK_SAMPLE_COUNT_4_BIT;
   desc.depth_format = VK_FORMAT_D32_SFLOAT;
   desc.depth_stencil.depthTestEnable = VK_TRUE;
   desc.depth_stencil.depthWriteEnable = VK_TRUE;
   desc.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS;
-  const VkPipeline pipeline = MakePipeline(desc);
-  VkImageCreateInfo ci = ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {kExtent.width, kExtent.height, 1}, 1, 1,
-                                   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
-  ci.samples = VK_SAMPLE_COUNT_4_BIT;
-  const VkImage color = MakeGeneralImage(ci);
-  const VkImageView color_view =
-      MakeView(color, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1});
-  ci.format = VK_FORMAT_D32_SFLOAT;
-  ci.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
-  const VkImage depth = MakeGeneralImage(ci, VK_IMAGE_ASPECT_DEPTH_BIT);
-  const VkImageView depth_view =
-      MakeView(depth, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_D32_SFLOAT, {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1});
-  const Target resolved = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
-
-  VkRenderingAttachmentInfo color_info{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-  color_info.imageView = color_view;
-  color_info.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
-  color_info.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  color_info.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  color_info.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT;
-  color_info.resolveImageView = resolved.view;
-  color_info.resolveImageLayout = VK_IMAGE_LAYOUT_GENERAL;
-  VkRenderingAttachmentInfo depth_info{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-  depth_info.imageView = depth_view;
-  depth_info.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
-  depth_info.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  depth_info.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  depth_info.clearValue.depthStencil = {1.0f, 0};
-  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
-  info.renderArea = {{0, 0}, kExtent};
-  info.layerCount = 1;
-  info.colorAttachmentCount = 1;
-  info.pColorAttachments = &color_info;
-  info.pDepthAttachment = &depth_info;
-
   // The occluder: columns 0 .. 8.5 at depth 0.25; then everything at 0.5.
   RectParams occluder;
   occluder.bounds[2] = Ndc(8.5, kExtent.width);
   occluder.z = 0.25f;
   RectParams behind;
   behind.z = 0.5f;
-  VkCommandBuffer cb = BeginCommands();
-  vkCmdBeginRendering(cb, &info);
-  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-  DrawRect(cb, desc.layout, occluder);
-  DrawRect(cb, desc.layout, behind);
-  vkCmdEndRendering(cb);
-  EndSubmitWait(cb);
-  const std::vector<uint32_t> pixels = Read<uint32_t>(resolved);
+  const std::vector<uint32_t> pixels = RenderResolved(desc, {occluder, behind});
   ASSERT_EQ(pixels.size(), size_t(kExtent.width) * kExtent.height);
   // Rows 2 and 3: there the columns checked are clear of both rectangles'
   // diagonals (a pixel a diagonal crosses is shaded by each of its two

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace duet_bench {
 
@@ -11,6 +12,13 @@ Timing MeasureBest(const TimedRun& run, const TimingPlan& plan) {
   if (plan.quick) {
     t.reps = 1;
     t.best_seconds = run(1);
+    return t;
+  }
+  // A fixed amount of work, for profilers and cycle counters
+  // (DUET_BENCH_REPS=N: one timed run of N repetitions).
+  if (const char* fixed = std::getenv("DUET_BENCH_REPS"); fixed != nullptr && std::atoi(fixed) > 0) {
+    t.reps = uint32_t(std::atoi(fixed));
+    t.best_seconds = run(t.reps);
     return t;
   }
   // Calibrate on a single repetition; grow once more if the first guess

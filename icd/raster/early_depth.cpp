@@ -85,7 +85,7 @@ __m128i CompareLanes(__m128i reference, __m128i stored) {  // integers below 2^3
 #endif
 
 template <DepthPlane kPlane, VkCompareOp kOp, bool kWrite>
-uint32_t EarlyQuadDepth(std::byte* at, size_t pitch, const float* depth, uint32_t coverage) {
+[[gnu::always_inline]] inline uint32_t EarlyQuadDepth(std::byte* at, size_t pitch, const float* depth, uint32_t coverage) {
 #if defined(__SSE2__)
   // The quad's four pixels as four lanes: top row, then bottom row.
   const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
@@ -168,10 +168,26 @@ uint32_t EarlyQuadDepth(std::byte* at, size_t pitch, const float* depth, uint32_
 #endif
 }
 
+// The 16 quads of an 8x8 block, every pixel covered: one call, the quad
+// tests inlined.
+template <DepthPlane kPlane, VkCompareOp kOp, bool kWrite>
+uint64_t EarlyBlockDepth(std::byte* at, size_t pitch, const float* depth) {
+  constexpr size_t kTexel = kPlane == DepthPlane::kUnorm16 ? 2 : 4;
+  uint64_t pass = 0;
+#pragma GCC unroll 16
+  for (uint32_t q = 0; q < 16; ++q)
+    pass |= uint64_t(EarlyQuadDepth<kPlane, kOp, kWrite>(at + (q >> 2) * 2 * pitch + (q & 3) * 2 * kTexel, pitch,
+                                                          depth + 4 * q, 0xF))
+            << (4 * q);
+  return pass;
+}
+
 template <DepthPlane kPlane, bool kWrite, size_t... kOps>
-EarlyQuadDepthFn PickEarlyQuadDepth(VkCompareOp op, std::index_sequence<kOps...>) {
-  constexpr EarlyQuadDepthFn kByOp[] = {&EarlyQuadDepth<kPlane, VkCompareOp(kOps), kWrite>...};
-  return uint32_t(op) < sizeof...(kOps) ? kByOp[op] : nullptr;
+EarlyDepthTests PickEarlyDepthTests(VkCompareOp op, std::index_sequence<kOps...>) {
+  constexpr EarlyQuadDepthFn kQuadByOp[] = {&EarlyQuadDepth<kPlane, VkCompareOp(kOps), kWrite>...};
+  constexpr EarlyBlockDepthFn kBlockByOp[] = {&EarlyBlockDepth<kPlane, VkCompareOp(kOps), kWrite>...};
+  if (uint32_t(op) >= sizeof...(kOps)) return {};
+  return {kQuadByOp[op], kBlockByOp[op]};
 }
 
 }  // namespace
@@ -190,15 +206,15 @@ EarlyDepth ChooseEarlyDepth(const spirv_exec::Program* program, const OutputTarg
   return EarlyDepth::kReject;
 }
 
-EarlyQuadDepthFn ChooseEarlyQuadDepth(DepthPlane plane, VkCompareOp op, bool write) {
+EarlyDepthTests ChooseEarlyDepthTests(DepthPlane plane, VkCompareOp op, bool write) {
   constexpr auto kOps = std::make_index_sequence<8>();
   if (plane == DepthPlane::kUnorm16)
-    return write ? PickEarlyQuadDepth<DepthPlane::kUnorm16, true>(op, kOps)
-                 : PickEarlyQuadDepth<DepthPlane::kUnorm16, false>(op, kOps);
+    return write ? PickEarlyDepthTests<DepthPlane::kUnorm16, true>(op, kOps)
+                 : PickEarlyDepthTests<DepthPlane::kUnorm16, false>(op, kOps);
   if (plane == DepthPlane::kFloat32)
-    return write ? PickEarlyQuadDepth<DepthPlane::kFloat32, true>(op, kOps)
-                 : PickEarlyQuadDepth<DepthPlane::kFloat32, false>(op, kOps);
-  return nullptr;
+    return write ? PickEarlyDepthTests<DepthPlane::kFloat32, true>(op, kOps)
+                 : PickEarlyDepthTests<DepthPlane::kFloat32, false>(op, kOps);
+  return {};
 }
 
 }  // namespace duet::raster

@@ -38,7 +38,18 @@ EarlyDepth ChooseEarlyDepth(const spirv_exec::Program* program, const OutputTarg
 // with `write`, written back: the quad must lie inside the attachment.
 using EarlyQuadDepthFn = uint32_t (*)(std::byte* at, size_t pitch, const float* depth, uint32_t coverage);
 
-// The function for a plane and compare op; nullptr for other planes.
-EarlyQuadDepthFn ChooseEarlyQuadDepth(DepthPlane plane, VkCompareOp op, bool write);
+// The same tests of the 16 quads of an 8x8 block at `at`, every pixel
+// covered, `depth` in wave lane order (quads row by row, four pixels each
+// as above). Returns the passing pixels, bit 4 * quad + pixel. The block
+// must lie inside the attachment.
+using EarlyBlockDepthFn = uint64_t (*)(std::byte* at, size_t pitch, const float* depth);
+
+struct EarlyDepthTests {
+  EarlyQuadDepthFn quad = nullptr;
+  EarlyBlockDepthFn block = nullptr;
+};
+
+// The functions for a plane and compare op; nullptr for other planes.
+EarlyDepthTests ChooseEarlyDepthTests(DepthPlane plane, VkCompareOp op, bool write);
 
 }  // namespace duet::raster

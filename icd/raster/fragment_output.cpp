@@ -295,17 +295,29 @@ uint32_t MergeDirectWith(const OutputTargets& t, const DirectWave& wave) {
   for (size_t c = 0; c < t.colors.size() && c < 8; ++c)
     if (t.colors[c].enabled && wave.texels.location[c] != nullptr)
       targets[target_count++] = {t.colors[c].access.base, t.colors[c].access.row_pitch, wave.texels.location[c]};
+  if (wave.block && wave.live == ~uint64_t{0} && !depth_test) {
+    // An 8x8 block: each row is four quads' row pairs.
+    for (uint32_t c = 0; c < target_count; ++c)
+      for (uint32_t r = 0; r < 8; ++r) {
+        std::byte* row = targets[c].base + (wave.y[0] + r) * targets[c].row_pitch + size_t{wave.x[0]} * 4;
+        const uint32_t* texels = targets[c].texels + 16 * (r >> 1) + 2 * (r & 1);
+        for (uint32_t q = 0; q < 4; ++q) std::memcpy(row + 8 * q, texels + 4 * q, 8);
+      }
+    return 64;
+  }
   uint32_t passed = 0;
   for (uint32_t q = 0; q < wave.quads; ++q) {
     uint32_t bits = uint32_t(wave.live >> (4 * q)) & 0xF;
     if (bits == 0) continue;
+    const uint32_t qx = wave.block ? wave.x[0] + 2 * (q & 3) : wave.x[q];
+    const uint32_t qy = wave.block ? wave.y[0] + 2 * (q >> 2) : wave.y[q];
     if (depth_test) {
       for (uint32_t i = 0; i < 4; ++i) {
         if (((bits >> i) & 1) == 0) continue;
         const uint32_t l = 4 * q + i;
-        const float depth = wave.depth[l * wave.depth_stride];
+        const float depth = wave.depth[l];
         const float z = t.depth_clamp ? std::clamp(depth, t.min_depth, t.max_depth) : depth;
-        std::byte* at = t.depth.Block(wave.x[q] + (i & 1), wave.y[q] + (i >> 1), 0);
+        std::byte* at = t.depth.Block(qx + (i & 1), qy + (i >> 1), 0);
         bool passes;
         if constexpr (kPlane == DepthPlane::kUnorm16) {
           const uint16_t reference = uint16_t(texel::FloatToUnorm(z, 16));
@@ -334,7 +346,7 @@ uint32_t MergeDirectWith(const OutputTargets& t, const DirectWave& wave) {
       for (uint32_t r = 0; r < 2; ++r) {
         const uint32_t pair = (bits >> (2 * r)) & 3;
         if (pair == 0) continue;  // (and the row may be past the image)
-        std::byte* row = targets[c].base + (wave.y[q] + r) * targets[c].row_pitch + size_t{wave.x[q]} * 4;
+        std::byte* row = targets[c].base + (qy + r) * targets[c].row_pitch + size_t{qx} * 4;
         if (pair == 3) {
           std::memcpy(row, texels + 2 * r, 8);
         } else if (pair == 1) {

@@ -89,8 +89,10 @@ struct DirectWave {
   const uint32_t* x = nullptr;
   const uint32_t* y = nullptr;
   uint64_t live = 0;
-  const float* depth = nullptr;  // lane l's depth at depth[l * depth_stride]
-  uint32_t depth_stride = 1;
+  const float* depth = nullptr;  // by lane
+  // The quads are the 16 of the 8x8 block at (x[0], y[0]), row by row
+  // (x and y hold that corner only).
+  bool block = false;
   DirectTexels texels;
 };
 

@@ -28,4 +28,37 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void InterpolateCli
   }
 }
 
+namespace {
+
+// Each lane's pixel within its 8x8 block.
+struct BlockLanes {
+  double x[64], y[64];
+  constexpr BlockLanes() : x(), y() {
+    for (uint32_t l = 0; l < 64; ++l) {
+      const uint32_t q = l >> 2;
+      x[l] = double(2 * (q & 3) + (l & 1));
+      y[l] = double(2 * (q >> 2) + ((l >> 1) & 1));
+    }
+  }
+};
+constexpr BlockLanes kBlockLanes;
+
+}  // namespace
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) void BlockDepths(double z, double zdx, double zdy,
+                                                                              float offset, double fx, double fy,
+                                                                              float* __restrict depth) {
+  for (uint32_t l = 0; l < 64; ++l)
+    depth[l] = float(z + zdx * (fx + kBlockLanes.x[l]) + zdy * (fy + kBlockLanes.y[l])) + offset;
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) void BlockPositions(double fx, double fy,
+                                                                                 double* __restrict x,
+                                                                                 double* __restrict y) {
+  for (uint32_t l = 0; l < 64; ++l) {
+    x[l] = fx + kBlockLanes.x[l];
+    y[l] = fy + kBlockLanes.y[l];
+  }
+}
+
 }  // namespace duet::raster

@@ -44,10 +44,9 @@ void OutsideRows(const int32_t origin[3], const int32_t step_x[3], const int32_t
     default: return OutsideRowsOf<4>(origin, step_x, step_y, rows, outside);
   }
 #else
-  (void)columns;
   for (uint32_t r = 0; r < rows; ++r) {
     uint32_t mask = 0;
-    for (uint32_t c = 0; c < 16; ++c) {
+    for (uint32_t c = 0; c < columns && c < 16; ++c) {  // (the values past them may not fit)
       int32_t any = 0;
       for (int e = 0; e < 3; ++e) any |= origin[e] + int32_t(c) * step_x[e] + int32_t(r) * step_y[e];
       mask |= uint32_t(any < 0) << c;

@@ -69,6 +69,15 @@ struct RasterScratch {
   std::vector<std::vector<uint32_t>> bins;
 };
 
+// A colour location MergeDirect writes: the registers of its components
+// (several variables may share one), or for those the shader leaves
+// unwritten, lanes of their default (0, 0, 0, 1).
+struct DirectOutput {
+  uint32_t location;
+  uint32_t reg[4];
+  const uint32_t* unwritten[4];
+};
+
 // Everything the tiles of one draw share.
 struct DrawRaster {
   const TriangleSetup& setup;
@@ -78,9 +87,11 @@ struct DrawRaster {
   uint32_t samples = 1;
   EarlyDepth early = EarlyDepth::kNone;
   bool direct = false;  // MergeDirect applies
+  std::vector<DirectOutput> direct_outputs;  // what it packs
   // Early tests of one sample against D16/D32 depth only, without clamping:
   // EarlyTests runs this on each quad.
   EarlyQuadDepthFn early_quad = nullptr;
+  EarlyBlockDepthFn early_block = nullptr;  // the same for an 8x8 block
   // Sample shading: one invocation per covered sample, interpolated at it.
   bool per_sample = false;
   bool any_centroid = false;
@@ -162,18 +173,56 @@ constexpr std::array<std::array<uint32_t, 4>, 16> kMaskLanes = MaskLanes();
 constexpr std::array<uint32_t, kWaveWidth> kZeroLanes = SameLanes(0), kOneLanes = SameLanes(1),
                                            kOneFloatLanes = SameLanes(0x3F800000u);
 
+// The set bits of a lane mask (std::popcount is a libgcc call on the
+// baseline instruction set).
+inline uint32_t LaneCount(uint64_t mask) {
+  mask -= (mask >> 1) & 0x5555555555555555ull;
+  mask = (mask & 0x3333333333333333ull) + ((mask >> 2) & 0x3333333333333333ull);
+  mask = (mask + (mask >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return uint32_t((mask * 0x0101010101010101ull) >> 56);
+}
+
+// A quad of a wave: its lanes are 4 * slot .. 4 * slot + 3.
+struct QuadSlot {
+  int32_t x, y;  // its top-left pixel
+  uint32_t triangle;
+  uint32_t sample;  // per-sample shading: the sample its lanes shade
+};
+
+// The quads of one fragment wave, gathered until it is full.
+struct QuadBatch {
+  QuadSlot slots[kQuadsPerWave];
+  uint32_t coverage[kWaveWidth];        // per lane: the samples it shades; 0 for a helper
+  uint32_t pixel_coverage[kWaveWidth];  // per lane: the samples the rasterizer covered in its pixel
+  LaneMask covered = 0;                 // the lanes that are not helpers
+  float depth[4][kWaveWidth];  // by sample, then lane
+  uint32_t quads = 0;
+  // The slots are the 16 quads of one 8x8 block, row by row, every pixel
+  // covered and passing the early tests.
+  bool block = false;
+
+  // Lane l is pixel l % 4 of quad l / 4: top-left, top-right, bottom-left, bottom-right.
+  int32_t LaneX(uint32_t l) const { return slots[l >> 2].x + int32_t(l & 1); }
+  int32_t LaneY(uint32_t l) const { return slots[l >> 2].y + int32_t((l >> 1) & 1); }
+  uint32_t LaneSample(uint32_t l) const { return slots[l >> 2].sample; }
+};
+
 // Walks the triangles binned to one tile and turns their covered 2x2 quads
 // into fragment waves.
 class TileRasterizer {
  public:
   explicit TileRasterizer(const DrawRaster& d, spirv_exec::WaveState* wave)
-      : d_(d), wave_(*wave), builtins_(d.fragment.program != nullptr ? *d.fragment.program : empty_program_) {}
+      : d_(d), wave_(*wave), builtins_(d.fragment.program != nullptr ? *d.fragment.program : empty_program_) {
+    // A block's pixels are all covered, with one sample.
+    std::fill_n(block_.coverage, kWaveWidth, 1u);
+    std::fill_n(block_.pixel_coverage, kWaveWidth, 1u);
+  }
 
   uint64_t Run(uint32_t tile) {
     const int32_t x0 = d_.tx0 + int32_t(tile % d_.columns) * kTileSize;
     const int32_t y0 = d_.ty0 + int32_t(tile / d_.columns) * kTileSize;
     for (uint32_t t : d_.bins[tile]) RasterizeTriangle(t, x0, y0, x0 + kTileSize, y0 + kTileSize);
-    Flush();
+    Flush(pending_);
     return passed_;
   }
 
@@ -236,11 +285,23 @@ class TileRasterizer {
         const bool full = inside && d_.samples == 1 && bx >= xs && bx + block <= xe && by >= ys && by + block <= ye;
         const int32_t qys = std::max(by, qy0), qye = std::min(by + block, ye);
         const int32_t qxs = std::max(bx, qx0), qxe = std::min(bx + block, xe);
-        if (full) {
-          // Every pixel is covered: no edge functions to step.
-          for (int32_t qy = qys; qy < qye; qy += 2)
-            for (int32_t qx = qxs; qx < qxe; qx += 2) AddCoveredQuad(index, qx, qy, 0xF);
+        if (full) {  // (8x8: only large triangles have inside blocks)
+          AddCoveredBlock(index, bx, by);
           continue;
+        }
+        if (d_.samples == 1 && !small) {
+          // A block crossing an edge: its pixels with 32-bit edge functions
+          // when they fit, from its first quad inside the bounds.
+          // (qxs, qys) is (max(xs, bx) & ~1, max(ys, by) & ~1).
+          int64_t corner[3], reach = 0;
+          for (int e = 0; e < 3; ++e) {
+            corner[e] = origin[e] + (qxs - qx0) * step_x[e] + (qys - qy0) * step_y[e];
+            reach = std::max(reach, std::abs(corner[e]) + 7 * (std::abs(step_x[e]) + std::abs(step_y[e])));
+          }
+          if (reach < (int64_t{1} << 31)) {
+            RasterizeSmall(index, corner, step_x, step_y, qxs, qys, std::max(xs, bx), std::max(ys, by), qxe, qye);
+            continue;
+          }
         }
         for (int32_t qy = qys; qy < qye; qy += 2) {
           const int64_t dy = qy - qy0;
@@ -294,22 +355,24 @@ class TileRasterizer {
   // `depth`, one sample's depths (nullptr: ShadeInputs computes them).
   void AddQuad(int32_t qx, int32_t qy, uint32_t index, uint32_t sample, const uint32_t* shaded, const uint32_t* pixel,
                const float* depth) {
-    const uint32_t q = quads_;
-    slots_[q] = {qx, qy, index, sample};
+    QuadBatch& b = pending_;
+    const uint32_t q = b.quads;
+    b.slots[q] = {qx, qy, index, sample};
     uint32_t bits = 0;
     for (uint32_t i = 0; i < 4; ++i) {
-      coverage_[q * 4 + i] = shaded[i];
-      pixel_coverage_[q * 4 + i] = pixel[i];
+      b.coverage[q * 4 + i] = shaded[i];
+      b.pixel_coverage[q * 4 + i] = pixel[i];
       bits |= uint32_t(shaded[i] != 0) << i;
     }
-    covered_ |= LaneMask{bits} << (q * 4);
+    b.covered |= LaneMask{bits} << (q * 4);
     if (depth != nullptr)
-      for (uint32_t i = 0; i < 4; ++i) depth_[q * 4 + i][0] = depth[i];
-    if (++quads_ == kQuadsPerWave) Flush();
+      std::memcpy(&b.depth[0][q * 4], depth, 16);
+    if (++b.quads == kQuadsPerWave) Flush(b);
   }
 
   // One sample, the triangle's pixels in [xs, xe) x [ys, ye) within 16x16
-  // pixels from (qx0, qy0), where its edge functions fit in 32 bits.
+  // pixels from (qx0, qy0) = (xs & ~1, ys & ~1), where its edge functions
+  // (`origin` at that pixel) fit in 32 bits.
   void RasterizeSmall(uint32_t index, const int64_t* origin, const int64_t* step_x, const int64_t* step_y, int32_t qx0,
                       int32_t qy0, int32_t xs, int32_t ys, int32_t xe, int32_t ye) {
     int32_t o[3], sx[3], sy[3];
@@ -345,21 +408,67 @@ class TileRasterizer {
     AddSingleSampleQuad(qx, qy, index, mask, quad_depth);
   }
 
-  // AddQuad for one sample: `mask` the covered pixels, `depth` theirs.
-  void AddSingleSampleQuad(int32_t qx, int32_t qy, uint32_t index, uint32_t mask, const float* depth) {
-    const uint32_t q = quads_;
-    slots_[q] = {qx, qy, index, 0};
-    std::memcpy(&coverage_[q * 4], kMaskLanes[mask].data(), 16);
-    std::memcpy(&pixel_coverage_[q * 4], kMaskLanes[mask].data(), 16);
-    covered_ |= LaneMask{mask} << (q * 4);
-    for (uint32_t i = 0; i < 4; ++i) depth_[q * 4 + i][0] = depth[i];
-    if (++quads_ == kQuadsPerWave) Flush();
+  // One sample, every pixel of the 8x8 block at (bx, by) covered: its
+  // depths at once, the early tests, and a wave of its own when every
+  // pixel passes (else its passing quads join the pending wave).
+  void AddCoveredBlock(uint32_t index, int32_t bx, int32_t by) {
+    const TrianglePlanes& p = d_.planes[index];
+    // (Into block_, which is empty: blocks flush at once.)
+    float* depth = block_.depth[0];
+    BlockDepths(p.z, p.zdx, p.zdy, d_.setup.triangles[index].depth_offset, double(bx - p.rx), double(by - p.ry),
+                depth);
+    auto quad_x = [&](uint32_t q) { return bx + 2 * int32_t(q & 3); };
+    auto quad_y = [&](uint32_t q) { return by + 2 * int32_t(q >> 2); };
+    const OutputTargets& t = d_.outputs;
+    if (d_.early_block != nullptr && uint32_t(bx) + 8 <= t.depth.extent.width &&
+        uint32_t(by) + 8 <= t.depth.extent.height) {
+      const uint64_t pass = d_.early_block(t.depth.Block(uint32_t(bx), uint32_t(by), 0), t.depth.row_pitch, depth);
+      if (d_.early == EarlyDepth::kFull) passed_ += LaneCount(pass);
+      if (pass != ~uint64_t{0}) {
+        for (uint32_t q = 0; q < kQuadsPerWave; ++q) {
+          const uint32_t quad = uint32_t(pass >> (4 * q)) & 0xF;
+          if (quad != 0) AddSingleSampleQuad(quad_x(q), quad_y(q), index, quad, &depth[4 * q]);
+        }
+        return;
+      }
+    } else if (d_.early != EarlyDepth::kNone) {
+      uint32_t pass[kQuadsPerWave];
+      uint32_t all = 0xF;
+      for (uint32_t q = 0; q < kQuadsPerWave; ++q) {
+        pass[q] = EarlySingleSample(index, quad_x(q), quad_y(q), &depth[4 * q], 0xF);
+        all &= pass[q];
+      }
+      if (all != 0xF) {
+        for (uint32_t q = 0; q < kQuadsPerWave; ++q)
+          if (pass[q] != 0) AddSingleSampleQuad(quad_x(q), quad_y(q), index, pass[q], &depth[4 * q]);
+        return;
+      }
+    }
+    // Pending quads of earlier triangles in the block merge first.
+    for (uint32_t q = 0; q < pending_.quads; ++q)
+      if (uint32_t(pending_.slots[q].x - bx) < 8 && uint32_t(pending_.slots[q].y - by) < 8) {
+        Flush(pending_);
+        break;
+      }
+    QuadBatch& b = block_;
+    for (uint32_t q = 0; q < kQuadsPerWave; ++q) b.slots[q] = {quad_x(q), quad_y(q), index, 0};
+    b.covered = spirv_exec::kAllLanes;
+    b.quads = kQuadsPerWave;
+    b.block = true;
+    Flush(b);
   }
 
-  // Lane l is pixel l % 4 of quad l / 4: top-left, top-right, bottom-left, bottom-right.
-  int32_t LaneX(uint32_t l) const { return slots_[l >> 2].x + int32_t(l & 1); }
-  int32_t LaneY(uint32_t l) const { return slots_[l >> 2].y + int32_t((l >> 1) & 1); }
-  uint32_t LaneSample(uint32_t l) const { return slots_[l >> 2].sample; }
+  // AddQuad for one sample: `mask` the covered pixels, `depth` theirs.
+  void AddSingleSampleQuad(int32_t qx, int32_t qy, uint32_t index, uint32_t mask, const float* depth) {
+    QuadBatch& b = pending_;
+    const uint32_t q = b.quads;
+    b.slots[q] = {qx, qy, index, 0};
+    std::memcpy(&b.coverage[q * 4], kMaskLanes[mask].data(), 16);
+    std::memcpy(&b.pixel_coverage[q * 4], kMaskLanes[mask].data(), 16);
+    b.covered |= LaneMask{mask} << (q * 4);
+    std::memcpy(&b.depth[0][q * 4], depth, 16);
+    if (++b.quads == kQuadsPerWave) Flush(b);
+  }
 
   // Several samples: the covered samples of each pixel of a quad whose
   // top-left pixel centre has edge values `row`; `box`: the pixels inside
@@ -386,7 +495,8 @@ class TileRasterizer {
   }
 
   // Per-sample depths of pixel (x, y) of triangle `index`, bias included.
-  void PixelDepths(uint32_t index, int32_t x, int32_t y, float* depth) const {
+  // Sample s's goes to depth[s * stride].
+  void PixelDepths(uint32_t index, int32_t x, int32_t y, float* depth, uint32_t stride = 1) const {
     const TrianglePlanes& p = d_.planes[index];
     const float offset = d_.setup.triangles[index].depth_offset;
     const double fx = x - p.rx, fy = y - p.ry;
@@ -395,7 +505,7 @@ class TileRasterizer {
       return;
     }
     for (uint32_t s = 0; s < d_.samples; ++s)
-      depth[s] = float(SampleDepth(p, fx + d_.sample_fx[s], fy + d_.sample_fy[s])) + offset;
+      depth[s * stride] = float(SampleDepth(p, fx + d_.sample_fx[s], fy + d_.sample_fy[s])) + offset;
   }
 
   // The depths of a quad's four pixel centres (one sample), bias included:
@@ -452,12 +562,10 @@ class TileRasterizer {
     return any;
   }
 
-  void Flush() {
-    if (quads_ == 0) return;
-    const uint32_t quads = quads_, lanes = quads * 4;
-    const LaneMask covered = covered_;
-    quads_ = 0;
-    covered_ = 0;
+  void Flush(QuadBatch& b) {
+    if (b.quads == 0) return;
+    const uint32_t quads = b.quads, lanes = quads * 4;
+    const LaneMask covered = b.covered;
     const LaneMask launched = lanes == kWaveWidth ? spirv_exec::kAllLanes : (LaneMask{1} << lanes) - 1;
     const spirv_exec::Program* program = d_.fragment.program;
     if (program != nullptr) {
@@ -466,21 +574,25 @@ class TileRasterizer {
       wave_.helpers = launched & ~covered;
     }
     // Lanes come in runs from one triangle; interpolate a run at a time.
-    for (uint32_t begin = 0; begin < quads;) {
-      const uint32_t index = slots_[begin].triangle;
+    if (b.block) ShadeInputs(b, b.slots[0].triangle, 0, kWaveWidth);
+    for (uint32_t begin = 0; begin < quads && !b.block;) {
+      const uint32_t index = b.slots[begin].triangle;
       uint32_t end = begin + 1;
-      while (end < quads && slots_[end].triangle == index) ++end;
-      ShadeInputs(index, begin * 4, end * 4);
+      while (end < quads && b.slots[end].triangle == index) ++end;
+      ShadeInputs(b, index, begin * 4, end * 4);
       begin = end;
     }
     if (program != nullptr)
       spirv_exec::RunWave(*program, d_.fragment.resources->roots.data(), d_.fragment.resources->images.data(),
                           d_.fragment.resources->sampled.data(), &wave_);
-    MergeOutputs(lanes, covered);
+    MergeOutputs(b, lanes, covered);
+    b.quads = 0;
+    b.covered = 0;
+    b.block = false;
   }
 
   // Depth and the shader's inputs for lanes [begin, end) of triangle `index`.
-  void ShadeInputs(uint32_t index, uint32_t begin, uint32_t end) {
+  void ShadeInputs(QuadBatch& b, uint32_t index, uint32_t begin, uint32_t end) {
     const Triangle& tri = d_.setup.triangles[index];
     const TrianglePlanes& p = d_.planes[index];
     // Where each lane is interpolated, relative to the reference pixel:
@@ -488,8 +600,9 @@ class TileRasterizer {
     const spirv_exec::Program* program = d_.fragment.program;
     double fx[kWaveWidth], fy[kWaveWidth];
     auto lane_positions = [&] {
+      if (b.block) return BlockPositions(b.slots[0].x - p.rx, b.slots[0].y - p.ry, fx, fy);
       for (uint32_t q = begin / 4; q < end / 4; ++q) {  // a quad at a time
-        const double x = slots_[q].x - p.rx, y = slots_[q].y - p.ry;
+        const double x = b.slots[q].x - p.rx, y = b.slots[q].y - p.ry;
         fx[4 * q] = fx[4 * q + 2] = x;
         fx[4 * q + 1] = fx[4 * q + 3] = x + 1;
         fy[4 * q] = fy[4 * q + 1] = y;
@@ -501,13 +614,13 @@ class TileRasterizer {
     if (positions) lane_positions();
     if (d_.per_sample) {
       for (uint32_t l = begin; l < end; ++l) {
-        fx[l] += d_.sample_fx[LaneSample(l)];
-        fy[l] += d_.sample_fy[LaneSample(l)];
+        fx[l] += d_.sample_fx[b.LaneSample(l)];
+        fy[l] += d_.sample_fy[b.LaneSample(l)];
       }
     }
     // One sample: the raster loop stored each pixel's depth.
     if (d_.samples > 1)
-      for (uint32_t l = begin; l < end; ++l) PixelDepths(index, LaneX(l), LaneY(l), depth_[l]);
+      for (uint32_t l = begin; l < end; ++l) PixelDepths(index, b.LaneX(l), b.LaneY(l), &b.depth[0][l], kWaveWidth);
     if (program == nullptr) return;
     double inv_w[kWaveWidth], w[kWaveWidth];
     // 1/w: for perspective-correct inputs and FragCoord.w.
@@ -523,7 +636,7 @@ class TileRasterizer {
         cx[l] = fx[l];
         cy[l] = fy[l];
         const uint32_t all = (1u << d_.samples) - 1;
-        const uint32_t covered = pixel_coverage_[l];
+        const uint32_t covered = b.pixel_coverage[l];
         if (!d_.per_sample && covered != 0 && covered != all) {
           const int first = std::countr_zero(covered);
           cx[l] += d_.sample_fx[first];
@@ -562,24 +675,24 @@ class TileRasterizer {
       uint32_t* coord[4];
       for (int c = 0; c < 4; ++c) coord[c] = wave_.Register(builtins_.frag_coord + c);
       for (uint32_t l = begin; l < end; ++l) {
-        const uint32_t sample = LaneSample(l);
+        const uint32_t sample = b.LaneSample(l);
         const float ox = d_.per_sample ? float(d_.sample_fx[sample]) : 0.0f;
         const float oy = d_.per_sample ? float(d_.sample_fy[sample]) : 0.0f;
-        coord[0][l] = std::bit_cast<uint32_t>(float(LaneX(l)) + 0.5f + ox);
-        coord[1][l] = std::bit_cast<uint32_t>(float(LaneY(l)) + 0.5f + oy);
-        coord[2][l] = std::bit_cast<uint32_t>(depth_[l][d_.per_sample ? sample : 0]);
+        coord[0][l] = std::bit_cast<uint32_t>(float(b.LaneX(l)) + 0.5f + ox);
+        coord[1][l] = std::bit_cast<uint32_t>(float(b.LaneY(l)) + 0.5f + oy);
+        coord[2][l] = std::bit_cast<uint32_t>(b.depth[d_.per_sample ? sample : 0][l]);
         coord[3][l] = std::bit_cast<uint32_t>(float(inv_w[l]));
       }
     }
     set(builtins_.front_facing, [&](uint32_t) { return uint32_t(tri.front_facing); });
-    set(builtins_.helper, [&](uint32_t l) { return uint32_t(coverage_[l] == 0); });
-    set(builtins_.sample_id, [&](uint32_t l) { return LaneSample(l); });
+    set(builtins_.helper, [&](uint32_t l) { return uint32_t(b.coverage[l] == 0); });
+    set(builtins_.sample_id, [&](uint32_t l) { return b.LaneSample(l); });
     // Per sample: the lane's own sample; else every sample the rasterizer
     // covered (before the depth and stencil tests).
-    set(builtins_.sample_mask_in, [&](uint32_t l) { return d_.per_sample ? coverage_[l] : pixel_coverage_[l]; });
+    set(builtins_.sample_mask_in, [&](uint32_t l) { return d_.per_sample ? b.coverage[l] : b.pixel_coverage[l]; });
     if (builtins_.sample_position != UINT32_MAX) {
       for (uint32_t l = begin; l < end; ++l) {
-        const uint32_t sample = LaneSample(l);
+        const uint32_t sample = b.LaneSample(l);
         const float px = d_.per_sample ? 0.5f + float(d_.sample_fx[sample]) : 0.5f;
         const float py = d_.per_sample ? 0.5f + float(d_.sample_fy[sample]) : 0.5f;
         wave_.Register(builtins_.sample_position)[l] = std::bit_cast<uint32_t>(px);
@@ -589,8 +702,8 @@ class TileRasterizer {
     set(builtins_.view_index, [&](uint32_t) { return d_.fragment.view_index; });
     if (builtins_.point_coord != UINT32_MAX && tri.point) {
       for (uint32_t l = begin; l < end; ++l) {
-        const float s = 0.5f + (float(LaneX(l)) + 0.5f - tri.point_x) / tri.point_size;
-        const float t = 0.5f + (float(LaneY(l)) + 0.5f - tri.point_y) / tri.point_size;
+        const float s = 0.5f + (float(b.LaneX(l)) + 0.5f - tri.point_x) / tri.point_size;
+        const float t = 0.5f + (float(b.LaneY(l)) + 0.5f - tri.point_y) / tri.point_size;
         wave_.Register(builtins_.point_coord)[l] = std::bit_cast<uint32_t>(s);
         wave_.Register(builtins_.point_coord + 1)[l] = std::bit_cast<uint32_t>(t);
       }
@@ -599,46 +712,32 @@ class TileRasterizer {
 
   // Output merge in lane order, which is primitive order for each pixel.
   // `covered`: the lanes that are not helpers.
-  void MergeOutputs(uint32_t lanes, LaneMask covered) {
+  void MergeOutputs(const QuadBatch& b, uint32_t lanes, LaneMask covered) {
     const spirv_exec::Program* program = d_.fragment.program;
     const OutputTargets& targets = d_.early == EarlyDepth::kFull ? d_.late : d_.outputs;
     const LaneMask dropped = program != nullptr ? wave_.killed | wave_.demoted : 0;
     if (d_.direct) {
       uint32_t x[kQuadsPerWave], y[kQuadsPerWave];
       const uint32_t quads = lanes / 4;
-      for (uint32_t q = 0; q < quads; ++q) {
-        x[q] = uint32_t(slots_[q].x);
-        y[q] = uint32_t(slots_[q].y);
+      for (uint32_t q = 0; q < (b.block ? 1 : quads); ++q) {  // (a block needs its corner only)
+        x[q] = uint32_t(b.slots[q].x);
+        y[q] = uint32_t(b.slots[q].y);
       }
       DirectWave merged;
       merged.quads = quads;
+      merged.block = b.block;
       merged.x = x;
       merged.y = y;
       merged.live = covered & ~dropped;
-      merged.depth = &depth_[0][0];
-      merged.depth_stride = 4;
+      merged.depth = b.depth[0];
       DirectTexels& texels = merged.texels;
       if (program != nullptr && merged.live != 0) {
-        // Each location's components (several variables may share one),
-        // then the texels of those written.
-        const uint32_t* component[8][4] = {};
-        bool integer[8] = {};
-        for (const spirv_exec::InterfaceSlot& out : program->outputs) {
-          if (out.location >= 8 || out.index != 0) continue;
-          for (uint32_t c = 0; c < out.count && out.component + c < 4; ++c)
-            component[out.location][out.component + c] = wave_.Register(out.reg + c);
-          integer[out.location] = out.integer;
-        }
-        for (uint32_t location = 0; location < 8 && location < targets.colors.size(); ++location) {
-          const uint32_t** written = component[location];
-          if (!targets.colors[location].enabled || (written[0] == nullptr && written[1] == nullptr &&
-                                                    written[2] == nullptr && written[3] == nullptr))
-            continue;
+        for (const DirectOutput& out : d_.direct_outputs) {
+          const uint32_t* written[4];
           for (uint32_t c = 0; c < 4; ++c)
-            if (written[c] == nullptr)
-              written[c] = c < 3 ? kZeroLanes.data() : integer[location] ? kOneLanes.data() : kOneFloatLanes.data();
-          PackDirect(targets.colors[location].direct, written, lanes, packed_[location]);
-          texels.location[location] = packed_[location];
+            written[c] = out.reg[c] != UINT32_MAX ? wave_.Register(out.reg[c]) : out.unwritten[c];
+          PackDirect(targets.colors[out.location].direct, written, lanes, packed_[out.location]);
+          texels.location[out.location] = packed_[out.location];
         }
       }
       const uint32_t passed = MergeDirect(targets, merged);
@@ -646,11 +745,11 @@ class TileRasterizer {
       return;
     }
     for (uint32_t l = 0; l < lanes; ++l) {
-      if (coverage_[l] == 0) continue;
+      if (b.coverage[l] == 0) continue;
       FragmentValues values;
-      values.front_facing = d_.setup.triangles[slots_[l >> 2].triangle].front_facing;
-      values.coverage = coverage_[l];
-      for (uint32_t s = 0; s < d_.samples; ++s) values.depth[s] = depth_[l][s];
+      values.front_facing = d_.setup.triangles[b.slots[l >> 2].triangle].front_facing;
+      values.coverage = b.coverage[l];
+      for (uint32_t s = 0; s < d_.samples; ++s) values.depth[s] = b.depth[s][l];
       uint32_t colors[9][4];  // by location; [8]: location 0's second source (Index 1)
       if (program != nullptr) {
         if ((dropped >> l) & 1) continue;
@@ -674,31 +773,40 @@ class TileRasterizer {
           else values.colors[out.location] = color;
         }
       }
-      const uint32_t passed = WriteFragment(targets, uint32_t(LaneX(l)), uint32_t(LaneY(l)), values);
+      const uint32_t passed = WriteFragment(targets, uint32_t(b.LaneX(l)), uint32_t(b.LaneY(l)), values);
       if (d_.early != EarlyDepth::kFull) passed_ += passed;
     }
   }
-
-  // A quad of the wave being filled: its lanes are 4 * slot .. 4 * slot + 3.
-  struct QuadSlot {
-    int32_t x, y;         // its top-left pixel
-    uint32_t triangle;
-    uint32_t sample;      // per-sample shading: the sample its lanes shade
-  };
 
   const DrawRaster& d_;
   spirv_exec::WaveState& wave_;
   static inline const spirv_exec::Program empty_program_{};
   FragmentBuiltins builtins_;
-  QuadSlot slots_[kQuadsPerWave];
-  uint32_t coverage_[kWaveWidth];        // per lane: the samples it shades; 0 for a helper
-  uint32_t pixel_coverage_[kWaveWidth];  // per lane: the samples the rasterizer covered in its pixel
-  LaneMask covered_ = 0;                 // the lanes that are not helpers
-  float depth_[kWaveWidth][4];
+  QuadBatch pending_;  // quads in primitive order
+  QuadBatch block_;    // a fully covered 8x8 block, shaded before pending_ when they do not overlap
   uint32_t packed_[8][kWaveWidth];  // MergeDirect: each location's texels
-  uint32_t quads_ = 0;
   uint64_t passed_ = 0;
 };
+
+std::vector<DirectOutput> DirectOutputs(const spirv_exec::Program& program, const OutputTargets& targets) {
+  std::vector<DirectOutput> outputs;
+  for (uint32_t location = 0; location < 8 && location < targets.colors.size(); ++location) {
+    if (!targets.colors[location].enabled) continue;
+    DirectOutput out{location, {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX}, {}};
+    bool written = false, integer = false;
+    for (const spirv_exec::InterfaceSlot& slot : program.outputs) {
+      if (slot.location != location || slot.index != 0) continue;
+      for (uint32_t c = 0; c < slot.count && slot.component + c < 4; ++c) out.reg[slot.component + c] = slot.reg + c;
+      written = true;
+      integer = slot.integer;
+    }
+    if (!written) continue;
+    for (uint32_t c = 0; c < 4; ++c)
+      out.unwritten[c] = c < 3 ? kZeroLanes.data() : integer ? kOneLanes.data() : kOneFloatLanes.data();
+    outputs.push_back(out);
+  }
+  return outputs;
+}
 
 void BinTriangles(DrawRaster* d) {
   int32_t x0 = INT32_MAX, y0 = INT32_MAX, x1 = INT32_MIN, y1 = INT32_MIN;
@@ -769,9 +877,12 @@ void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragmen
     const bool simple = d.early != EarlyDepth::kNone && d.samples == 1 && !outputs.depth_clamp &&
                         (outputs.sample_mask & 1) != 0 && !(ds.stencil_test && outputs.has_stencil) &&
                         !(ds.depth_bounds_test && outputs.has_depth) && outputs.has_depth && ds.depth_test;
-    if (simple)
-      d.early_quad = ChooseEarlyQuadDepth(outputs.depth_target.plane, ds.depth_compare,
-                                          d.early == EarlyDepth::kFull && ds.depth_write);
+    if (simple) {
+      const EarlyDepthTests tests = ChooseEarlyDepthTests(outputs.depth_target.plane, ds.depth_compare,
+                                                          d.early == EarlyDepth::kFull && ds.depth_write);
+      d.early_quad = tests.quad;
+      d.early_block = tests.block;
+    }
   }
   {
     const spirv_exec::Program* p = fragment.program;
@@ -779,6 +890,7 @@ void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragmen
         p != nullptr && (p->BuiltinOutput(uint32_t(spv::BuiltIn::FragDepth)) != UINT32_MAX ||
                          p->BuiltinOutput(uint32_t(spv::BuiltIn::SampleMask)) != UINT32_MAX);
     d.direct = !shader_coverage_or_depth && MergesDirect(d.early == EarlyDepth::kFull ? d.late : outputs);
+    if (d.direct && p != nullptr) d.direct_outputs = DirectOutputs(*p, d.early == EarlyDepth::kFull ? d.late : outputs);
   }
   if (fragment.program != nullptr && d.samples > 1) {
     const spirv_exec::Program& p = *fragment.program;

@@ -168,6 +168,33 @@ TEST_F(DrawTest, DepthTestKeepsTheNearestTriangle) {
   }
 }
 
+TEST_F(DrawTest, LaterTrianglesCoverEarlierOnesInOneDraw) {
+  // Small red triangles, then a green rectangle over all of them in the
+  // same draw (nearer, when depth-tested): the rectangle's fully covered
+  // 8x8 blocks are shaded as waves of their own, which must not overtake
+  // the red quads still waiting for a wave.
+  for (const bool depth : {false, true}) {
+    SCOPED_TRACE(depth ? "depth test" : "no depth test");
+    std::vector<Vertex> v;
+    // (In the top 8 rows, fewer quads than a wave: still waiting when the
+    // rectangle's first row of blocks comes.)
+    for (int i = 0; i < 3; ++i) {
+      const float x = -0.8f + 0.4f * float(i), y = -0.95f;
+      v.push_back(V(x, y, 0.75f, 1, 0, 0));
+      v.push_back(V(x + 0.15f, y, 0.75f, 1, 0, 0));
+      v.push_back(V(x, y + 0.25f, 0.75f, 1, 0, 0));
+    }
+    for (const Vertex& corner : {V(-1, -1, 0.25f, 0, 1, 0), V(1, -1, 0.25f, 0, 1, 0), V(-1, 1, 0.25f, 0, 1, 0),
+                                 V(1, -1, 0.25f, 0, 1, 0), V(1, 1, 0.25f, 0, 1, 0), V(-1, 1, 0.25f, 0, 1, 0)})
+      v.push_back(corner);
+    const std::vector<uint8_t> pixels = Render(v, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, depth);
+    for (uint32_t i = 0; i < kWidth * kHeight; ++i) {
+      ASSERT_EQ(pixels[i * 4 + 0], 0) << "pixel " << i % kWidth << "," << i / kWidth;
+      ASSERT_EQ(pixels[i * 4 + 1], 255) << "pixel " << i % kWidth << "," << i / kWidth;
+    }
+  }
+}
+
 TEST_F(DrawTest, BackFacesAreCulled) {
   // Counter-clockwise in framebuffer space (y down) is front with this state.
   const std::vector<Vertex> front = {V(-1, -1, 0, 1, 1, 1), V(-1, 1, 0, 1, 1, 1), V(1, -1, 0, 1, 1, 1)};

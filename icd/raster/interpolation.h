@@ -7,15 +7,21 @@
 
 namespace duet::raster {
 
-// (v + vx * fx + vy * fy) * w for lanes [begin, end), as float bits.
-void InterpolatePerspective(double v, double vx, double vy, const double* fx, const double* fy, const double* w,
-                            uint32_t begin, uint32_t end, uint32_t* out);
-// v + vx * fx + vy * fy for lanes [begin, end), as float bits.
-void InterpolateLinear(double v, double vx, double vy, const double* fx, const double* fy, uint32_t begin, uint32_t end,
-                       uint32_t* out);
-// inv_w = w + wdx * fx + wdy * fy and clip_w = 1 / inv_w for lanes [begin, end).
-void InterpolateClipW(double w, double wdx, double wdy, const double* fx, const double* fy, uint32_t begin,
-                      uint32_t end, double* inv_w, double* clip_w);
+// A fragment input over the pixels: value + dx * x + dy * y, x and y from
+// where the plane was moved to.
+struct FloatPlane {
+  float value, dx, dy;
+};
+
+// plane(x, y) * w for lanes [begin, end), as float bits.
+void InterpolatePerspective(FloatPlane plane, const float* x, const float* y, const float* w, uint32_t begin,
+                            uint32_t end, uint32_t* out);
+// plane(x, y) for lanes [begin, end), as float bits.
+void InterpolateLinear(FloatPlane plane, const float* x, const float* y, uint32_t begin, uint32_t end, uint32_t* out);
+// inv_w = plane(x, y) and clip_w = 1 / inv_w for lanes [begin, end): the
+// interpolated clip w from the plane of 1 / w.
+void InterpolateClipW(FloatPlane plane, const float* x, const float* y, uint32_t begin, uint32_t end, float* inv_w,
+                      float* clip_w);
 
 // The depths of the 64 pixels of an 8x8 block in wave lane order (quads row
 // by row, each top-left, top-right, bottom-left, bottom-right): float(z +
@@ -24,6 +30,6 @@ void InterpolateClipW(double w, double wdx, double wdy, const double* fx, const 
 void BlockDepths(double z, double zdx, double zdy, float offset, double fx, double fy, float* depth);
 
 // The positions of those 64 pixels from the block's top-left one at (fx, fy).
-void BlockPositions(double fx, double fy, double* x, double* y);
+void BlockPositions(float fx, float fy, float* x, float* y);
 
 }  // namespace duet::raster

@@ -197,14 +197,19 @@ struct QuadBatch {
   LaneMask covered = 0;                 // the lanes that are not helpers
   float depth[4][kWaveWidth];  // by sample, then lane
   uint32_t quads = 0;
-  // The slots are the 16 quads of one 8x8 block, row by row, every pixel
-  // covered and passing the early tests.
+  // The quads are the 16 of one 8x8 block, row by row, every pixel covered
+  // and passing the early tests: slots[0] alone is filled.
   bool block = false;
 
   // Lane l is pixel l % 4 of quad l / 4: top-left, top-right, bottom-left, bottom-right.
-  int32_t LaneX(uint32_t l) const { return slots[l >> 2].x + int32_t(l & 1); }
-  int32_t LaneY(uint32_t l) const { return slots[l >> 2].y + int32_t((l >> 1) & 1); }
-  uint32_t LaneSample(uint32_t l) const { return slots[l >> 2].sample; }
+  int32_t LaneX(uint32_t l) const {
+    return block ? slots[0].x + int32_t(2 * ((l >> 2) & 3) + (l & 1)) : slots[l >> 2].x + int32_t(l & 1);
+  }
+  int32_t LaneY(uint32_t l) const {
+    return block ? slots[0].y + int32_t(2 * (l >> 4) + ((l >> 1) & 1)) : slots[l >> 2].y + int32_t((l >> 1) & 1);
+  }
+  uint32_t LaneSample(uint32_t l) const { return slots[block ? 0 : l >> 2].sample; }
+  uint32_t Triangle(uint32_t q) const { return slots[block ? 0 : q].triangle; }
 };
 
 // Walks the triangles binned to one tile and turns their covered 2x2 quads
@@ -221,6 +226,8 @@ class TileRasterizer {
   uint64_t Run(uint32_t tile) {
     const int32_t x0 = d_.tx0 + int32_t(tile % d_.columns) * kTileSize;
     const int32_t y0 = d_.ty0 + int32_t(tile / d_.columns) * kTileSize;
+    tile_x_ = x0;
+    tile_y_ = y0;
     for (uint32_t t : d_.bins[tile]) RasterizeTriangle(t, x0, y0, x0 + kTileSize, y0 + kTileSize);
     Flush(pending_);
     return passed_;
@@ -451,7 +458,7 @@ class TileRasterizer {
         break;
       }
     QuadBatch& b = block_;
-    for (uint32_t q = 0; q < kQuadsPerWave; ++q) b.slots[q] = {quad_x(q), quad_y(q), index, 0};
+    b.slots[0] = {bx, by, index, 0};
     b.covered = spirv_exec::kAllLanes;
     b.quads = kQuadsPerWave;
     b.block = true;
@@ -595,14 +602,14 @@ class TileRasterizer {
   void ShadeInputs(QuadBatch& b, uint32_t index, uint32_t begin, uint32_t end) {
     const Triangle& tri = d_.setup.triangles[index];
     const TrianglePlanes& p = d_.planes[index];
-    // Where each lane is interpolated, relative to the reference pixel:
-    // the pixel centre, or its sample when shading per sample.
+    // Where each lane is interpolated, relative to the tile's top-left
+    // pixel centre: the pixel centre, or its sample when shading per sample.
     const spirv_exec::Program* program = d_.fragment.program;
-    double fx[kWaveWidth], fy[kWaveWidth];
+    float fx[kWaveWidth], fy[kWaveWidth];
     auto lane_positions = [&] {
-      if (b.block) return BlockPositions(b.slots[0].x - p.rx, b.slots[0].y - p.ry, fx, fy);
+      if (b.block) return BlockPositions(float(b.slots[0].x - tile_x_), float(b.slots[0].y - tile_y_), fx, fy);
       for (uint32_t q = begin / 4; q < end / 4; ++q) {  // a quad at a time
-        const double x = b.slots[q].x - p.rx, y = b.slots[q].y - p.ry;
+        const float x = float(b.slots[q].x - tile_x_), y = float(b.slots[q].y - tile_y_);
         fx[4 * q] = fx[4 * q + 2] = x;
         fx[4 * q + 1] = fx[4 * q + 3] = x + 1;
         fy[4 * q] = fy[4 * q + 1] = y;
@@ -614,23 +621,31 @@ class TileRasterizer {
     if (positions) lane_positions();
     if (d_.per_sample) {
       for (uint32_t l = begin; l < end; ++l) {
-        fx[l] += d_.sample_fx[b.LaneSample(l)];
-        fy[l] += d_.sample_fy[b.LaneSample(l)];
+        fx[l] += float(d_.sample_fx[b.LaneSample(l)]);
+        fy[l] += float(d_.sample_fy[b.LaneSample(l)]);
       }
     }
     // One sample: the raster loop stored each pixel's depth.
     if (d_.samples > 1)
       for (uint32_t l = begin; l < end; ++l) PixelDepths(index, b.LaneX(l), b.LaneY(l), &b.depth[0][l], kWaveWidth);
     if (program == nullptr) return;
-    double inv_w[kWaveWidth], w[kWaveWidth];
+    // The triangle's planes moved to the tile's corner, in float: a lane's
+    // value is a float plane a few pixels from where it was rounded, the
+    // same whether the lane came in a block or a quad.
+    const double to_x = tile_x_ - p.rx, to_y = tile_y_ - p.ry;
+    auto anchor = [&](double v, double vx, double vy) {
+      return FloatPlane{float(v + vx * to_x + vy * to_y), float(vx), float(vy)};
+    };
+    const FloatPlane w_plane = anchor(p.w, p.wdx, p.wdy);
+    float inv_w[kWaveWidth], w[kWaveWidth];
     // 1/w: for perspective-correct inputs and FragCoord.w.
     if (d_.any_perspective || builtins_.frag_coord != UINT32_MAX) {
       if (!positions) lane_positions();
-      InterpolateClipW(p.w, p.wdx, p.wdy, fx, fy, begin, end, inv_w, w);
+      InterpolateClipW(w_plane, fx, fy, begin, end, inv_w, w);
     }
     // Centroid inputs of partly covered pixels move to the first covered
     // sample (a sample inside the primitive, as the spec asks).
-    double cx[kWaveWidth], cy[kWaveWidth], cw[kWaveWidth];
+    float cx[kWaveWidth], cy[kWaveWidth], cw[kWaveWidth];
     if (d_.any_centroid) {
       for (uint32_t l = begin; l < end; ++l) {
         cx[l] = fx[l];
@@ -639,10 +654,10 @@ class TileRasterizer {
         const uint32_t covered = b.pixel_coverage[l];
         if (!d_.per_sample && covered != 0 && covered != all) {
           const int first = std::countr_zero(covered);
-          cx[l] += d_.sample_fx[first];
-          cy[l] += d_.sample_fy[first];
+          cx[l] += float(d_.sample_fx[first]);
+          cy[l] += float(d_.sample_fy[first]);
         }
-        cw[l] = 1.0 / (p.w + p.wdx * cx[l] + p.wdy * cy[l]);
+        cw[l] = 1.0f / (w_plane.value + w_plane.dx * cx[l] + w_plane.dy * cy[l]);
       }
     }
     const double* planes = &d_.attributes[size_t(index) * d_.attribute_stride];
@@ -656,15 +671,15 @@ class TileRasterizer {
         for (uint32_t l = begin; l < end; ++l) reg[l] = bits;
         continue;
       }
-      const double v = planes[3 * k], vx = planes[3 * k + 1], vy = planes[3 * k + 2];
+      const FloatPlane plane = anchor(planes[3 * k], planes[3 * k + 1], planes[3 * k + 2]);
       const bool centroid = c.location == Location::kCentroid;
-      const double* at_x = centroid ? cx : fx;
-      const double* at_y = centroid ? cy : fy;
-      const double* at_w = centroid ? cw : w;
+      const float* at_x = centroid ? cx : fx;
+      const float* at_y = centroid ? cy : fy;
+      const float* at_w = centroid ? cw : w;
       if (c.mode == Interpolation::kPerspective) {
-        InterpolatePerspective(v, vx, vy, at_x, at_y, at_w, begin, end, reg);
+        InterpolatePerspective(plane, at_x, at_y, at_w, begin, end, reg);
       } else {
-        InterpolateLinear(v, vx, vy, at_x, at_y, begin, end, reg);
+        InterpolateLinear(plane, at_x, at_y, begin, end, reg);
       }
     }
     auto set = [&](uint32_t reg, auto value_of_lane) {
@@ -681,7 +696,7 @@ class TileRasterizer {
         coord[0][l] = std::bit_cast<uint32_t>(float(b.LaneX(l)) + 0.5f + ox);
         coord[1][l] = std::bit_cast<uint32_t>(float(b.LaneY(l)) + 0.5f + oy);
         coord[2][l] = std::bit_cast<uint32_t>(b.depth[d_.per_sample ? sample : 0][l]);
-        coord[3][l] = std::bit_cast<uint32_t>(float(inv_w[l]));
+        coord[3][l] = std::bit_cast<uint32_t>(inv_w[l]);
       }
     }
     set(builtins_.front_facing, [&](uint32_t) { return uint32_t(tri.front_facing); });
@@ -747,7 +762,7 @@ class TileRasterizer {
     for (uint32_t l = 0; l < lanes; ++l) {
       if (b.coverage[l] == 0) continue;
       FragmentValues values;
-      values.front_facing = d_.setup.triangles[b.slots[l >> 2].triangle].front_facing;
+      values.front_facing = d_.setup.triangles[b.Triangle(l >> 2)].front_facing;
       values.coverage = b.coverage[l];
       for (uint32_t s = 0; s < d_.samples; ++s) values.depth[s] = b.depth[s][l];
       uint32_t colors[9][4];  // by location; [8]: location 0's second source (Index 1)
@@ -785,6 +800,7 @@ class TileRasterizer {
   QuadBatch pending_;  // quads in primitive order
   QuadBatch block_;    // a fully covered 8x8 block, shaded before pending_ when they do not overlap
   uint32_t packed_[8][kWaveWidth];  // MergeDirect: each location's texels
+  int32_t tile_x_ = 0, tile_y_ = 0;  // the tile's top-left pixel
   uint64_t passed_ = 0;
 };
 

@@ -1,0 +1,68 @@
+// The direct merge's 8-bit UNORM packing rounds as the texel codecs do:
+// clamp to [0, 1] (NaN to 0), floor(v * 255 + 0.5) evaluated exactly.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "raster/direct_color.h"
+
+namespace duet::raster {
+namespace {
+
+uint32_t Reference(uint32_t bits) {
+  float v = std::bit_cast<float>(bits);
+  v = v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;
+  return uint32_t(int32_t(double(v) * 255.0 + 0.5));
+}
+
+// Packs `count` consecutive float bit patterns from `first` into the red
+// byte, a wave-sized batch at a time, and compares each with Reference.
+uint64_t Mismatches(uint32_t first, uint64_t count) {
+  constexpr uint32_t kBatch = 64;
+  const std::vector<uint32_t> zero(kBatch, 0);
+  std::vector<uint32_t> red(kBatch), texels(kBatch);
+  uint64_t bad = 0;
+  for (uint64_t done = 0; done < count; done += kBatch) {
+    const uint32_t lanes = uint32_t(std::min<uint64_t>(kBatch, count - done));
+    for (uint32_t l = 0; l < lanes; ++l) red[l] = uint32_t(first + done + l);
+    const uint32_t* const component[4] = {red.data(), zero.data(), zero.data(), zero.data()};
+    PackDirect(DirectColor::kRgba8Unorm, component, lanes, texels.data());
+    for (uint32_t l = 0; l < lanes; ++l) {
+      const uint32_t expected = Reference(red[l]);
+      if ((texels[l] & 0xFF) != expected) {
+        if (bad < 5)
+          ADD_FAILURE() << std::hex << "bits 0x" << red[l] << ": " << (texels[l] & 0xFF) << " not " << expected;
+        ++bad;
+      }
+    }
+  }
+  return bad;
+}
+
+TEST(RasterDirectColor, EveryFloatInTheUnitIntervalRoundsAsTheCodecs) {
+  // 0.0f to 1.0f: every bit pattern from 0 to 0x3F800000.
+  EXPECT_EQ(Mismatches(0, 0x3F800001ull), 0u);
+}
+
+TEST(RasterDirectColor, OutOfRangeAndNaNClamp) {
+  EXPECT_EQ(Mismatches(0x3F800000u, 1u << 20), 0u);  // just above 1
+  EXPECT_EQ(Mismatches(0x7F800000u, 1u << 20), 0u);  // infinity, NaNs
+  EXPECT_EQ(Mismatches(0x80000000u, 1u << 20), 0u);  // -0 and negative denormals
+  EXPECT_EQ(Mismatches(0xBF800000u, 1u << 20), 0u);  // -1 and below
+}
+
+TEST(RasterDirectColor, ChannelsLandInTheirBytes) {
+  const uint32_t r = std::bit_cast<uint32_t>(1.0f), g = std::bit_cast<uint32_t>(0.5f),
+                 b = std::bit_cast<uint32_t>(0.0f), a = std::bit_cast<uint32_t>(0.2f);
+  const uint32_t* const component[4] = {&r, &g, &b, &a};
+  uint32_t texel = 0;
+  PackDirect(DirectColor::kRgba8Unorm, component, 1, &texel);
+  EXPECT_EQ(texel, 0xFFu | 128u << 8 | 0u << 16 | 51u << 24);
+  PackDirect(DirectColor::kBgra8Unorm, component, 1, &texel);
+  EXPECT_EQ(texel, 0u | 128u << 8 | 0xFFu << 16 | 51u << 24);
+}
+
+}  // namespace
+}  // namespace duet::raster

@@ -4,7 +4,10 @@
 //
 // Copies. A move from a register written once (or never: a constant, an
 // input) into a register nothing else writes goes away, its readers reading
-// the source (PropagateCopies). A loop's phi, written on the back edge from
+// the source (PropagateCopies); an image sample reads its coordinates where
+// a vector's components were moved from (CollapseVectorCopies), and the
+// instruction computing a value moved into an output writes the output
+// itself (SinkOutputMoves). A loop's phi, written on the back edge from
 // the value S, takes S's place in the instruction defining S when that
 // makes no difference to any lane (CoalescePhis): one move less per
 // iteration and per phi.
@@ -180,7 +183,7 @@ bool ReadsOf(const Program& p, const Inst& in, const LaneKernels& kernels, std::
     case Op::kImageSample: {
       if (in.b >= p.sample_operands.size()) return false;
       const SampleOperands& s = p.sample_operands[in.b];
-      add(in.a, s.coordinate_count + 1);  // and the projective divisor
+      add(in.a, s.coordinate_count);  // (a projective divisor among them)
       for (uint32_t reg : {s.lod, s.bias, s.dref, s.min_lod}) add(reg);
       for (uint32_t reg : {s.grad_x, s.grad_y, s.offset}) add(reg, 3);
       return true;
@@ -349,6 +352,154 @@ void CoalescePhis(Program& p, const LaneKernels& kernels) {
     }
   }
   Remove(p, removed);
+}
+
+// Who writes and who reads each register, by instruction index; false for
+// a program with an instruction this file does not know.
+struct RegisterUses {
+  std::vector<std::vector<uint32_t>> writers, readers;
+  std::vector<uint32_t> block_of;  // per instruction
+  bool loops = false;              // the program has a back edge
+
+  bool Collect(const Program& p, const LaneKernels& kernels) {
+    const size_t n = p.code.size();
+    writers.assign(p.register_count, {});
+    readers.assign(p.register_count, {});
+    block_of.assign(n, 0);
+    for (size_t b = 0; b + 1 < p.block_start.size(); ++b)
+      for (uint32_t i = p.block_start[b]; i < p.block_start[b + 1] && i < n; ++i) block_of[i] = uint32_t(b);
+    std::vector<uint32_t> reads;
+    for (size_t i = 0; i < n; ++i) {
+      Writes w;
+      reads.clear();
+      if (!WritesOf(p.code[i], kernels, &w) || !ReadsOf(p, p.code[i], kernels, &reads)) return false;
+      for (uint32_t r = w.first; r < w.first + w.count && r < p.register_count; ++r) writers[r].push_back(uint32_t(i));
+      for (uint32_t r : reads)
+        if (r < p.register_count) readers[r].push_back(uint32_t(i));
+      loops |= p.code[i].op == Op::kLoopBack;
+    }
+    return true;
+  }
+};
+
+// Whether `reg` is one of the stage's inputs or outputs.
+bool IsInterface(const Program& p, uint32_t reg) {
+  auto in = [reg](uint32_t first, uint32_t count) { return reg >= first && reg < first + count; };
+  for (const InterfaceSlot& s : p.outputs)
+    if (in(s.reg, s.count)) return true;
+  for (const BuiltinSlot& s : p.builtin_outputs)
+    if (in(s.reg, s.count)) return true;
+  for (const InterfaceSlot& s : p.inputs)
+    if (in(s.reg, s.count)) return true;
+  for (const BuiltinSlot& s : p.builtin_inputs)
+    if (in(s.reg, s.count)) return true;
+  return false;
+}
+
+// Vector copies: an image sample whose coordinates were moved, one register
+// each, from consecutive registers (a vector built from an input's
+// components, say) reads them where they are, and the moves go away. Each
+// move must be its register's only writer and this sample its only reader,
+// from a source written at most once (PropagateCopies' conditions).
+void CollapseVectorCopies(Program& p, const LaneKernels& kernels) {
+  RegisterUses uses;
+  if (!uses.Collect(p, kernels)) return;
+  std::vector<uint8_t> removed(p.code.size(), 0);
+  bool any = false;
+  for (size_t i = 0; i < p.code.size(); ++i) {
+    Inst& in = p.code[i];
+    if (in.op != Op::kImageSample || in.b >= p.sample_operands.size()) continue;
+    const uint32_t count = p.sample_operands[in.b].coordinate_count;
+    if (count == 0 || in.a + count > p.register_count) continue;
+    uint32_t source = kNoOperand;
+    std::vector<uint32_t> moves;
+    for (uint32_t k = 0; k < count; ++k) {
+      const uint32_t reg = in.a + k;
+      if (uses.writers[reg].size() != 1 || IsInterface(p, reg)) break;
+      const uint32_t m = uses.writers[reg][0];
+      const Inst& move = p.code[m];
+      if (move.op != Op::kMove || move.a >= p.register_count || uses.writers[move.a].size() > 1) break;
+      if (k == 0) source = move.a;
+      if (move.a != source + k) break;
+      // Read by this sample alone.
+      bool only_here = true;
+      for (uint32_t r : uses.readers[reg]) only_here &= r == i;
+      if (!only_here) break;
+      moves.push_back(m);
+    }
+    if (moves.size() != count) continue;
+    in.a = source;
+    for (uint32_t m : moves) removed[m] = 1;
+    any = true;
+  }
+  if (any) Remove(p, removed);
+}
+
+// Output moves: an instruction W computing a temporary T that is then moved
+// into an output O (the move M being O's only writer, in W's block) writes
+// O itself, and M goes away, when nothing else reads T and nothing between
+// W and M touches O. T may be a temporary the compiler reuses in a program
+// without loops, where every lane runs the instructions in order: then W
+// must be T's last writer before M and nothing after W but M reads it. W
+// is a lane kernel, or an image sample whose four results all move to four
+// consecutive output registers.
+void SinkOutputMoves(Program& p, const LaneKernels& kernels) {
+  RegisterUses uses;
+  if (!uses.Collect(p, kernels)) return;
+  std::vector<uint8_t> removed(p.code.size(), 0);
+  bool any = false;
+  std::vector<uint8_t> is_output(p.register_count, 0);
+  auto mark = [&](uint32_t first, uint32_t count) {
+    for (uint32_t o = first; o < first + count && o < p.register_count; ++o) is_output[o] = 1;
+  };
+  for (const InterfaceSlot& s : p.outputs) mark(s.reg, s.count);
+  for (const BuiltinSlot& s : p.builtin_outputs) mark(s.reg, s.count);
+  // The move into output o when it can go, W being T's writer; else kNoOperand.
+  auto sinkable = [&](uint32_t o, uint32_t* writer) -> uint32_t {
+    if (o >= p.register_count || !is_output[o] || uses.writers[o].size() != 1) return kNoOperand;
+    const uint32_t m = uses.writers[o][0];
+    const Inst& move = p.code[m];
+    const uint32_t t = move.a;
+    if (move.op != Op::kMove || removed[m] || t >= p.register_count || IsInterface(p, t)) return kNoOperand;
+    uint32_t w = kNoOperand;  // T's last writer before M
+    for (uint32_t x : uses.writers[t])
+      if (x < m && (w == kNoOperand || x > w)) w = x;
+    if (w == kNoOperand || uses.block_of[w] != uses.block_of[m] || removed[w]) return kNoOperand;
+    if (uses.loops && (uses.writers[t].size() != 1 || uses.readers[t].size() != 1)) return kNoOperand;
+    for (uint32_t r : uses.readers[t])
+      if (r != m && r > w) return kNoOperand;  // (W itself may read T's old value)
+    for (uint32_t r : uses.readers[o])
+      if (r >= w && r <= m) return kNoOperand;
+    *writer = w;
+    return m;
+  };
+  for (uint32_t o = 0; o < p.register_count; ++o) {
+    uint32_t w = kNoOperand;
+    const uint32_t m = sinkable(o, &w);
+    if (m == kNoOperand) continue;
+    Inst& writer = p.code[w];
+    uint32_t operands = 0;
+    if (kernels.VariantsFor(writer, &operands) != nullptr) {
+      writer.dst = o;
+      removed[m] = 1;
+      any = true;
+      continue;
+    }
+    // A sample's four results into o and the next three outputs.
+    if (writer.op != Op::kImageSample || p.code[m].a != writer.dst) continue;
+    uint32_t moves[4] = {m};
+    bool all = true;
+    for (uint32_t k = 1; k < 4 && all; ++k) {
+      uint32_t wk = kNoOperand;
+      moves[k] = sinkable(o + k, &wk);
+      all = moves[k] != kNoOperand && wk == w && p.code[moves[k]].a == writer.dst + k;
+    }
+    if (!all) continue;
+    writer.dst = o;
+    for (uint32_t k = 0; k < 4; ++k) removed[moves[k]] = 1;
+    any = true;
+  }
+  if (any) Remove(p, removed);
 }
 
 struct Loop {
@@ -558,8 +709,10 @@ void PrepareExecution(Program* program) {
   // Very large programs skip the rewrites too: they index per register.
   const bool plain = (mode != nullptr && std::strcmp(mode, "plain") == 0) || p.register_count > (1u << 16);
   if (!plain) {
+    CollapseVectorCopies(p, kernels);
     PropagateCopies(p, kernels);
     CoalescePhis(p, kernels);
+    SinkOutputMoves(p, kernels);
   }
   std::vector<uint8_t> uniform;
   if (plain || !UniformityAnalysis(p, kernels).Run(&uniform)) uniform.assign(p.register_count, 0);

@@ -1,17 +1,22 @@
 // What ir_prepare does to a program (copy propagation, phi coalescing,
-// uniform registers and the kernel variants they allow) must not change
-// any result: shaders with divergent control flow run as prepared and as
-// compiled (DUET_IR_PREPARE=plain) give the same bits, and the uniformity
-// shader gives what C++ computes for it.
+// vector copies, output moves, uniform registers and the kernel variants
+// they allow) must not change any result: shaders with divergent control
+// flow run as prepared and as compiled (DUET_IR_PREPARE=plain) give the
+// same bits, and the uniformity shader gives what C++ computes for it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include <spirv/unified1/spirv.hpp11>
+
 #include "shaders/control_flow.comp.h"
+#include "shaders/pixel_position.vert.h"
+#include "shaders/textured.frag.h"
 #include "shaders/uniform_control_flow.comp.h"
 #include "spirv_exec/ir.h"
 #include "spirv_exec/spirv_ingest.h"
@@ -21,13 +26,13 @@ namespace duet::spirv_exec {
 namespace {
 
 template <size_t N>
-Program Compile(const uint32_t (&code)[N], bool plain) {
+Program Compile(const uint32_t (&code)[N], bool plain, ShaderStage stage = ShaderStage::kCompute) {
   std::vector<uint32_t> words(code, code + N), prepared;
   std::string error;
   EXPECT_TRUE(PrepareModule(words, nullptr, &prepared, &error)) << error;
   if (plain) setenv("DUET_IR_PREPARE", "plain", 1);
   Program program;
-  EXPECT_TRUE(CompileStage(prepared, "main", ShaderStage::kCompute, &program, &error)) << error;
+  EXPECT_TRUE(CompileStage(prepared, "main", stage, &program, &error)) << error;
   if (plain) unsetenv("DUET_IR_PREPARE");
   return program;
 }
@@ -124,6 +129,69 @@ TEST(SpirvExecPrepareTest, DivergentControlFlowUnchanged) {
   const Program plain = Compile(kControlFlowComp, true);
   constexpr uint32_t kInvocations = 96;
   EXPECT_EQ(RunCompute(prepared, kInvocations, {}, kInvocations), RunCompute(plain, kInvocations, {}, kInvocations));
+}
+
+// Moves whose destination is one of the stage's outputs.
+size_t OutputMoves(const Program& p) {
+  size_t moves = 0;
+  for (const Inst& in : p.code) {
+    if (in.op != Op::kMove) continue;
+    for (const InterfaceSlot& s : p.outputs) moves += in.dst >= s.reg && in.dst < s.reg + s.count;
+    for (const BuiltinSlot& s : p.builtin_outputs) moves += in.dst >= s.reg && in.dst < s.reg + s.count;
+  }
+  return moves;
+}
+
+TEST(SpirvExecPrepareTest, OutputsAreWrittenWhereTheyAreComputed) {
+  // gl_Position and `pixel` are computed (their moves go), `pixel_too` is
+  // a copy of an output (its moves stay); the outputs keep their values.
+  const Program prepared = Compile(kPixelPositionVert, false, ShaderStage::kVertex);
+  const Program plain = Compile(kPixelPositionVert, true, ShaderStage::kVertex);
+  EXPECT_LT(OutputMoves(prepared), OutputMoves(plain));
+  std::vector<float> push = {-0.5f, -0.25f, 0.75f, 1.0f, 640.0f, 480.0f, 0.0f, 0.0f, 0.5f};
+  push.resize(16, 0.0f);
+  auto run = [&](const Program& p) {
+    std::vector<RootMemory> roots(p.roots.size());
+    for (size_t i = 0; i < p.roots.size(); ++i)
+      if (p.roots[i].kind == RootKind::kPushConstants)
+        roots[i] = {reinterpret_cast<std::byte*>(push.data()), uint32_t(push.size() * 4)};
+    WaveState wave;
+    ResetWave(p, (LaneMask{1} << 4) - 1, &wave);
+    const uint32_t index = p.BuiltinInput(uint32_t(spv::BuiltIn::VertexIndex));
+    EXPECT_NE(index, UINT32_MAX);
+    for (uint32_t l = 0; l < kWaveWidth; ++l) wave.Register(index)[l] = l;
+    EXPECT_EQ(RunWave(p, roots.data(), nullptr, nullptr, &wave), WaveStatus::kFinished);
+    std::vector<uint32_t> out;  // every output component of the four vertices
+    auto take = [&](uint32_t reg, uint32_t count) {
+      for (uint32_t r = reg; r < reg + count; ++r) out.insert(out.end(), wave.Register(r), wave.Register(r) + 4);
+    };
+    for (const InterfaceSlot& s : p.outputs) take(s.reg, s.count);
+    take(p.BuiltinOutput(uint32_t(spv::BuiltIn::Position)), 4);
+    return out;
+  };
+  const std::vector<uint32_t> a = run(prepared), b = run(plain);
+  EXPECT_EQ(a, b);
+  ASSERT_EQ(a.size(), 4u * 8);
+  // Vertex 3 (bounds' far corner): pixel = (ndc * 0.5 + 0.5) * (640, 480), copied to pixel_too.
+  EXPECT_FLOAT_EQ(std::bit_cast<float>(a[3]), (0.75f * 0.5f + 0.5f) * 640.0f);
+  EXPECT_EQ(a[3], a[2 * 4 + 3]);
+}
+
+TEST(SpirvExecPrepareTest, SamplesReadAndWriteTheInterfaceRegisters) {
+  // out_color = texture(tex, v_uv): the sample reads the input's registers
+  // and writes the output's, with no move left.
+  const Program p = Compile(kTexturedFrag, false, ShaderStage::kFragment);
+  ASSERT_EQ(p.inputs.size(), 1u);
+  ASSERT_EQ(p.outputs.size(), 1u);
+  size_t samples = 0;
+  for (const Inst& in : p.code) {
+    EXPECT_NE(in.op, Op::kMove);
+    if (in.op != Op::kImageSample) continue;
+    ++samples;
+    EXPECT_EQ(in.a, p.inputs[0].reg);
+    EXPECT_EQ(in.dst, p.outputs[0].reg);
+  }
+  EXPECT_EQ(samples, 1u);
 }
 
 }  // namespace

@@ -46,6 +46,7 @@ enum class Op : uint16_t {
 
   // 32-bit float arithmetic.
   kFAdd, kFSub, kFMul, kFDiv, kFRem, kFMod, kFNegate,
+  kFMulAdd,  // dst = a * b + c rounded twice, as an FMul then an FAdd (fused by ir_prepare)
 
   // Comparisons: dst = 1 or 0.
   kIEqual, kINotEqual, kSLess, kSLessEqual, kSGreater, kSGreaterEqual,

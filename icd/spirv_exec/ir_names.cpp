@@ -36,6 +36,7 @@ const char* OpName(Op op) {
     case Op::kFAdd: return "FAdd";
     case Op::kFSub: return "FSub";
     case Op::kFMul: return "FMul";
+    case Op::kFMulAdd: return "FMulAdd";
     case Op::kFDiv: return "FDiv";
     case Op::kFRem: return "FRem";
     case Op::kFMod: return "FMod";

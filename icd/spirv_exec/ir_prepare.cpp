@@ -47,6 +47,7 @@
 // (no copies removed, no uniform registers).
 #include "spirv_exec/ir_prepare.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -359,6 +360,7 @@ void CoalescePhis(Program& p, const LaneKernels& kernels) {
 struct RegisterUses {
   std::vector<std::vector<uint32_t>> writers, readers;
   std::vector<uint32_t> block_of;  // per instruction
+  std::vector<uint8_t> in_loop;    // per block: between a loop's header and its back edge
   bool loops = false;              // the program has a back edge
 
   bool Collect(const Program& p, const LaneKernels& kernels) {
@@ -378,6 +380,10 @@ struct RegisterUses {
         if (r < p.register_count) readers[r].push_back(uint32_t(i));
       loops |= p.code[i].op == Op::kLoopBack;
     }
+    in_loop.assign(p.block_start.size(), 0);
+    for (size_t i = 0; i < n; ++i)
+      if (p.code[i].op == Op::kLoopBack)
+        for (uint32_t b = p.code[i].a; b <= block_of[i] && b < in_loop.size(); ++b) in_loop[b] = 1;
     return true;
   }
 };
@@ -430,6 +436,61 @@ void CollapseVectorCopies(Program& p, const LaneKernels& kernels) {
     if (moves.size() != count) continue;
     in.a = source;
     for (uint32_t m : moves) removed[m] = 1;
+    any = true;
+  }
+  if (any) Remove(p, removed);
+}
+
+// Multiply-adds: an FAdd one of whose operands is a product T computed by
+// an FMul W of the same block, for it alone, becomes one FMulAdd of W's
+// operands (the same two roundings; one instruction instead of two), W
+// going away. W's operands must keep their values up to the FAdd, and no
+// other instruction may read the value W leaves in T: none up to T's next
+// write in the block, or, without one, none after W (nor before it, in a
+// loop).
+void FuseMultiplyAdds(Program& p, const LaneKernels& kernels) {
+  RegisterUses uses;
+  if (!uses.Collect(p, kernels)) return;
+  std::vector<uint8_t> removed(p.code.size(), 0);
+  bool any = false;
+  auto written_between = [&](uint32_t reg, uint32_t after, uint32_t before) {
+    if (reg >= p.register_count) return false;
+    for (uint32_t x : uses.writers[reg])
+      if (x > after && x < before) return true;
+    return false;
+  };
+  // The FMul whose product `t` the instruction at i reads, when it can fold in.
+  auto product = [&](uint32_t t, uint32_t i) -> uint32_t {
+    if (t >= p.register_count || IsInterface(p, t)) return kNoOperand;
+    uint32_t w = kNoOperand;  // T's last writer before i
+    for (uint32_t x : uses.writers[t])
+      if (x < i && (w == kNoOperand || x > w)) w = x;
+    if (w == kNoOperand || removed[w] || p.code[w].op != Op::kFMul || uses.block_of[w] != uses.block_of[i])
+      return kNoOperand;
+    uint32_t next = UINT32_MAX;  // T's next writer in W's block (runs whenever W does)
+    for (uint32_t x : uses.writers[t])
+      if (x > w && uses.block_of[x] == uses.block_of[w]) next = std::min(next, x);
+    const bool looping = uses.in_loop[uses.block_of[w]] != 0;
+    for (uint32_t r : uses.readers[t]) {
+      if (r == i) continue;
+      if (r > w && r <= next) return kNoOperand;                            // reads W's value
+      if (next == UINT32_MAX && (r > w || looping)) return kNoOperand;  // may read it
+    }
+    const Inst& mul = p.code[w];
+    if (written_between(mul.a, w, i) || written_between(mul.b, w, i)) return kNoOperand;
+    return w;
+  };
+  for (uint32_t i = 0; i < p.code.size(); ++i) {
+    Inst& in = p.code[i];
+    if (in.op != Op::kFAdd) continue;
+    uint32_t other = in.b, w = product(in.a, i);
+    if (w == kNoOperand) {
+      other = in.a;
+      w = product(in.b, i);
+    }
+    if (w == kNoOperand) continue;
+    in = Inst{Op::kFMulAdd, 0, in.dst, p.code[w].a, p.code[w].b, other, 0};
+    removed[w] = 1;
     any = true;
   }
   if (any) Remove(p, removed);
@@ -712,6 +773,7 @@ void PrepareExecution(Program* program) {
     CollapseVectorCopies(p, kernels);
     PropagateCopies(p, kernels);
     CoalescePhis(p, kernels);
+    FuseMultiplyAdds(p, kernels);
     SinkOutputMoves(p, kernels);
   }
   std::vector<uint8_t> uniform;

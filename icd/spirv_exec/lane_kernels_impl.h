@@ -724,6 +724,7 @@ constexpr auto kIAddSatS = [](Word a, Word b) {
 constexpr auto kFAdd = [](float a, float b) { return a + b; };
 constexpr auto kFSub = [](float a, float b) { return a - b; };
 constexpr auto kFMul = [](float a, float b) { return a * b; };
+constexpr auto kFMulAdd = [](float a, float b, float c) { return a * b + c; };  // (never contracted: two roundings)
 constexpr auto kFDiv = [](float a, float b) { return a / b; };
 constexpr auto kFRem = [](float a, float b) { return std::fmod(a, b); };
 constexpr auto kFMod = [](float a, float b) { return a - b * Floor(a / b); };
@@ -882,6 +883,7 @@ LaneKernels MakeKernels(const char* isa) {
   op(Op::kFAdd, FloatBinary<kFAdd>{});
   op(Op::kFSub, FloatBinary<kFSub>{});
   op(Op::kFMul, FloatBinary<kFMul>{});
+  op(Op::kFMulAdd, FloatTernary<kFMulAdd>{});
   op(Op::kFDiv, FloatBinary<kFDiv>{});
   op(Op::kFRem, FloatBinary<kFRem>{});
   op(Op::kFMod, FloatBinary<kFMod>{});

@@ -15,6 +15,7 @@
 #include <spirv/unified1/spirv.hpp11>
 
 #include "shaders/control_flow.comp.h"
+#include "shaders/multiply_add.comp.h"
 #include "shaders/pixel_position.vert.h"
 #include "shaders/textured.frag.h"
 #include "shaders/uniform_control_flow.comp.h"
@@ -129,6 +130,21 @@ TEST(SpirvExecPrepareTest, DivergentControlFlowUnchanged) {
   const Program plain = Compile(kControlFlowComp, true);
   constexpr uint32_t kInvocations = 96;
   EXPECT_EQ(RunCompute(prepared, kInvocations, {}, kInvocations), RunCompute(plain, kInvocations, {}, kInvocations));
+}
+
+TEST(SpirvExecPrepareTest, MultiplyAddsGiveTheBitsOfTheirTwoInstructions) {
+  const Program prepared = Compile(kMultiplyAddComp, false);
+  const Program plain = Compile(kMultiplyAddComp, true);
+  size_t fused = 0;
+  for (const Inst& in : prepared.code) fused += in.op == Op::kFMulAdd;
+  EXPECT_EQ(fused, 2u) << "dot(a, b)'s two adds (the optimizer already made the other products Fma)";
+  constexpr uint32_t kInvocations = 96;
+  for (const auto& [s, n] : {std::pair{0.1f, 5}, std::pair{-3.7f, 0}, std::pair{1e20f, 3}}) {
+    const std::vector<uint32_t> push = {std::bit_cast<uint32_t>(s), uint32_t(n)};
+    EXPECT_EQ(RunCompute(prepared, kInvocations, push, kInvocations * 4),
+              RunCompute(plain, kInvocations, push, kInvocations * 4))
+        << "s " << s << ", n " << n;
+  }
 }
 
 // Moves whose destination is one of the stage's outputs.

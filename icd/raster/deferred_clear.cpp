@@ -1,6 +1,7 @@
 #include "raster/deferred_clear.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "objects/image.h"
 
@@ -49,6 +50,19 @@ void DeferredClears::ClearTile(int32_t x0, int32_t y0) {
     p.done[index] = 1;
     ClearViewRect(*p.view, p.aspects, p.value, rect, p.layers);
   }
+}
+
+void DeferredClears::TileBounds(int32_t* x0, int32_t* y0, int32_t* x1, int32_t* y1) const {
+  *x0 = *y0 = INT32_MAX;
+  *x1 = *y1 = INT32_MIN;
+  for (const Pending& p : pending_) {
+    if (p.tile == 0) continue;
+    *x0 = std::min(*x0, p.tx0);
+    *y0 = std::min(*y0, p.ty0);
+    *x1 = std::max(*x1, int32_t(p.tx0 + int64_t(p.columns) * p.tile));
+    *y1 = std::max(*y1, int32_t(p.ty0 + int64_t(p.rows) * p.tile));
+  }
+  if (*x0 >= *x1 || *y0 >= *y1) *x0 = *x1 = *y0 = *y1 = 0;
 }
 
 void DeferredClears::Flush() {

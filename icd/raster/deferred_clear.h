@@ -36,6 +36,9 @@ class DeferredClears {
   // Clears what is pending in the tile whose top-left pixel is (x0, y0), a
   // multiple of the tile size in both. Threads may clear distinct tiles at once.
   void ClearTile(int32_t x0, int32_t y0);
+  // After UseTiles: the tiles holding pending clears, [x0, x1) x [y0, y1)
+  // in pixels, multiples of the tile size (x0 == x1 when there are none).
+  void TileBounds(int32_t* x0, int32_t* y0, int32_t* x1, int32_t* y1) const;
   // Clears everything still pending.
   void Flush();
   // Whether a pending clear writes `image`.

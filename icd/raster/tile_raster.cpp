@@ -929,12 +929,33 @@ void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragmen
   BinTriangles(&d);
 
   DeferredClears* deferred = outputs.deferred != nullptr && !outputs.deferred->Empty() ? outputs.deferred : nullptr;
-  if (deferred != nullptr) deferred->UseTiles(kTileSize);
+  // The tiles the threads visit: the draw's, and with load-op clears still
+  // pending, theirs too, cleared here in parallel rather than one after
+  // the other when the rendering ends (the grids align: both are multiples
+  // of the tile size).
+  int32_t gx0 = d.tx0, gy0 = d.ty0;
+  int32_t gx1 = d.tx0 + int32_t(d.columns) * kTileSize, gy1 = d.ty0 + int32_t(d.rows) * kTileSize;
+  if (deferred != nullptr) {
+    deferred->UseTiles(kTileSize);
+    int32_t cx0, cy0, cx1, cy1;
+    deferred->TileBounds(&cx0, &cy0, &cx1, &cy1);
+    if (cx0 < cx1) {
+      gx0 = std::min(gx0, cx0);
+      gy0 = std::min(gy0, cy0);
+      gx1 = std::max(gx1, cx1);
+      gy1 = std::max(gy1, cy1);
+    }
+  }
+  const uint32_t grid_columns = uint32_t(gx1 - gx0) / kTileSize, grid_rows = uint32_t(gy1 - gy0) / kTileSize;
   std::atomic<uint64_t> passed{0};
-  ParallelFor(d.columns * d.rows, [&](uint32_t tile) {
+  ParallelFor(grid_columns * grid_rows, [&](uint32_t cell) {
+    const int32_t x0 = gx0 + int32_t(cell % grid_columns) * kTileSize, y0 = gy0 + int32_t(cell / grid_columns) * kTileSize;
+    if (deferred != nullptr) deferred->ClearTile(x0, y0);
+    if (x0 < d.tx0 || y0 < d.ty0) return;
+    const uint32_t column = uint32_t(x0 - d.tx0) / kTileSize, row = uint32_t(y0 - d.ty0) / kTileSize;
+    if (column >= d.columns || row >= d.rows) return;
+    const uint32_t tile = row * d.columns + column;
     if (d.bins[tile].empty()) return;
-    if (deferred != nullptr)
-      deferred->ClearTile(d.tx0 + int32_t(tile % d.columns) * kTileSize, d.ty0 + int32_t(tile / d.columns) * kTileSize);
     // Wave registers are reused across tiles and draws by each thread.
     thread_local spirv_exec::WaveState wave;
     TileRasterizer rasterizer(d, &wave);

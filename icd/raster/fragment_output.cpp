@@ -293,8 +293,8 @@ uint32_t MergeDirectWith(const OutputTargets& t, const DirectWave& wave) {
   } targets[8];
   uint32_t target_count = 0;
   for (size_t c = 0; c < t.colors.size() && c < 8; ++c)
-    if (t.colors[c].enabled && wave.texels.location[c] != nullptr)
-      targets[target_count++] = {t.colors[c].access.base, t.colors[c].access.row_pitch, wave.texels.location[c]};
+    if (t.colors[c].enabled && wave.texels != nullptr && wave.texels->location[c] != nullptr)
+      targets[target_count++] = {t.colors[c].access.base, t.colors[c].access.row_pitch, wave.texels->location[c]};
   if (wave.block && wave.live == ~uint64_t{0} && !depth_test) {
     // An 8x8 block: each row is four quads' row pairs.
     for (uint32_t c = 0; c < target_count; ++c)

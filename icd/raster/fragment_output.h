@@ -93,7 +93,7 @@ struct DirectWave {
   // The quads are the 16 of the 8x8 block at (x[0], y[0]), row by row
   // (x and y hold that corner only).
   bool block = false;
-  DirectTexels texels;
+  const DirectTexels* texels = nullptr;  // (null: no colour)
 };
 
 // Merges the live lanes in lane order; returns how many passed the depth test.

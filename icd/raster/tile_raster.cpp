@@ -221,6 +221,7 @@ class TileRasterizer {
     // A block's pixels are all covered, with one sample.
     std::fill_n(block_.coverage, kWaveWidth, 1u);
     std::fill_n(block_.pixel_coverage, kWaveWidth, 1u);
+    for (const DirectOutput& out : d_.direct_outputs) direct_texels_.location[out.location] = packed_[out.location];
   }
 
   uint64_t Run(uint32_t tile) {
@@ -274,19 +275,26 @@ class TileRasterizer {
     // Small triangles are one block, without the classification.
     const bool small = xe - xs <= 16 && ye - ys <= 16;
     const int32_t block = small ? 32 : 8, bx0 = small ? qx0 : xs & ~(block - 1), by0 = small ? qy0 : ys & ~(block - 1);
+    // Each edge's lowest and highest value over a block's pixel centres
+    // (samples lie within half a pixel of them), from its top-left one.
+    int64_t block_lo[3], block_hi[3], row_start[3];
+    for (int e = 0; e < 3; ++e) {
+      const int64_t ex = (block - 1) * step_x[e], ey = (block - 1) * step_y[e];
+      const int64_t margin = d_.samples == 1 ? 0 : (std::abs(step_x[e]) + std::abs(step_y[e])) / 2;
+      block_lo[e] = std::min<int64_t>(ex, 0) + std::min<int64_t>(ey, 0);
+      block_hi[e] = std::max<int64_t>(ex, 0) + std::max<int64_t>(ey, 0) + margin;
+      row_start[e] = origin[e] + (bx0 - qx0) * step_x[e] + (by0 - qy0) * step_y[e];
+    }
     for (int32_t by = by0; by < ye; by += block) {
+      // The edges at the top-left pixel centre of each block of the row.
+      int64_t e00[3] = {row_start[0], row_start[1], row_start[2]};
+      for (int e = 0; e < 3; ++e) row_start[e] += block * step_y[e];
       for (int32_t bx = bx0; bx < xe; bx += block) {
         bool outside = false, inside = !small;
         for (int e = 0; e < 3 && !small; ++e) {
-          // The edge at the block's corner pixel centres (relative to qx0, qy0).
-          const int64_t e00 = origin[e] + (bx - qx0) * step_x[e] + (by - qy0) * step_y[e];
-          const int64_t ex = (block - 1) * step_x[e], ey = (block - 1) * step_y[e];
-          const int64_t lo = e00 + std::min<int64_t>(ex, 0) + std::min<int64_t>(ey, 0);
-          const int64_t hi = e00 + std::max<int64_t>(ex, 0) + std::max<int64_t>(ey, 0);
-          // Samples lie within half a pixel of the centres.
-          const int64_t margin = d_.samples == 1 ? 0 : (std::abs(step_x[e]) + std::abs(step_y[e])) / 2;
-          outside |= hi + margin < 0;
-          inside &= lo >= 0;
+          outside |= e00[e] + block_hi[e] < 0;
+          inside &= e00[e] + block_lo[e] >= 0;
+          e00[e] += block * step_x[e];
         }
         if (outside) continue;
         const bool full = inside && d_.samples == 1 && bx >= xs && bx + block <= xe && by >= ys && by + block <= ye;
@@ -745,15 +753,14 @@ class TileRasterizer {
       merged.y = y;
       merged.live = covered & ~dropped;
       merged.depth = b.depth[0];
-      DirectTexels& texels = merged.texels;
       if (program != nullptr && merged.live != 0) {
         for (const DirectOutput& out : d_.direct_outputs) {
           const uint32_t* written[4];
           for (uint32_t c = 0; c < 4; ++c)
             written[c] = out.reg[c] != UINT32_MAX ? wave_.Register(out.reg[c]) : out.unwritten[c];
           PackDirect(targets.colors[out.location].direct, written, lanes, packed_[out.location]);
-          texels.location[out.location] = packed_[out.location];
         }
+        merged.texels = &direct_texels_;
       }
       const uint32_t passed = MergeDirect(targets, merged);
       if (d_.early != EarlyDepth::kFull) passed_ += passed;
@@ -800,6 +807,7 @@ class TileRasterizer {
   QuadBatch pending_;  // quads in primitive order
   QuadBatch block_;    // a fully covered 8x8 block, shaded before pending_ when they do not overlap
   uint32_t packed_[8][kWaveWidth];  // MergeDirect: each location's texels
+  DirectTexels direct_texels_;      // ... where it finds them
   int32_t tile_x_ = 0, tile_y_ = 0;  // the tile's top-left pixel
   uint64_t passed_ = 0;
 };

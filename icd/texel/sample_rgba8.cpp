@@ -209,6 +209,27 @@ bool CpuHasAvx2() {
 #endif
 }
 
+bool CpuHasAvx512() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+#else
+  return false;
+#endif
+}
+
+// SampleUniformGroupsAvx512 in use (with the AVX2 groups): the CPU has it
+// and DUET_LANE_ISA asks for neither the baseline nor AVX2.
+bool Avx512Groups() {
+  static const bool enabled = [] {
+    const char* isa = std::getenv("DUET_LANE_ISA");
+    return CpuHasAvx512() &&
+           (isa == nullptr || (std::strcmp(isa, "baseline") != 0 && std::strcmp(isa, "avx2") != 0));
+  }();
+  return enabled;
+}
+
 // SampleGroupsAvx2 in use: the CPU has AVX2 and DUET_LANE_ISA (the
 // interpreter's choice of instruction set) does not ask for the baseline.
 bool& WideGroups() {
@@ -335,9 +356,14 @@ void SampleRgba8Waves(const SampledImageState& state, const SampleRequest& reque
   ChooseLaneLevels(state, op, lane_mask, lane_count, LodMatters(state, request.min_lod != nullptr), &levels);
   const ComponentSource* sources = state.rgba8_sources;
 
-  // Whole groups of eight first (with AVX2), then whole groups of four of
-  // one level and filter, their results written in place.
-  LaneMask done = WideGroups() ? rgba8::SampleGroupsAvx2(state, op, lane_mask, lane_count, levels, sources, out) : 0;
+  // Whole groups of sixteen first (with AVX-512), then of eight (with AVX2),
+  // then whole groups of four of one level and filter, their results
+  // written in place.
+  LaneMask done = 0;
+  if (WideGroups() && levels.uniform && Avx512Groups())
+    done = rgba8::SampleUniformGroupsAvx512(state, op, lane_mask, lane_count, levels, sources, out);
+  if (WideGroups() && (lane_mask & ~done) != 0)
+    done |= rgba8::SampleGroupsAvx2(state, op, lane_mask & ~done, lane_count, levels, sources, out);
   if (levels.uniform && (lane_mask & ~done) != 0)
     done |= UniformGroups<Sse2Lanes>(state, op, lane_mask & ~done, lane_count, levels, sources, out);
   // Then the groups of four with lanes left.

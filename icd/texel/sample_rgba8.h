@@ -45,8 +45,16 @@ LaneMask SampleGroupsAvx2(const SampledImageState& state, const sampling::Operan
 uint32_t ChooseLevelsAvx2(const SampledImageState& state, const sampling::Operands& op, LaneMask lane_mask,
                           uint32_t lane_count, LaneLevels* levels);
 
-// Whether SampleComponents uses SampleGroupsAvx2 and ChooseLevelsAvx2: when the CPU has AVX2,
-// unless DUET_LANE_ISA=baseline. Tests turn it off and on to compare.
+// UniformGroups sixteen lanes at a time with AVX-512 (levels.uniform):
+// the lanes done. The same bits as four and eight at a time.
+LaneMask SampleUniformGroupsAvx512(const SampledImageState& state, const sampling::Operands& op, LaneMask lane_mask,
+                                   uint32_t lane_count, const LaneLevels& levels, const ComponentSource sources[4],
+                                   uint32_t* const out[4]);
+
+// Whether SampleComponents uses SampleGroupsAvx2 and ChooseLevelsAvx2 (and,
+// on CPUs with AVX-512 F/DQ/BW/VL, SampleUniformGroupsAvx512): when the CPU
+// has AVX2, unless DUET_LANE_ISA=baseline (or avx2: not the AVX-512 groups).
+// Tests turn it off and on to compare.
 bool WideGroupsEnabled();
 void SetWideGroupsEnabled(bool enabled);  // enabling is ignored without AVX2
 

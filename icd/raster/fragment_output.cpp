@@ -5,6 +5,10 @@
 #include <bit>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "objects/image.h"
 #include "raster/direct_color.h"
 #include "raster/depth_plane.h"
@@ -296,12 +300,26 @@ uint32_t MergeDirectWith(const OutputTargets& t, const DirectWave& wave) {
     if (t.colors[c].enabled && wave.texels != nullptr && wave.texels->location[c] != nullptr)
       targets[target_count++] = {t.colors[c].access.base, t.colors[c].access.row_pitch, wave.texels->location[c]};
   if (wave.block && wave.live == ~uint64_t{0} && !depth_test) {
-    // An 8x8 block: each row is four quads' row pairs.
+    // An 8x8 block: each row is four quads' row pairs. Two quads are two
+    // 64-bit pairs per row; the top pairs of two quads make half a row.
     for (uint32_t c = 0; c < target_count; ++c)
-      for (uint32_t r = 0; r < 8; ++r) {
-        std::byte* row = targets[c].base + (wave.y[0] + r) * targets[c].row_pitch + size_t{wave.x[0]} * 4;
-        const uint32_t* texels = targets[c].texels + 16 * (r >> 1) + 2 * (r & 1);
-        for (uint32_t q = 0; q < 4; ++q) std::memcpy(row + 8 * q, texels + 4 * q, 8);
+      for (uint32_t r = 0; r < 8; r += 2) {
+        std::byte* top = targets[c].base + (wave.y[0] + r) * targets[c].row_pitch + size_t{wave.x[0]} * 4;
+        std::byte* bottom = top + targets[c].row_pitch;
+        const uint32_t* texels = targets[c].texels + 8 * r;
+        for (uint32_t half = 0; half < 2; ++half) {
+#if defined(__SSE2__)
+          const __m128i left = _mm_loadu_si128(reinterpret_cast<const __m128i*>(texels + 8 * half));
+          const __m128i right = _mm_loadu_si128(reinterpret_cast<const __m128i*>(texels + 8 * half + 4));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(top + 16 * half), _mm_unpacklo_epi64(left, right));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(bottom + 16 * half), _mm_unpackhi_epi64(left, right));
+#else
+          for (uint32_t q = 0; q < 2; ++q) {
+            std::memcpy(top + 16 * half + 8 * q, texels + 8 * half + 4 * q, 8);
+            std::memcpy(bottom + 16 * half + 8 * q, texels + 8 * half + 4 * q + 2, 8);
+          }
+#endif
+        }
       }
     return 64;
   }

@@ -208,12 +208,25 @@ void Remove(Program& p, const std::vector<uint8_t>& removed) {
   for (uint32_t& start : p.block_start) start = start <= n ? new_index[start] : start;
 }
 
+// Whether `reg` is one of the stage's outputs: written by stores, not an
+// SSA value (a copy of one is not the same as reading it later).
+bool IsOutput(const Program& p, uint32_t reg) {
+  auto in = [reg](uint32_t first, uint32_t count) { return reg >= first && reg < first + count; };
+  for (const InterfaceSlot& s : p.outputs)
+    if (in(s.reg, s.count)) return true;
+  for (const BuiltinSlot& s : p.builtin_outputs)
+    if (in(s.reg, s.count)) return true;
+  return false;
+}
+
 // Copy propagation: a move into a register nothing else writes, from a
 // register written at most once (or never: a constant, an input), is
 // removed and its readers read the source instead. The readers must be
 // lane kernels or phi moves (whose operands this knows exactly); a stage's
-// inputs and outputs stay. Valid in SSA: a reader is dominated by the move,
-// the move by the source's definition, which does not run again in between.
+// inputs and outputs stay, and so do copies of outputs (stores may change
+// an output after it was copied). Valid in SSA: a reader is dominated by the
+// move, the move by the source's definition, which does not run again in
+// between.
 void PropagateCopies(Program& p, const LaneKernels& kernels) {
   const uint32_t registers = p.register_count;
   const size_t n = p.code.size();
@@ -258,7 +271,8 @@ void PropagateCopies(Program& p, const LaneKernels& kernels) {
     if (in.op != Op::kMove || !kernel) continue;
     if (i > 0 && p.code[i - 1].op == Op::kImageArray) continue;
     const uint32_t d = in.dst, s = in.a;
-    if (d >= registers || s >= registers || d == s || pinned[d] || writer_count[d] != 1 || writer_count[s] > 1)
+    if (d >= registers || s >= registers || d == s || pinned[d] || writer_count[d] != 1 || writer_count[s] > 1 ||
+        IsOutput(p, s))  // (a store may change the output after the copy)
       continue;
     replacement[d] = s;
     removed[i] = 1;
@@ -390,11 +404,8 @@ struct RegisterUses {
 
 // Whether `reg` is one of the stage's inputs or outputs.
 bool IsInterface(const Program& p, uint32_t reg) {
+  if (IsOutput(p, reg)) return true;
   auto in = [reg](uint32_t first, uint32_t count) { return reg >= first && reg < first + count; };
-  for (const InterfaceSlot& s : p.outputs)
-    if (in(s.reg, s.count)) return true;
-  for (const BuiltinSlot& s : p.builtin_outputs)
-    if (in(s.reg, s.count)) return true;
   for (const InterfaceSlot& s : p.inputs)
     if (in(s.reg, s.count)) return true;
   for (const BuiltinSlot& s : p.builtin_inputs)
@@ -424,7 +435,9 @@ void CollapseVectorCopies(Program& p, const LaneKernels& kernels) {
       if (uses.writers[reg].size() != 1 || IsInterface(p, reg)) break;
       const uint32_t m = uses.writers[reg][0];
       const Inst& move = p.code[m];
-      if (move.op != Op::kMove || move.a >= p.register_count || uses.writers[move.a].size() > 1) break;
+      if (move.op != Op::kMove || move.a >= p.register_count || uses.writers[move.a].size() > 1 ||
+          IsOutput(p, move.a))
+        break;
       if (k == 0) source = move.a;
       if (move.a != source + k) break;
       // Read by this sample alone.
@@ -483,6 +496,8 @@ void FuseMultiplyAdds(Program& p, const LaneKernels& kernels) {
   for (uint32_t i = 0; i < p.code.size(); ++i) {
     Inst& in = p.code[i];
     if (in.op != Op::kFAdd) continue;
+    // (T + T, as scalar reflect emits, reads the product twice: it stays.)
+    if (in.a == in.b) continue;
     uint32_t other = in.b, w = product(in.a, i);
     if (w == kNoOperand) {
       other = in.a;

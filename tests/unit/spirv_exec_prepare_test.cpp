@@ -16,7 +16,9 @@
 
 #include "shaders/control_flow.comp.h"
 #include "shaders/multiply_add.comp.h"
+#include "shaders/output_history.vert.h"
 #include "shaders/pixel_position.vert.h"
+#include "shaders/scalar_reflect.comp.h"
 #include "shaders/textured.frag.h"
 #include "shaders/uniform_control_flow.comp.h"
 #include "spirv_exec/ir.h"
@@ -145,6 +147,50 @@ TEST(SpirvExecPrepareTest, MultiplyAddsGiveTheBitsOfTheirTwoInstructions) {
               RunCompute(plain, kInvocations, push, kInvocations * 4))
         << "s " << s << ", n " << n;
   }
+}
+
+TEST(SpirvExecPrepareTest, ProductsAddedToThemselvesStay) {
+  const Program prepared = Compile(kScalarReflectComp, false);
+  const Program plain = Compile(kScalarReflectComp, true);
+  constexpr uint32_t kInvocations = 96;
+  for (const float s : {0.1f, -3.7f, 12.5f}) {
+    const std::vector<uint32_t> push = {std::bit_cast<uint32_t>(s)};
+    const std::vector<uint32_t> got = RunCompute(prepared, kInvocations, push, kInvocations * 2);
+    EXPECT_EQ(got, RunCompute(plain, kInvocations, push, kInvocations * 2)) << "s " << s;
+  }
+}
+
+// The outputs of a vertex program for vertices 0..3, every component.
+std::vector<uint32_t> RunVertices(const Program& p) {
+  WaveState wave;
+  ResetWave(p, (LaneMask{1} << 4) - 1, &wave);
+  const uint32_t index = p.BuiltinInput(uint32_t(spv::BuiltIn::VertexIndex));
+  EXPECT_NE(index, UINT32_MAX);
+  for (uint32_t l = 0; l < kWaveWidth; ++l) wave.Register(index)[l] = l;
+  EXPECT_EQ(RunWave(p, nullptr, nullptr, nullptr, &wave), WaveStatus::kFinished);
+  std::vector<uint32_t> out;
+  auto take = [&](uint32_t reg, uint32_t count) {
+    for (uint32_t r = reg; r < reg + count; ++r) out.insert(out.end(), wave.Register(r), wave.Register(r) + 4);
+  };
+  for (const InterfaceSlot& s : p.outputs) take(s.reg, s.count);
+  take(p.BuiltinOutput(uint32_t(spv::BuiltIn::Position)), 4);
+  return out;
+}
+
+TEST(SpirvExecPrepareTest, CopiesOfOutputsKeepTheirValues) {
+  const Program program = Compile(kOutputHistoryVert, false, ShaderStage::kVertex);
+  const std::vector<uint32_t> prepared = RunVertices(program);
+  EXPECT_EQ(prepared, RunVertices(Compile(kOutputHistoryVert, true, ShaderStage::kVertex)));
+  // trail (location 1) of vertex v: the sum over i = 1..3 of 10 (v + i - 1) + (i - 1) / 2.
+  const InterfaceSlot* trail = nullptr;
+  size_t at = 0;
+  for (const InterfaceSlot& s : program.outputs) {
+    if (s.location == 1) trail = &s;
+    if (trail == nullptr) at += 4 * s.count;
+  }
+  ASSERT_NE(trail, nullptr);
+  ASSERT_GT(prepared.size(), at + 3);
+  for (uint32_t v = 0; v < 4; ++v) EXPECT_EQ(std::bit_cast<float>(prepared[at + v]), 30.0f * float(v) + 31.5f);
 }
 
 // Moves whose destination is one of the stage's outputs.

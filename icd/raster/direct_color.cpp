@@ -42,6 +42,14 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void PackUnorm8(
     texels[l] = Unorm8(r[l]) << red_shift | Unorm8(g[l]) << 8 | Unorm8(b[l]) << blue_shift | Unorm8(a[l]) << 24;
 }
 
+// PackUnorm8 with one alpha for every lane (`alpha`: its byte in place).
+__attribute__((target_clones("avx512f", "avx2", "default"))) void PackUnorm8Alpha(
+    const uint32_t* __restrict r, const uint32_t* __restrict g, const uint32_t* __restrict b, uint32_t alpha,
+    uint32_t lanes, uint32_t red_shift, uint32_t blue_shift, uint32_t* __restrict texels) {
+  for (uint32_t l = 0; l < lanes; ++l)
+    texels[l] = Unorm8(r[l]) << red_shift | Unorm8(g[l]) << 8 | Unorm8(b[l]) << blue_shift | alpha;
+}
+
 // sRGB: the colour components through the encoding tables, alpha kept.
 void EncodeSrgb(const uint32_t* const component[4], uint32_t lanes, bool bgra, uint32_t* texels) {
   const texel::SrgbTables& tables = texel::GetSrgbTables();
@@ -77,6 +85,14 @@ void WriteDirect(DirectColor direct, uint32_t r, uint32_t g, uint32_t b, uint32_
 void PackDirect(DirectColor direct, const uint32_t* const component[4], uint32_t lanes, uint32_t* texels) {
   const bool bgra = IsBgra(direct);
   PackUnorm8(component[0], component[1], component[2], component[3], lanes, bgra ? 16 : 0, bgra ? 0 : 16, texels);
+  if (IsSrgb(direct)) EncodeSrgb(component, lanes, bgra, texels);
+}
+
+void PackDirectAlpha(DirectColor direct, const uint32_t* const component[3], uint32_t alpha, uint32_t lanes,
+                     uint32_t* texels) {
+  const bool bgra = IsBgra(direct);
+  PackUnorm8Alpha(component[0], component[1], component[2], Unorm8(alpha) << 24, lanes, bgra ? 16 : 0, bgra ? 0 : 16,
+                  texels);
   if (IsSrgb(direct)) EncodeSrgb(component, lanes, bgra, texels);
 }
 

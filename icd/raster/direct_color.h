@@ -21,5 +21,8 @@ void WriteDirect(DirectColor direct, uint32_t r, uint32_t g, uint32_t b, uint32_
 // Converts lanes [0, lanes) of a colour output (the four components'
 // per-lane float bits) to texels.
 void PackDirect(DirectColor direct, const uint32_t* const component[4], uint32_t lanes, uint32_t* texels);
+// The same when every lane's alpha is `alpha` (float bits).
+void PackDirectAlpha(DirectColor direct, const uint32_t* const component[3], uint32_t alpha, uint32_t lanes,
+                     uint32_t* texels);
 
 }  // namespace duet::raster

@@ -76,6 +76,8 @@ struct DirectOutput {
   uint32_t location;
   uint32_t reg[4];
   const uint32_t* unwritten[4];
+  bool constant_alpha = false;  // the same alpha in every lane (Program::constant_outputs)
+  uint32_t alpha = 0;           // its float bits
 };
 
 // Everything the tiles of one draw share.
@@ -758,7 +760,10 @@ class TileRasterizer {
           const uint32_t* written[4];
           for (uint32_t c = 0; c < 4; ++c)
             written[c] = out.reg[c] != UINT32_MAX ? wave_.Register(out.reg[c]) : out.unwritten[c];
-          PackDirect(targets.colors[out.location].direct, written, lanes, packed_[out.location]);
+          if (out.constant_alpha)
+            PackDirectAlpha(targets.colors[out.location].direct, written, out.alpha, lanes, packed_[out.location]);
+          else
+            PackDirect(targets.colors[out.location].direct, written, lanes, packed_[out.location]);
         }
         merged.texels = &direct_texels_;
       }
@@ -816,7 +821,7 @@ std::vector<DirectOutput> DirectOutputs(const spirv_exec::Program& program, cons
   std::vector<DirectOutput> outputs;
   for (uint32_t location = 0; location < 8 && location < targets.colors.size(); ++location) {
     if (!targets.colors[location].enabled) continue;
-    DirectOutput out{location, {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX}, {}};
+    DirectOutput out{location, {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX}, {}, false, 0};
     bool written = false, integer = false;
     for (const spirv_exec::InterfaceSlot& slot : program.outputs) {
       if (slot.location != location || slot.index != 0) continue;
@@ -827,6 +832,15 @@ std::vector<DirectOutput> DirectOutputs(const spirv_exec::Program& program, cons
     if (!written) continue;
     for (uint32_t c = 0; c < 4; ++c)
       out.unwritten[c] = c < 3 ? kZeroLanes.data() : integer ? kOneLanes.data() : kOneFloatLanes.data();
+    if (out.reg[3] == UINT32_MAX) {
+      out.constant_alpha = true;
+      out.alpha = out.unwritten[3][0];
+    }
+    for (const auto& [reg, value] : program.constant_outputs)
+      if (reg == out.reg[3]) {
+        out.constant_alpha = true;
+        out.alpha = value;
+      }
     outputs.push_back(out);
   }
   return outputs;

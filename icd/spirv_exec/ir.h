@@ -275,6 +275,10 @@ struct Program {
   std::vector<uint32_t> block_start;  // per block: index of its kBlockBegin; one extra entry = end
   uint32_t register_count = 0;
   std::vector<std::pair<uint32_t, uint32_t>> constants;  // (register, value) set in every lane at wave start
+  // Output registers every lane ends with the same value in (register,
+  // value): written once, by a move of a constant, in the entry block
+  // (PrepareExecution finds them).
+  std::vector<std::pair<uint32_t, uint32_t>> constant_outputs;
   std::vector<MemoryRoot> roots;
   std::vector<ImageRoot> images;
   // (image, sampler) pairs that kImageSample reads, as indices into images

@@ -578,6 +578,29 @@ void SinkOutputMoves(Program& p, const LaneKernels& kernels) {
   if (any) Remove(p, removed);
 }
 
+// Program::constant_outputs: outputs whose one writer is a move of a
+// constant in the entry block, which every launched lane runs.
+void FindConstantOutputs(Program& p, const LaneKernels& kernels) {
+  p.constant_outputs.clear();
+  RegisterUses uses;
+  if (!uses.Collect(p, kernels)) return;
+  std::vector<int64_t> constant(p.register_count, -1);
+  for (const auto& [reg, value] : p.constants)
+    if (reg < p.register_count) constant[reg] = value;
+  auto visit = [&](uint32_t first, uint32_t count) {
+    for (uint32_t o = first; o < first + count && o < p.register_count; ++o) {
+      if (uses.writers[o].size() != 1) continue;
+      const Inst& move = p.code[uses.writers[o][0]];
+      if (move.op != Op::kMove || uses.block_of[uses.writers[o][0]] != 0 || move.a >= p.register_count ||
+          constant[move.a] < 0 || !uses.writers[move.a].empty())
+        continue;
+      p.constant_outputs.push_back({o, uint32_t(constant[move.a])});
+    }
+  };
+  for (const InterfaceSlot& s : p.outputs) visit(s.reg, s.count);
+  for (const BuiltinSlot& s : p.builtin_outputs) visit(s.reg, s.count);
+}
+
 struct Loop {
   uint32_t header, back_edge;  // block indices: the loop is the blocks in between
   bool divergent = false;      // lanes may leave it at different iterations
@@ -791,6 +814,7 @@ void PrepareExecution(Program* program) {
     FuseMultiplyAdds(p, kernels);
     SinkOutputMoves(p, kernels);
   }
+  FindConstantOutputs(p, kernels);
   std::vector<uint8_t> uniform;
   if (plain || !UniformityAnalysis(p, kernels).Run(&uniform)) uniform.assign(p.register_count, 0);
   auto is_uniform = [&](uint32_t reg) { return reg < p.register_count && uniform[reg] != 0; };

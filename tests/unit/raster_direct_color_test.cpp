@@ -2,6 +2,7 @@
 // clamp to [0, 1] (NaN to 0), floor(v * 255 + 0.5) evaluated exactly.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <vector>
@@ -62,6 +63,25 @@ TEST(RasterDirectColor, ChannelsLandInTheirBytes) {
   EXPECT_EQ(texel, 0xFFu | 128u << 8 | 0u << 16 | 51u << 24);
   PackDirect(DirectColor::kBgra8Unorm, component, 1, &texel);
   EXPECT_EQ(texel, 0u | 128u << 8 | 0xFFu << 16 | 51u << 24);
+}
+
+TEST(RasterDirectColor, OneAlphaForEveryLanePacksAsTheLanesWould) {
+  std::vector<uint32_t> r(64), g(64), b(64), a(64);
+  for (uint32_t l = 0; l < 64; ++l) {
+    r[l] = std::bit_cast<uint32_t>(float(l) / 63.0f);
+    g[l] = std::bit_cast<uint32_t>(1.0f - float(l) / 63.0f);
+    b[l] = std::bit_cast<uint32_t>(float(l % 7) / 6.0f);
+  }
+  for (const DirectColor direct :
+       {DirectColor::kRgba8Unorm, DirectColor::kBgra8Unorm, DirectColor::kRgba8Srgb, DirectColor::kBgra8Srgb})
+    for (const float alpha : {1.0f, 0.5f, 0.0f, 2.0f}) {
+      std::fill(a.begin(), a.end(), std::bit_cast<uint32_t>(alpha));
+      const uint32_t* const lanes[4] = {r.data(), g.data(), b.data(), a.data()};
+      std::vector<uint32_t> expected(64), got(64);
+      PackDirect(direct, lanes, 64, expected.data());
+      PackDirectAlpha(direct, lanes, std::bit_cast<uint32_t>(alpha), 64, got.data());
+      EXPECT_EQ(got, expected) << "format " << int(direct) << " alpha " << alpha;
+    }
 }
 
 }  // namespace

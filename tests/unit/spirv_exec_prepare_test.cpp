@@ -15,6 +15,7 @@
 #include <spirv/unified1/spirv.hpp11>
 
 #include "shaders/control_flow.comp.h"
+#include "shaders/lit_cube.frag.h"
 #include "shaders/multiply_add.comp.h"
 #include "shaders/output_history.vert.h"
 #include "shaders/pixel_position.vert.h"
@@ -191,6 +192,16 @@ TEST(SpirvExecPrepareTest, CopiesOfOutputsKeepTheirValues) {
   ASSERT_NE(trail, nullptr);
   ASSERT_GT(prepared.size(), at + 3);
   for (uint32_t v = 0; v < 4; ++v) EXPECT_EQ(std::bit_cast<float>(prepared[at + v]), 30.0f * float(v) + 31.5f);
+}
+
+TEST(SpirvExecPrepareTest, ConstantOutputsAreKnown) {
+  // out_color = vec4(lit colour, 1.0): alpha is the same in every lane.
+  const Program p = Compile(kLitCubeFrag, false, ShaderStage::kFragment);
+  ASSERT_EQ(p.outputs.size(), 1u);
+  ASSERT_EQ(p.outputs[0].count, 4u);
+  const std::pair<uint32_t, uint32_t> alpha{p.outputs[0].reg + 3, std::bit_cast<uint32_t>(1.0f)};
+  const std::vector<std::pair<uint32_t, uint32_t>> expected = {alpha};
+  EXPECT_EQ(p.constant_outputs, expected);
 }
 
 // Moves whose destination is one of the stage's outputs.

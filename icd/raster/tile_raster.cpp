@@ -231,6 +231,7 @@ class TileRasterizer {
     const int32_t y0 = d_.ty0 + int32_t(tile / d_.columns) * kTileSize;
     tile_x_ = x0;
     tile_y_ = y0;
+    anchored_triangle_ = UINT32_MAX;
     for (uint32_t t : d_.bins[tile]) RasterizeTriangle(t, x0, y0, x0 + kTileSize, y0 + kTileSize);
     Flush(pending_);
     return passed_;
@@ -642,11 +643,20 @@ class TileRasterizer {
     // The triangle's planes moved to the tile's corner, in float: a lane's
     // value is a float plane a few pixels from where it was rounded, the
     // same whether the lane came in a block or a quad.
-    const double to_x = tile_x_ - p.rx, to_y = tile_y_ - p.ry;
-    auto anchor = [&](double v, double vx, double vy) {
-      return FloatPlane{float(v + vx * to_x + vy * to_y), float(vx), float(vy)};
-    };
-    const FloatPlane w_plane = anchor(p.w, p.wdx, p.wdy);
+    // (Once per triangle and tile: its waves mostly come one after another.)
+    if (anchored_triangle_ != index) {
+      anchored_triangle_ = index;
+      const double to_x = tile_x_ - p.rx, to_y = tile_y_ - p.ry;
+      auto anchor = [&](double v, double vx, double vy) {
+        return FloatPlane{float(v + vx * to_x + vy * to_y), float(vx), float(vy)};
+      };
+      const double* planes = &d_.attributes[size_t(index) * d_.attribute_stride];
+      anchored_.resize(d_.components.size() + 1);
+      for (size_t k = 0; k < d_.components.size(); ++k)
+        anchored_[k] = anchor(planes[3 * k], planes[3 * k + 1], planes[3 * k + 2]);
+      anchored_.back() = anchor(p.w, p.wdx, p.wdy);
+    }
+    const FloatPlane w_plane = anchored_.back();
     float inv_w[kWaveWidth], w[kWaveWidth];
     // 1/w: for perspective-correct inputs and FragCoord.w.
     if (d_.any_perspective || builtins_.frag_coord != UINT32_MAX) {
@@ -670,7 +680,6 @@ class TileRasterizer {
         cw[l] = 1.0f / (w_plane.value + w_plane.dx * cx[l] + w_plane.dy * cy[l]);
       }
     }
-    const double* planes = &d_.attributes[size_t(index) * d_.attribute_stride];
     const float* provoking = &d_.setup.varyings[tri.varyings];
     for (size_t k = 0; k < d_.components.size(); ++k) {
       const InputComponent& c = d_.components[k];
@@ -681,7 +690,7 @@ class TileRasterizer {
         for (uint32_t l = begin; l < end; ++l) reg[l] = bits;
         continue;
       }
-      const FloatPlane plane = anchor(planes[3 * k], planes[3 * k + 1], planes[3 * k + 2]);
+      const FloatPlane& plane = anchored_[k];
       const bool centroid = c.location == Location::kCentroid;
       const float* at_x = centroid ? cx : fx;
       const float* at_y = centroid ? cy : fy;
@@ -814,6 +823,10 @@ class TileRasterizer {
   uint32_t packed_[8][kWaveWidth];  // MergeDirect: each location's texels
   DirectTexels direct_texels_;      // ... where it finds them
   int32_t tile_x_ = 0, tile_y_ = 0;  // the tile's top-left pixel
+  // The planes of triangle anchored_triangle_ moved to the tile's corner:
+  // its inputs' (by component), then 1/w's.
+  uint32_t anchored_triangle_ = UINT32_MAX;
+  std::vector<FloatPlane> anchored_;
   uint64_t passed_ = 0;
 };
 

@@ -232,7 +232,20 @@ class TileRasterizer {
     tile_x_ = x0;
     tile_y_ = y0;
     anchored_triangle_ = UINT32_MAX;
-    for (uint32_t t : d_.bins[tile]) RasterizeTriangle(t, x0, y0, x0 + kTileSize, y0 + kTileSize);
+    // A bin's triangles lie all over the draw's arrays: their data is asked
+    // for a few triangles ahead (the setup, then the planes and the
+    // provoking vertex's varyings once the setup is in).
+    const std::vector<uint32_t>& bin = d_.bins[tile];
+    for (size_t i = 0; i < bin.size(); ++i) {
+      if (i + 8 < bin.size()) __builtin_prefetch(&d_.setup.triangles[bin[i + 8]]);
+      if (i + 4 < bin.size()) {
+        const uint32_t next = bin[i + 4];
+        __builtin_prefetch(&d_.planes[next]);
+        __builtin_prefetch(&d_.setup.varyings[d_.setup.triangles[next].varyings]);
+        if (d_.attribute_stride != 0) __builtin_prefetch(&d_.attributes[size_t(next) * d_.attribute_stride]);
+      }
+      RasterizeTriangle(bin[i], x0, y0, x0 + kTileSize, y0 + kTileSize);
+    }
     Flush(pending_);
     return passed_;
   }
@@ -652,9 +665,11 @@ class TileRasterizer {
       };
       const double* planes = &d_.attributes[size_t(index) * d_.attribute_stride];
       anchored_.resize(d_.components.size() + 1);
-      for (size_t k = 0; k < d_.components.size(); ++k)
-        anchored_[k] = anchor(planes[3 * k], planes[3 * k + 1], planes[3 * k + 2]);
-      anchored_.back() = anchor(p.w, p.wdx, p.wdy);
+      for (size_t k = 0; k < d_.components.size(); ++k)  // (flat inputs have no planes)
+        if (d_.components[k].mode != Interpolation::kFlat)
+          anchored_[k] = anchor(planes[3 * k], planes[3 * k + 1], planes[3 * k + 2]);
+      if (d_.any_perspective || builtins_.frag_coord != UINT32_MAX || d_.any_centroid)
+        anchored_.back() = anchor(p.w, p.wdx, p.wdy);
     }
     const FloatPlane w_plane = anchored_.back();
     float inv_w[kWaveWidth], w[kWaveWidth];

@@ -56,7 +56,8 @@ void DeferredClears::TileBounds(int32_t* x0, int32_t* y0, int32_t* x1, int32_t* 
   *x0 = *y0 = INT32_MAX;
   *x1 = *y1 = INT32_MIN;
   for (const Pending& p : pending_) {
-    if (p.tile == 0) continue;
+    // (Clears whose tiles are all written need no more visits.)
+    if (p.tile == 0 || std::find(p.done.begin(), p.done.end(), uint8_t{0}) == p.done.end()) continue;
     *x0 = std::min(*x0, p.tx0);
     *y0 = std::min(*y0, p.ty0);
     *x1 = std::max(*x1, int32_t(p.tx0 + int64_t(p.columns) * p.tile));

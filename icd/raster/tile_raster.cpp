@@ -241,7 +241,8 @@ class TileRasterizer {
       if (i + 4 < bin.size()) {
         const uint32_t next = bin[i + 4];
         __builtin_prefetch(&d_.planes[next]);
-        __builtin_prefetch(&d_.setup.varyings[d_.setup.triangles[next].varyings]);
+        if (!d_.setup.varyings.empty())
+          __builtin_prefetch(&d_.setup.varyings[d_.setup.triangles[next].varyings]);
         if (d_.attribute_stride != 0) __builtin_prefetch(&d_.attributes[size_t(next) * d_.attribute_stride]);
       }
       RasterizeTriangle(bin[i], x0, y0, x0 + kTileSize, y0 + kTileSize);

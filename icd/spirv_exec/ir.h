@@ -277,7 +277,7 @@ struct Program {
   std::vector<std::pair<uint32_t, uint32_t>> constants;  // (register, value) set in every lane at wave start
   // Output registers every lane ends with the same value in (register,
   // value): written once, by a move of a constant, in the entry block
-  // (PrepareExecution finds them).
+  // (PrepareExecution finds them, unless DUET_IR_PREPARE=plain).
   std::vector<std::pair<uint32_t, uint32_t>> constant_outputs;
   std::vector<MemoryRoot> roots;
   std::vector<ImageRoot> images;

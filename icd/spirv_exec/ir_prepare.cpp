@@ -814,7 +814,7 @@ void PrepareExecution(Program* program) {
     FuseMultiplyAdds(p, kernels);
     SinkOutputMoves(p, kernels);
   }
-  FindConstantOutputs(p, kernels);
+  if (!plain) FindConstantOutputs(p, kernels);
   std::vector<uint8_t> uniform;
   if (plain || !UniformityAnalysis(p, kernels).Run(&uniform)) uniform.assign(p.register_count, 0);
   auto is_uniform = [&](uint32_t reg) { return reg < p.register_count && uniform[reg] != 0; };

@@ -210,14 +210,15 @@ void Remove(Program& p, const std::vector<uint8_t>& removed) {
 
 // Whether `reg` is one of the stage's outputs: written by stores, not an
 // SSA value (a copy of one is not the same as reading it later).
-bool IsOutput(const Program& p, uint32_t reg) {
+bool InSlots(const std::vector<InterfaceSlot>& slots, const std::vector<BuiltinSlot>& builtins, uint32_t reg) {
   auto in = [reg](uint32_t first, uint32_t count) { return reg >= first && reg < first + count; };
-  for (const InterfaceSlot& s : p.outputs)
+  for (const InterfaceSlot& s : slots)
     if (in(s.reg, s.count)) return true;
-  for (const BuiltinSlot& s : p.builtin_outputs)
+  for (const BuiltinSlot& s : builtins)
     if (in(s.reg, s.count)) return true;
   return false;
 }
+bool IsOutput(const Program& p, uint32_t reg) { return InSlots(p.outputs, p.builtin_outputs, reg); }
 
 // Copy propagation: a move into a register nothing else writes, from a
 // register written at most once (or never: a constant, an input), is
@@ -281,6 +282,61 @@ void PropagateCopies(Program& p, const LaneKernels& kernels) {
   Remove(p, removed);
 }
 
+// Who writes and who reads each register, by instruction index; false for
+// a program with an instruction this file does not know.
+struct RegisterUses {
+  std::vector<std::vector<uint32_t>> writers, readers;
+  std::vector<uint32_t> block_of;  // per instruction
+  std::vector<uint8_t> in_loop;    // per block: between a loop's header and its back edge
+  bool loops = false;              // the program has a back edge
+
+  bool Collect(const Program& p, const LaneKernels& kernels) {
+    const size_t n = p.code.size();
+    writers.assign(p.register_count, {});
+    readers.assign(p.register_count, {});
+    block_of.assign(n, 0);
+    for (size_t b = 0; b + 1 < p.block_start.size(); ++b)
+      for (uint32_t i = p.block_start[b]; i < p.block_start[b + 1] && i < n; ++i) block_of[i] = uint32_t(b);
+    std::vector<uint32_t> reads;
+    for (size_t i = 0; i < n; ++i) {
+      Writes w;
+      reads.clear();
+      if (!WritesOf(p.code[i], kernels, &w) || !ReadsOf(p, p.code[i], kernels, &reads)) return false;
+      for (uint32_t r = w.first; r < w.first + w.count && r < p.register_count; ++r) writers[r].push_back(uint32_t(i));
+      for (uint32_t r : reads)
+        if (r < p.register_count) readers[r].push_back(uint32_t(i));
+      loops |= p.code[i].op == Op::kLoopBack;
+    }
+    in_loop.assign(p.block_start.size(), 0);
+    for (size_t i = 0; i < n; ++i)
+      if (p.code[i].op == Op::kLoopBack)
+        for (uint32_t b = p.code[i].a; b <= block_of[i] && b < in_loop.size(); ++b) in_loop[b] = 1;
+    return true;
+  }
+
+  // The last instruction before `i` that writes `reg` (kNoOperand: none).
+  uint32_t LastWriterBefore(uint32_t reg, uint32_t i) const {
+    uint32_t last = kNoOperand;
+    for (uint32_t x : writers[reg])
+      if (x < i && (last == kNoOperand || x > last)) last = x;
+    return last;
+  }
+};
+
+// fn(reg) for each register of the stage's outputs.
+template <class Fn>
+void ForEachOutputRegister(const Program& p, Fn fn) {
+  for (const InterfaceSlot& s : p.outputs)
+    for (uint32_t r = s.reg; r < s.reg + s.count && r < p.register_count; ++r) fn(r);
+  for (const BuiltinSlot& s : p.builtin_outputs)
+    for (uint32_t r = s.reg; r < s.reg + s.count && r < p.register_count; ++r) fn(r);
+}
+
+// Whether `reg` is one of the stage's inputs or outputs.
+bool IsInterface(const Program& p, uint32_t reg) {
+  return IsOutput(p, reg) || InSlots(p.inputs, p.builtin_inputs, reg);
+}
+
 // Phi coalescing: a loop's phi P, written on the back edge from S, takes
 // S's place when the instruction W defining S can write P directly: S is
 // read by that move only, nothing reads P after W in the loop (its old
@@ -291,19 +347,11 @@ void CoalescePhis(Program& p, const LaneKernels& kernels) {
   const uint32_t registers = p.register_count;
   const size_t n = p.code.size();
   if (p.block_start.size() < 2) return;
-  std::vector<uint32_t> block_of(n, 0);
-  for (size_t b = 0; b + 1 < p.block_start.size(); ++b)
-    for (uint32_t i = p.block_start[b]; i < p.block_start[b + 1] && i < n; ++i) block_of[i] = uint32_t(b);
-  std::vector<std::vector<uint32_t>> writers(registers), readers(registers);
-  std::vector<uint32_t> reads;
-  for (size_t i = 0; i < n; ++i) {
-    Writes w;
-    reads.clear();
-    if (!WritesOf(p.code[i], kernels, &w) || !ReadsOf(p, p.code[i], kernels, &reads)) return;
-    for (uint32_t r = w.first; r < w.first + w.count && r < registers; ++r) writers[r].push_back(uint32_t(i));
-    for (uint32_t r : reads)
-      if (r < registers) readers[r].push_back(uint32_t(i));
-  }
+  RegisterUses uses;
+  if (!uses.Collect(p, kernels)) return;
+  const std::vector<uint32_t>& block_of = uses.block_of;
+  std::vector<std::vector<uint32_t>>& writers = uses.writers;
+  std::vector<std::vector<uint32_t>>& readers = uses.readers;
   // Loops as block ranges [header, latch]: W must not be inside a loop
   // nested in the phi's (it would write P while that loop reads it again).
   std::vector<std::pair<uint32_t, uint32_t>> loops;
@@ -369,50 +417,6 @@ void CoalescePhis(Program& p, const LaneKernels& kernels) {
   Remove(p, removed);
 }
 
-// Who writes and who reads each register, by instruction index; false for
-// a program with an instruction this file does not know.
-struct RegisterUses {
-  std::vector<std::vector<uint32_t>> writers, readers;
-  std::vector<uint32_t> block_of;  // per instruction
-  std::vector<uint8_t> in_loop;    // per block: between a loop's header and its back edge
-  bool loops = false;              // the program has a back edge
-
-  bool Collect(const Program& p, const LaneKernels& kernels) {
-    const size_t n = p.code.size();
-    writers.assign(p.register_count, {});
-    readers.assign(p.register_count, {});
-    block_of.assign(n, 0);
-    for (size_t b = 0; b + 1 < p.block_start.size(); ++b)
-      for (uint32_t i = p.block_start[b]; i < p.block_start[b + 1] && i < n; ++i) block_of[i] = uint32_t(b);
-    std::vector<uint32_t> reads;
-    for (size_t i = 0; i < n; ++i) {
-      Writes w;
-      reads.clear();
-      if (!WritesOf(p.code[i], kernels, &w) || !ReadsOf(p, p.code[i], kernels, &reads)) return false;
-      for (uint32_t r = w.first; r < w.first + w.count && r < p.register_count; ++r) writers[r].push_back(uint32_t(i));
-      for (uint32_t r : reads)
-        if (r < p.register_count) readers[r].push_back(uint32_t(i));
-      loops |= p.code[i].op == Op::kLoopBack;
-    }
-    in_loop.assign(p.block_start.size(), 0);
-    for (size_t i = 0; i < n; ++i)
-      if (p.code[i].op == Op::kLoopBack)
-        for (uint32_t b = p.code[i].a; b <= block_of[i] && b < in_loop.size(); ++b) in_loop[b] = 1;
-    return true;
-  }
-};
-
-// Whether `reg` is one of the stage's inputs or outputs.
-bool IsInterface(const Program& p, uint32_t reg) {
-  if (IsOutput(p, reg)) return true;
-  auto in = [reg](uint32_t first, uint32_t count) { return reg >= first && reg < first + count; };
-  for (const InterfaceSlot& s : p.inputs)
-    if (in(s.reg, s.count)) return true;
-  for (const BuiltinSlot& s : p.builtin_inputs)
-    if (in(s.reg, s.count)) return true;
-  return false;
-}
-
 // Vector copies: an image sample whose coordinates were moved, one register
 // each, from consecutive registers (a vector built from an input's
 // components, say) reads them where they are, and the moves go away. Each
@@ -475,9 +479,7 @@ void FuseMultiplyAdds(Program& p, const LaneKernels& kernels) {
   // The FMul whose product `t` the instruction at i reads, when it can fold in.
   auto product = [&](uint32_t t, uint32_t i) -> uint32_t {
     if (t >= p.register_count || IsInterface(p, t)) return kNoOperand;
-    uint32_t w = kNoOperand;  // T's last writer before i
-    for (uint32_t x : uses.writers[t])
-      if (x < i && (w == kNoOperand || x > w)) w = x;
+    const uint32_t w = uses.LastWriterBefore(t, i);
     if (w == kNoOperand || removed[w] || p.code[w].op != Op::kFMul || uses.block_of[w] != uses.block_of[i])
       return kNoOperand;
     uint32_t next = UINT32_MAX;  // T's next writer in W's block (runs whenever W does)
@@ -524,22 +526,14 @@ void SinkOutputMoves(Program& p, const LaneKernels& kernels) {
   if (!uses.Collect(p, kernels)) return;
   std::vector<uint8_t> removed(p.code.size(), 0);
   bool any = false;
-  std::vector<uint8_t> is_output(p.register_count, 0);
-  auto mark = [&](uint32_t first, uint32_t count) {
-    for (uint32_t o = first; o < first + count && o < p.register_count; ++o) is_output[o] = 1;
-  };
-  for (const InterfaceSlot& s : p.outputs) mark(s.reg, s.count);
-  for (const BuiltinSlot& s : p.builtin_outputs) mark(s.reg, s.count);
   // The move into output o when it can go, W being T's writer; else kNoOperand.
   auto sinkable = [&](uint32_t o, uint32_t* writer) -> uint32_t {
-    if (o >= p.register_count || !is_output[o] || uses.writers[o].size() != 1) return kNoOperand;
+    if (o >= p.register_count || !IsOutput(p, o) || uses.writers[o].size() != 1) return kNoOperand;
     const uint32_t m = uses.writers[o][0];
     const Inst& move = p.code[m];
     const uint32_t t = move.a;
     if (move.op != Op::kMove || removed[m] || t >= p.register_count || IsInterface(p, t)) return kNoOperand;
-    uint32_t w = kNoOperand;  // T's last writer before M
-    for (uint32_t x : uses.writers[t])
-      if (x < m && (w == kNoOperand || x > w)) w = x;
+    const uint32_t w = uses.LastWriterBefore(t, m);
     if (w == kNoOperand || uses.block_of[w] != uses.block_of[m] || removed[w]) return kNoOperand;
     if (uses.loops && (uses.writers[t].size() != 1 || uses.readers[t].size() != 1)) return kNoOperand;
     for (uint32_t r : uses.readers[t])
@@ -549,20 +543,20 @@ void SinkOutputMoves(Program& p, const LaneKernels& kernels) {
     *writer = w;
     return m;
   };
-  for (uint32_t o = 0; o < p.register_count; ++o) {
+  ForEachOutputRegister(p, [&](uint32_t o) {
     uint32_t w = kNoOperand;
     const uint32_t m = sinkable(o, &w);
-    if (m == kNoOperand) continue;
+    if (m == kNoOperand) return;
     Inst& writer = p.code[w];
     uint32_t operands = 0;
     if (kernels.VariantsFor(writer, &operands) != nullptr) {
       writer.dst = o;
       removed[m] = 1;
       any = true;
-      continue;
+      return;
     }
     // A sample's four results into o and the next three outputs.
-    if (writer.op != Op::kImageSample || p.code[m].a != writer.dst) continue;
+    if (writer.op != Op::kImageSample || p.code[m].a != writer.dst) return;
     uint32_t moves[4] = {m};
     bool all = true;
     for (uint32_t k = 1; k < 4 && all; ++k) {
@@ -570,11 +564,11 @@ void SinkOutputMoves(Program& p, const LaneKernels& kernels) {
       moves[k] = sinkable(o + k, &wk);
       all = moves[k] != kNoOperand && wk == w && p.code[moves[k]].a == writer.dst + k;
     }
-    if (!all) continue;
+    if (!all) return;
     writer.dst = o;
     for (uint32_t k = 0; k < 4; ++k) removed[moves[k]] = 1;
     any = true;
-  }
+  });
   if (any) Remove(p, removed);
 }
 
@@ -587,18 +581,14 @@ void FindConstantOutputs(Program& p, const LaneKernels& kernels) {
   std::vector<int64_t> constant(p.register_count, -1);
   for (const auto& [reg, value] : p.constants)
     if (reg < p.register_count) constant[reg] = value;
-  auto visit = [&](uint32_t first, uint32_t count) {
-    for (uint32_t o = first; o < first + count && o < p.register_count; ++o) {
-      if (uses.writers[o].size() != 1) continue;
-      const Inst& move = p.code[uses.writers[o][0]];
-      if (move.op != Op::kMove || uses.block_of[uses.writers[o][0]] != 0 || move.a >= p.register_count ||
-          constant[move.a] < 0 || !uses.writers[move.a].empty())
-        continue;
-      p.constant_outputs.push_back({o, uint32_t(constant[move.a])});
-    }
-  };
-  for (const InterfaceSlot& s : p.outputs) visit(s.reg, s.count);
-  for (const BuiltinSlot& s : p.builtin_outputs) visit(s.reg, s.count);
+  ForEachOutputRegister(p, [&](uint32_t o) {
+    if (uses.writers[o].size() != 1) return;
+    const Inst& move = p.code[uses.writers[o][0]];
+    if (move.op != Op::kMove || uses.block_of[uses.writers[o][0]] != 0 || move.a >= p.register_count ||
+        constant[move.a] < 0 || !uses.writers[move.a].empty())
+      return;
+    p.constant_outputs.push_back({o, uint32_t(constant[move.a])});
+  });
 }
 
 struct Loop {

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <utility>
 
+#include "util/cpu_features.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -236,11 +238,6 @@ __attribute__((target("avx2"))) uint64_t EarlyBlockDepthFloat32Avx2(std::byte* a
   }
   return pass;
 }
-
-bool CpuHasAvx2() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2");
-}
 #endif
 
 template <DepthPlane kPlane, bool kWrite, size_t... kOps>
@@ -251,9 +248,8 @@ EarlyDepthTests PickEarlyDepthTests(VkCompareOp op, std::index_sequence<kOps...>
   EarlyDepthTests tests{kQuadByOp[op], kBlockByOp[op]};
 #if defined(DUET_EARLY_DEPTH_AVX2)
   if constexpr (kPlane == DepthPlane::kFloat32) {
-    static const bool avx2 = CpuHasAvx2();
     constexpr EarlyBlockDepthFn kAvx2ByOp[] = {&EarlyBlockDepthFloat32Avx2<VkCompareOp(kOps), kWrite>...};
-    if (avx2) tests.block = kAvx2ByOp[op];
+    if (CpuHasAvx2()) tests.block = kAvx2ByOp[op];
   }
 #endif
   return tests;

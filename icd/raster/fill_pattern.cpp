@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "util/cpu_features.h"
+
 namespace duet::raster {
 namespace {
 
@@ -64,14 +66,6 @@ void StoreLinesSse2(std::byte* dst, size_t lines, const std::byte* line) {
     Store<kStream>(at + 2 * i + 1, hi);
   }
   if constexpr (kStream) _mm_sfence();
-}
-
-bool CpuHasAvx2() {
-  static const bool has = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") != 0;
-  }();
-  return has;
 }
 
 // A pattern whose size divides kLine: unaligned head and tail bytes from a

@@ -39,6 +39,7 @@
 #include <cstring>
 
 #include "texel/sample.h"
+#include "util/cpu_features.h"
 
 namespace duet::texel {
 namespace {
@@ -198,25 +199,6 @@ ComponentSource SourceOf(const SampledImageState& state, int component) {
   const uint8_t byte = bgra && (source == 0 || source == 2) ? static_cast<uint8_t>(2 - source) : source;
   const bool srgb = state.srgb8 && source < 3;
   return {srgb ? ComponentSource::kSrgb : ComponentSource::kUnorm, static_cast<uint8_t>(8 * byte)};
-}
-
-bool CpuHasAvx2() {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2");
-#else
-  return false;
-#endif
-}
-
-bool CpuHasAvx512() {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
-#else
-  return false;
-#endif
 }
 
 // SampleUniformGroupsAvx512 in use (with the AVX2 groups): the CPU has it

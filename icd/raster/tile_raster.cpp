@@ -451,30 +451,24 @@ class TileRasterizer {
                 depth);
     auto quad_x = [&](uint32_t q) { return bx + 2 * int32_t(q & 3); };
     auto quad_y = [&](uint32_t q) { return by + 2 * int32_t(q >> 2); };
+    // The pixels passing the early tests, bit 4 * quad + pixel.
+    uint64_t pass = ~uint64_t{0};
     const OutputTargets& t = d_.outputs;
     if (d_.early_block != nullptr && uint32_t(bx) + 8 <= t.depth.extent.width &&
         uint32_t(by) + 8 <= t.depth.extent.height) {
-      const uint64_t pass = d_.early_block(t.depth.Block(uint32_t(bx), uint32_t(by), 0), t.depth.row_pitch, depth);
+      pass = d_.early_block(t.depth.Block(uint32_t(bx), uint32_t(by), 0), t.depth.row_pitch, depth);
       if (d_.early == EarlyDepth::kFull) passed_ += LaneCount(pass);
-      if (pass != ~uint64_t{0}) {
-        for (uint32_t q = 0; q < kQuadsPerWave; ++q) {
-          const uint32_t quad = uint32_t(pass >> (4 * q)) & 0xF;
-          if (quad != 0) AddSingleSampleQuad(quad_x(q), quad_y(q), index, quad, &depth[4 * q]);
-        }
-        return;
-      }
     } else if (d_.early != EarlyDepth::kNone) {
-      uint32_t pass[kQuadsPerWave];
-      uint32_t all = 0xF;
+      pass = 0;
+      for (uint32_t q = 0; q < kQuadsPerWave; ++q)
+        pass |= uint64_t(EarlySingleSample(index, quad_x(q), quad_y(q), &depth[4 * q], 0xF)) << (4 * q);
+    }
+    if (pass != ~uint64_t{0}) {
       for (uint32_t q = 0; q < kQuadsPerWave; ++q) {
-        pass[q] = EarlySingleSample(index, quad_x(q), quad_y(q), &depth[4 * q], 0xF);
-        all &= pass[q];
+        const uint32_t quad = uint32_t(pass >> (4 * q)) & 0xF;
+        if (quad != 0) AddSingleSampleQuad(quad_x(q), quad_y(q), index, quad, &depth[4 * q]);
       }
-      if (all != 0xF) {
-        for (uint32_t q = 0; q < kQuadsPerWave; ++q)
-          if (pass[q] != 0) AddSingleSampleQuad(quad_x(q), quad_y(q), index, pass[q], &depth[4 * q]);
-        return;
-      }
+      return;
     }
     // Pending quads of earlier triangles in the block merge first.
     for (uint32_t q = 0; q < pending_.quads; ++q)

@@ -23,9 +23,9 @@ int32_t FloorTo(int32_t v, int32_t tile) { return v >= 0 ? v / tile * tile : -((
 }  // namespace
 
 void DeferredClears::Add(const ImageView& view, VkImageAspectFlags aspects, const VkClearValue& value,
-                         const VkRect2D& area, LayerSet layers) {
+                         const VkRect2D& area, LayerSet layers, bool kept) {
   if (area.extent.width == 0 || area.extent.height == 0) return;
-  pending_.push_back({&view, aspects, value, area, layers});
+  pending_.push_back({&view, aspects, value, area, layers, kept});
 }
 
 void DeferredClears::UseTiles(int32_t tile) {
@@ -40,8 +40,9 @@ void DeferredClears::UseTiles(int32_t tile) {
   }
 }
 
-void DeferredClears::ClearTile(int32_t x0, int32_t y0) {
+void DeferredClears::ClearTile(int32_t x0, int32_t y0, bool drawn) {
   for (Pending& p : pending_) {
+    if (!p.kept && !drawn) continue;
     const int32_t tile = p.tile;
     const VkRect2D rect = Intersect(p.area, x0, y0, int64_t{x0} + tile, int64_t{y0} + tile);
     if (rect.extent.width == 0) continue;
@@ -57,7 +58,7 @@ void DeferredClears::TileBounds(int32_t* x0, int32_t* y0, int32_t* x1, int32_t* 
   *x1 = *y1 = INT32_MIN;
   for (const Pending& p : pending_) {
     // (Clears whose tiles are all written need no more visits.)
-    if (p.tile == 0 || std::find(p.done.begin(), p.done.end(), uint8_t{0}) == p.done.end()) continue;
+    if (!p.kept || p.tile == 0 || std::find(p.done.begin(), p.done.end(), uint8_t{0}) == p.done.end()) continue;
     *x0 = std::min(*x0, p.tx0);
     *y0 = std::min(*y0, p.ty0);
     *x1 = std::max(*x1, int32_t(p.tx0 + int64_t(p.columns) * p.tile));
@@ -66,8 +67,13 @@ void DeferredClears::TileBounds(int32_t* x0, int32_t* y0, int32_t* x1, int32_t* 
   if (*x0 >= *x1 || *y0 >= *y1) *x0 = *x1 = *y0 = *y1 = 0;
 }
 
-void DeferredClears::Flush() {
+void DeferredClears::Flush() { Write(false); }
+
+void DeferredClears::End() { Write(true); }
+
+void DeferredClears::Write(bool only_kept) {
   for (Pending& p : pending_) {
+    if (only_kept && !p.kept) continue;
     if (p.tile == 0) {
       ClearViewRect(*p.view, p.aspects, p.value, p.area, p.layers);
       continue;

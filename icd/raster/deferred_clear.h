@@ -3,7 +3,10 @@
 // draw then finds it in the cache instead of reading back what a clear of
 // the whole attachment pushed out), and every tile left when anything else
 // needs the attachments (resolves, vkCmdClearAttachments, the end of the
-// subpass or rendering, a draw that reads one of the images).
+// subpass or rendering, a draw that reads one of the images). A clear of an
+// attachment whose values are not kept (store op DONT_CARE or NONE, no
+// resolve) is written only in tiles a draw works in: when the render pass
+// instance ends, the rest is dropped, as the store op allows.
 #pragma once
 
 #include <vulkan/vulkan_core.h>
@@ -27,20 +30,25 @@ class DeferredClears {
   DeferredClears& operator=(const DeferredClears&) = delete;
   ~DeferredClears() { Flush(); }
 
-  // What ClearViewRect(view, aspects, value, area, layers) would write.
+  // What ClearViewRect(view, aspects, value, area, layers) would write;
+  // `kept`: whether the values must reach memory when the instance ends.
   void Add(const ImageView& view, VkImageAspectFlags aspects, const VkClearValue& value, const VkRect2D& area,
-           LayerSet layers);
+           LayerSet layers, bool kept = true);
   bool Empty() const { return pending_.empty(); }
   // Before ClearTile (on one thread): counts tiles of `tile` pixels from here on.
   void UseTiles(int32_t tile);
   // Clears what is pending in the tile whose top-left pixel is (x0, y0), a
-  // multiple of the tile size in both. Threads may clear distinct tiles at once.
-  void ClearTile(int32_t x0, int32_t y0);
-  // After UseTiles: the tiles holding pending clears, [x0, x1) x [y0, y1)
-  // in pixels, multiples of the tile size (x0 == x1 when there are none).
+  // multiple of the tile size in both; clears not kept only when `drawn`
+  // (a draw works in the tile). Threads may clear distinct tiles at once.
+  void ClearTile(int32_t x0, int32_t y0, bool drawn);
+  // After UseTiles: the tiles holding pending clears that are kept,
+  // [x0, x1) x [y0, y1) in pixels, multiples of the tile size (x0 == x1
+  // when there are none).
   void TileBounds(int32_t* x0, int32_t* y0, int32_t* x1, int32_t* y1) const;
   // Clears everything still pending.
   void Flush();
+  // The render pass instance ends: clears what is kept, drops the rest.
+  void End();
   // Whether a pending clear writes `image`.
   bool Writes(const Image* image) const;
 
@@ -51,11 +59,13 @@ class DeferredClears {
     VkClearValue value;
     VkRect2D area;
     LayerSet layers;
+    bool kept;
     int32_t tile = 0;  // the tile size `done` counts in (0: none yet)
     int32_t tx0 = 0, ty0 = 0;
     uint32_t columns = 0, rows = 0;
     std::vector<uint8_t> done;  // per tile: cleared already
   };
+  void Write(bool only_kept);
   std::vector<Pending> pending_;
 };
 

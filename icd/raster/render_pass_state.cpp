@@ -37,6 +37,19 @@ void ResolveTarget(const AttachmentTarget& target, VkImageAspectFlagBits aspect,
                   RenderedLayers(targets));
 }
 
+// Whether values written under this store op must reach memory: DONT_CARE
+// leaves them undefined. (NONE is kept: whether a load-op clear counts as
+// a write that makes it DONT_CARE is not worth the doubt.)
+bool Stored(VkAttachmentStoreOp op) { return op != VK_ATTACHMENT_STORE_OP_DONT_CARE; }
+
+// Whether one of the targets resolves from `view`.
+bool Resolves(const RenderTargets& targets, const ImageView* view) {
+  auto resolves = [&](const AttachmentTarget& t) { return t.view == view && t.resolve_view != nullptr; };
+  for (const AttachmentTarget& color : targets.colors)
+    if (resolves(color)) return true;
+  return resolves(targets.depth) || resolves(targets.stencil);
+}
+
 // The views of a render pass instance: the framebuffer's, or those given at
 // begin for an imageless framebuffer.
 std::vector<const ImageView*> InstanceViews(const Framebuffer& framebuffer, const VkRenderPassBeginInfo& begin) {
@@ -82,7 +95,7 @@ void RenderPassState::NextSubpass() {
 
 void RenderPassState::EndRenderPass() {
   if (pass_ == nullptr) return;
-  deferred_.Flush();
+  deferred_.End();
   ResolveTargets();
   pass_ = nullptr;
   subpass_ = 0;
@@ -155,7 +168,16 @@ void RenderPassState::RunLoadOps() {
       cleared |= VK_IMAGE_ASPECT_STENCIL_BIT;
     if (cleared == 0) continue;
     const LayerSet layers = subpass.view_mask != 0 ? LayerSet{first_views, 0, 0} : LayerSet{0, 0, framebuffer_layers_};
-    deferred_.Add(*view, cleared, clear_values_[index], targets_.render_area, layers);
+    // Clears still pending when the pass ends were added in its last
+    // subpass, so its resolves are the ones that read them.
+    const bool resolved = Resolves(targets_, view);
+    const VkImageAspectFlags stencil = cleared & VK_IMAGE_ASPECT_STENCIL_BIT;
+    if (cleared != stencil)
+      deferred_.Add(*view, cleared & ~stencil, clear_values_[index], targets_.render_area, layers,
+                    resolved || Stored(description.storeOp));
+    if (stencil != 0)
+      deferred_.Add(*view, stencil, clear_values_[index], targets_.render_area, layers,
+                    resolved || Stored(description.stencilStoreOp));
   }
 }
 
@@ -187,7 +209,8 @@ void RenderPassState::BeginRendering(const VkRenderingInfo& info) {
       target.resolve_mode = attachment->resolveMode;
     }
     if (!resuming && attachment->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
-      deferred_.Add(*target.view, aspect, attachment->clearValue, info.renderArea, RenderedLayers(targets_));
+      deferred_.Add(*target.view, aspect, attachment->clearValue, info.renderArea, RenderedLayers(targets_),
+                    target.resolve_view != nullptr || Stored(attachment->storeOp));
     return target;
   };
   for (uint32_t i = 0; i < info.colorAttachmentCount; ++i)
@@ -199,7 +222,11 @@ void RenderPassState::BeginRendering(const VkRenderingInfo& info) {
 void RenderPassState::EndRendering() {
   // A suspended instance may resume in another command buffer: its clears
   // are written now.
-  deferred_.Flush();
+  if (suspending_) {
+    deferred_.Flush();
+  } else {
+    deferred_.End();
+  }
   if (!suspending_) ResolveTargets();
   suspending_ = false;
   targets_ = {};

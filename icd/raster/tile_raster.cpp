@@ -995,12 +995,12 @@ void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragmen
   std::atomic<uint64_t> passed{0};
   ParallelFor(grid_columns * grid_rows, [&](uint32_t cell) {
     const int32_t x0 = gx0 + int32_t(cell % grid_columns) * kTileSize, y0 = gy0 + int32_t(cell / grid_columns) * kTileSize;
-    if (deferred != nullptr) deferred->ClearTile(x0, y0);
-    if (x0 < d.tx0 || y0 < d.ty0) return;
-    const uint32_t column = uint32_t(x0 - d.tx0) / kTileSize, row = uint32_t(y0 - d.ty0) / kTileSize;
-    if (column >= d.columns || row >= d.rows) return;
-    const uint32_t tile = row * d.columns + column;
-    if (d.bins[tile].empty()) return;
+    const bool inside = x0 >= d.tx0 && y0 >= d.ty0 && uint32_t(x0 - d.tx0) / kTileSize < d.columns &&
+                        uint32_t(y0 - d.ty0) / kTileSize < d.rows;
+    const uint32_t tile = inside ? uint32_t(y0 - d.ty0) / kTileSize * d.columns + uint32_t(x0 - d.tx0) / kTileSize : 0;
+    const bool drawn = inside && !d.bins[tile].empty();
+    if (deferred != nullptr) deferred->ClearTile(x0, y0, drawn);
+    if (!drawn) return;
     // Wave registers are reused across tiles and draws by each thread.
     thread_local spirv_exec::WaveState wave;
     TileRasterizer rasterizer(d, &wave);

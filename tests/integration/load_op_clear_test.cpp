@@ -20,14 +20,49 @@ class LoadOpClearTest : public GraphicsTest {
 
   static uint32_t Pattern(uint32_t x, uint32_t y) { return 0xFF000000u | (x * 7u) << 8 | (y * 5u & 0xFFu); }
   static float DepthPattern(uint32_t x, uint32_t y) { return float((x + y) % 10) / 10.0f; }
+
+  // Flat-coloured rectangles with a D32 depth test LESS that writes.
+  PipelineDesc DepthTestedRects() {
+    PipelineDesc desc = RectPipeline(Module(kFlatColorFrag), kExtent);
+    desc.depth_format = VK_FORMAT_D32_SFLOAT;
+    desc.depth_stencil.depthTestEnable = VK_TRUE;
+    desc.depth_stencil.depthWriteEnable = VK_TRUE;
+    desc.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS;
+    return desc;
+  }
+
+  // Rectangle r (in pixels) at depth z in opaque (red, green, 0).
+  static RectParams Rect(const VkRect2D& r, float z, float red, float green) {
+    RectParams p;
+    p.bounds[0] = Ndc(r.offset.x, kExtent.width);
+    p.bounds[1] = Ndc(r.offset.y, kExtent.height);
+    p.bounds[2] = Ndc(r.offset.x + r.extent.width, kExtent.width);
+    p.bounds[3] = Ndc(r.offset.y + r.extent.height, kExtent.height);
+    p.z = z;
+    p.color[0] = red;
+    p.color[1] = green;
+    p.color[2] = 0;
+    p.color[3] = 1;
+    return p;
+  }
+
+  // Attachment infos clearing colour to blue and depth to 0.5, both stored.
+  static void ClearToBlue(const Target& color, const Target& depth, VkRenderingAttachmentInfo* color_info,
+                          VkRenderingAttachmentInfo* depth_info) {
+    *color_info = {VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    color_info->imageView = color.view;
+    color_info->imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+    color_info->loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    color_info->storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    color_info->clearValue.color = {{0.0f, 0.0f, 1.0f, 1.0f}};
+    *depth_info = *color_info;
+    depth_info->imageView = depth.view;
+    depth_info->clearValue.depthStencil = {0.5f, 0};
+  }
 };
 
 TEST_F(LoadOpClearTest, ClearsTheRenderAreaAroundAndUnderDraws) {
-  PipelineDesc desc = RectPipeline(Module(kFlatColorFrag), kExtent);
-  desc.depth_format = VK_FORMAT_D32_SFLOAT;
-  desc.depth_stencil.depthTestEnable = VK_TRUE;
-  desc.depth_stencil.depthWriteEnable = VK_TRUE;
-  desc.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS;
+  const PipelineDesc desc = DepthTestedRects();
   const VkPipeline pipeline = MakePipeline(desc);
   const Target color = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
   const Target depth = MakeTarget(VK_FORMAT_D32_SFLOAT, kExtent);
@@ -41,15 +76,8 @@ TEST_F(LoadOpClearTest, ClearsTheRenderAreaAroundAndUnderDraws) {
   Fill(color, VK_IMAGE_ASPECT_COLOR_BIT, pattern);
   Fill(depth, VK_IMAGE_ASPECT_DEPTH_BIT, depth_pattern);
 
-  VkRenderingAttachmentInfo color_info{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-  color_info.imageView = color.view;
-  color_info.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
-  color_info.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  color_info.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  color_info.clearValue.color = {{0.0f, 0.0f, 1.0f, 1.0f}};
-  VkRenderingAttachmentInfo depth_info = color_info;
-  depth_info.imageView = depth.view;
-  depth_info.clearValue.depthStencil = {0.5f, 0};
+  VkRenderingAttachmentInfo color_info, depth_info;
+  ClearToBlue(color, depth, &color_info, &depth_info);
   VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
   info.renderArea = kArea;
   info.layerCount = 1;
@@ -60,24 +88,11 @@ TEST_F(LoadOpClearTest, ClearsTheRenderAreaAroundAndUnderDraws) {
   // Two rectangles in pixels: a red one in front of the cleared depth, a
   // green one behind it (the depth test drops it where the clear is).
   const VkRect2D front{{60, 30}, {40, 30}}, behind{{90, 50}, {60, 60}};
-  auto rect_params = [&](const VkRect2D& r, float z, float red, float green) {
-    RectParams p;
-    p.bounds[0] = Ndc(r.offset.x, kExtent.width);
-    p.bounds[1] = Ndc(r.offset.y, kExtent.height);
-    p.bounds[2] = Ndc(r.offset.x + r.extent.width, kExtent.width);
-    p.bounds[3] = Ndc(r.offset.y + r.extent.height, kExtent.height);
-    p.z = z;
-    p.color[0] = red;
-    p.color[1] = green;
-    p.color[2] = 0;
-    p.color[3] = 1;
-    return p;
-  };
   VkCommandBuffer cb = BeginCommands();
   vkCmdBeginRendering(cb, &info);
   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-  DrawRect(cb, desc.layout, rect_params(front, 0.25f, 1, 0));
-  DrawRect(cb, desc.layout, rect_params(behind, 0.75f, 0, 1));
+  DrawRect(cb, desc.layout, Rect(front, 0.25f, 1, 0));
+  DrawRect(cb, desc.layout, Rect(behind, 0.75f, 0, 1));
   vkCmdEndRendering(cb);
   EndSubmitWait(cb);
 
@@ -104,6 +119,54 @@ TEST_F(LoadOpClearTest, ClearsTheRenderAreaAroundAndUnderDraws) {
           ADD_FAILURE() << "pixel " << x << "," << y << ": colour " << std::hex << pixels[i] << " want " << want_color
                         << std::dec << ", depth " << depths[i] << " want " << want_depth;
       }
+    }
+  }
+  EXPECT_EQ(wrong, 0);
+}
+
+// A depth attachment whose values are not kept (store op DONT_CARE): its
+// clear is still written in every tile a draw works in, however far apart
+// the draws are. The depth image starts at 0, so a tile left uncleared
+// fails the test (LESS against 0) and loses its rectangle.
+TEST_F(LoadOpClearTest, DepthNotKeptIsClearedWhereDrawn) {
+  const PipelineDesc desc = DepthTestedRects();
+  const VkPipeline pipeline = MakePipeline(desc);
+  const Target color = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
+  const Target depth = MakeTarget(VK_FORMAT_D32_SFLOAT, kExtent);
+  Fill(depth, VK_IMAGE_ASPECT_DEPTH_BIT, std::vector<float>(size_t(kExtent.width) * kExtent.height, 0.0f));
+
+  VkRenderingAttachmentInfo color_info, depth_info;
+  ClearToBlue(color, depth, &color_info, &depth_info);
+  depth_info.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+  info.renderArea = {{0, 0}, kExtent};
+  info.layerCount = 1;
+  info.colorAttachmentCount = 1;
+  info.pColorAttachments = &color_info;
+  info.pDepthAttachment = &depth_info;
+
+  // Two red rectangles in front of the cleared depth, in tiles of their own
+  // (64x64 tiles), each drawn twice: the second copy, behind the first,
+  // must fail where the first wrote depth.
+  const VkRect2D rects[2] = {{{5, 5}, {30, 30}}, {{140, 90}, {50, 50}}};
+  VkCommandBuffer cb = BeginCommands();
+  vkCmdBeginRendering(cb, &info);
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  for (const VkRect2D& r : rects) DrawRect(cb, desc.layout, Rect(r, 0.25f, 1, 0));
+  for (const VkRect2D& r : rects) DrawRect(cb, desc.layout, Rect(r, 0.375f, 1, 1));
+  vkCmdEndRendering(cb);
+  EndSubmitWait(cb);
+
+  const std::vector<uint32_t> pixels = Read<uint32_t>(color);
+  ASSERT_EQ(pixels.size(), size_t(kExtent.width) * kExtent.height);
+  int wrong = 0;
+  for (uint32_t y = 0; y < kExtent.height; ++y) {
+    for (uint32_t x = 0; x < kExtent.width; ++x) {
+      const bool drawn = Inside(rects[0], x, y) || Inside(rects[1], x, y);
+      const uint32_t want = drawn ? 0xFF0000FFu : 0xFFFF0000u;  // red, else blue
+      if (pixels[size_t(y) * kExtent.width + x] != want && ++wrong <= 10)
+        ADD_FAILURE() << "pixel " << x << "," << y << ": " << std::hex << pixels[size_t(y) * kExtent.width + x]
+                      << " want " << want;
     }
   }
   EXPECT_EQ(wrong, 0);

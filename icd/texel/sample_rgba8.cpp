@@ -72,6 +72,7 @@ struct Sse2Lanes {
   static F Sub(F a, F b) { return _mm_sub_ps(a, b); }
   static F Mul(F a, F b) { return _mm_mul_ps(a, b); }
   static F Div(F a, F b) { return _mm_div_ps(a, b); }
+  static F DivideBy255(F x) { return _mm_div_ps(x, _mm_set1_ps(255.0f)); }
   static F Min(F a, F b) { return _mm_min_ps(a, b); }
   static F Max(F a, F b) { return _mm_max_ps(a, b); }
   static F Less(F a, F b) { return _mm_cmplt_ps(a, b); }

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "texel/divide_by_255.h"
 #include "texel/sample_rgba8.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -49,6 +50,7 @@ struct Avx512Lanes {
   static F Sub(F a, F b) { return _mm512_sub_ps(a, b); }
   static F Mul(F a, F b) { return _mm512_mul_ps(a, b); }
   static F Div(F a, F b) { return _mm512_div_ps(a, b); }
+  static F DivideBy255(F x) { return texel::DivideBy255(x); }
   // vminps/vmaxps: the second operand for NaN, as SSE's.
   static F Min(F a, F b) { return _mm512_min_ps(a, b); }
   static F Max(F a, F b) { return _mm512_max_ps(a, b); }

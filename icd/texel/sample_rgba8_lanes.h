@@ -11,6 +11,7 @@
 // FMA), and so are the results' bits. V provides its width kWidth and, as
 // static functions over its float vector F and int32 vector I: LoadF, LoadI,
 // Store (to 32-bit words), StoreF, StoreI, SetF, SetI, Add, Sub, Mul, Div,
+// DivideBy255 (x / 255, correctly rounded for x in [0, 256]),
 // Min, Max, the comparisons Less, Greater, GreaterEqual, LessEqual, Equal,
 // NotEqual (SSE's masks), AndF, SelectF, MaskBits (a mask's sign bits),
 // TruncateToInt, RoundToInt, ToFloat, AsInt, AsFloat, AddI, SubI, AndI, OrI,
@@ -340,7 +341,7 @@ template <class V, bool kNearest>
   }
 #pragma GCC unroll 4
   for (int k = 0; k < kCorners; ++k) v[k] = V::ToFloat(code[k]);
-  return V::Div(kNearest ? v[0] : Bilinear<V>(v, weights), V::SetF(255.0f));
+  return V::DivideBy255(kNearest ? v[0] : Bilinear<V>(v, weights));
 }
 
 // The four result components from the footprints.

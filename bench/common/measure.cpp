@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace duet_bench {
@@ -66,6 +67,12 @@ double RatePerSecond(double units_per_rep, const Timing& t) {
 
 double GigabytesPerSecond(uint64_t bytes_per_rep, const Timing& t) {
   return RatePerSecond(double(bytes_per_rep), t) / 1e9;
+}
+
+void PrintTimingRule(const TimingPlan& plan, uint32_t rounds) {
+  std::printf("Warm-up once, N chosen for ~%.0f ms per run, best of %u runs (of %u once they took %.0f s);\n"
+              "%u child processes per ICD and row, the ICDs taking turns, the best one counting.\n\n",
+              plan.target_seconds * 1000, plan.timed_runs, plan.min_timed_runs, plan.budget_seconds, rounds);
 }
 
 }  // namespace duet_bench

@@ -19,7 +19,7 @@ void PrintUsage(std::FILE* out, std::string_view program, std::span<const Worklo
   const char* p = program.data();
   std::fprintf(out,
                "usage: %.*s [--quick] [--duet MANIFEST] [--lavapipe MANIFEST]\n"
-               "       %*s [--workload NAME]... [--timeout SECONDS]\n"
+               "       %*s [--workload NAME]... [--timeout SECONDS] [--rounds N]\n"
                "       %.*s --icd MANIFEST --workload NAME [--quick]   (one child run)\n"
                "\n"
                "  --quick      one repetition, one timed run (smoke test; the numbers mean little)\n"
@@ -27,6 +27,8 @@ void PrintUsage(std::FILE* out, std::string_view program, std::span<const Worklo
                "  --lavapipe   lavapipe's manifest (default %s)\n"
                "  --workload   run only this workload (repeatable)\n"
                "  --timeout    seconds a child may take before it is killed (default 120, quick 30)\n"
+               "  --rounds     child processes per ICD and workload, the ICDs taking turns; the best\n"
+               "               counts (default 3, quick 1)\n"
                "\nworkloads:\n",
                n, p, n, "", n, p, DUET_ICD_MANIFEST, DUET_LAVAPIPE_MANIFEST);
   for (const WorkloadName& w : workloads)
@@ -41,6 +43,11 @@ bool Options::Selected(std::string_view workload) const {
 
 uint32_t Options::ChildTimeoutSeconds() const {
   return child_timeout_seconds != 0 ? child_timeout_seconds : quick ? 30 : 120;
+}
+
+uint32_t Options::Rounds() const {
+  if (rounds != 0) return rounds;
+  return quick ? 1 : 3;
 }
 
 std::optional<Options> ParseOptions(int argc, char** argv, std::string_view program,
@@ -76,6 +83,10 @@ std::optional<Options> ParseOptions(int argc, char** argv, std::string_view prog
                                      [&](const WorkloadName& w) { return w.name == name; });
       if (!known) return bad("unknown workload", name);
       o.workloads.emplace_back(name);
+    } else if (arg == "--rounds" && has_value) {
+      const int rounds = std::atoi(argv[++i]);
+      if (rounds <= 0) return bad("bad round count", argv[i]);
+      o.rounds = uint32_t(rounds);
     } else if (arg == "--timeout" && has_value) {
       const int seconds = std::atoi(argv[++i]);
       if (seconds <= 0) return bad("bad timeout", argv[i]);

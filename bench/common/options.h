@@ -1,7 +1,8 @@
 // The command line every benchmark shares.
 //
-//   <program> [--quick] [--duet M] [--lavapipe M] [--workload W]... [--timeout S]
-//       The table: every workload on both ICDs, one child process each.
+//   <program> [--quick] [--duet M] [--lavapipe M] [--workload W]... [--timeout S] [--rounds N]
+//       The table: every workload on both ICDs, N child processes each
+//       (the ICDs taking turns), the best counting.
 //   <program> --icd M --workload W [--quick]
 //       Child mode: one workload on the ICD of manifest M; prints the
 //       machine-readable lines of result_line.h on stdout.
@@ -28,10 +29,12 @@ struct Options {
   std::string lavapipe_manifest;
   std::vector<std::string> workloads;  // empty: all
   uint32_t child_timeout_seconds = 0;  // 0: the default for the mode
+  uint32_t rounds = 0;                 // --rounds; 0: the default for the mode
   std::optional<std::string> icd;      // child mode when set
 
   bool Selected(std::string_view workload) const;  // by --workload (all when none was given)
   uint32_t ChildTimeoutSeconds() const;             // --timeout, else 120 (quick: 30)
+  uint32_t Rounds() const;                          // --rounds, else 3 (quick: 1)
 };
 
 // Parses argv; on a bad or --help command line prints usage (to stderr

@@ -30,23 +30,21 @@ int RunTable(const Options& options) {
   const IcdTarget lavapipe{"lavapipe", options.lavapipe_manifest};
 
   std::printf("duet_bench_compute: Minv/s = millions of shader invocations per second (one dispatch = the\n"
-              "row's problem, one invocation per element). Each ICD runs in its own process: one command buffer\n"
+              "row's problem, one invocation per element). Each ICD runs in processes of its own: one command buffer\n"
               "of N dispatches with a compute barrier between them; submit + fence wait is timed. Results are\n"
               "checked against a C++ reference after the timed runs (n/a if wrong).\n");
   if (options.quick)
     std::printf("--quick: warm-up, then one run of one dispatch; the ALU loop runs 32 rounds, not 256.\n"
                 "A smoke test, not a measurement.\n\n");
   else
-    std::printf("Warm-up once, N chosen for ~%.0f ms per run, best of %u runs (of %u once they took %.0f s).\n\n",
-                plan.target_seconds * 1000, plan.timed_runs, plan.min_timed_runs, plan.budget_seconds);
+    PrintTimingRule(plan, options.Rounds());
 
   TablePrinter table(36, {"invocations", "duet Minv/s", "lavapipe Minv/s", "duet ms", "lavapipe ms",
                           "duet/lavapipe"});
   table.PrintHeader();
   for (const ComputeWorkloadInfo& workload : ComputeWorkloads()) {
     if (!options.Selected(workload.name)) continue;
-    const Cell duet_cell = RunOnIcd(duet, workload.name, options);
-    const Cell lavapipe_cell = RunOnIcd(lavapipe, workload.name, options);
+    const auto [duet_cell, lavapipe_cell] = RunOnBoth(duet, lavapipe, workload.name, options);
     table.PrintRow(workload.label,
                    {std::to_string(workload.invocations), FormatSignificant(duet_cell.rate, 1e-6),
                     FormatSignificant(lavapipe_cell.rate, 1e-6),

@@ -30,22 +30,20 @@ int RunTable(const Options& options) {
   const IcdTarget lavapipe{"lavapipe", options.lavapipe_manifest};
 
   std::printf("duet_bench_graphics: fps = frames per second, offscreen at 512x512 RGBA8 (a frame: dynamic\n"
-              "rendering that clears colour and depth, then the row's draw). Each ICD runs in its own process:\n"
+              "rendering that clears colour and depth, then the row's draw). Each ICD runs in processes of its own:\n"
               "one command buffer of N frames with an attachment barrier between them; submit + fence wait is\n"
               "timed. The last frame is read back: the child checks coverage and colour, then Duet's frame is\n"
               "compared with lavapipe's (16x16-block means, with a tolerance); n/a if wrong.\n");
   if (options.quick)
     std::printf("--quick: warm-up, then one run of one frame. A smoke test, not a measurement.\n\n");
   else
-    std::printf("Warm-up once, N chosen for ~%.0f ms per run, best of %u runs (of %u once they took %.0f s).\n\n",
-                plan.target_seconds * 1000, plan.timed_runs, plan.min_timed_runs, plan.budget_seconds);
+    PrintTimingRule(plan, options.Rounds());
 
   TablePrinter table(46, {"duet fps", "lavapipe fps", "duet ms", "lavapipe ms", "duet/lavapipe"});
   table.PrintHeader();
   for (const GraphicsWorkloadInfo& workload : GraphicsWorkloads()) {
     if (!options.Selected(workload.name)) continue;
-    Cell duet_cell = RunOnIcd(duet, workload.name, options);
-    const Cell lavapipe_cell = RunOnIcd(lavapipe, workload.name, options);
+    auto [duet_cell, lavapipe_cell] = RunOnBoth(duet, lavapipe, workload.name, options);
     if (duet_cell.rate) {
       if (lavapipe_cell.rate && !lavapipe_cell.fingerprint.empty()) {
         if (auto mismatch = CompareFingerprints(duet_cell.fingerprint, lavapipe_cell.fingerprint, workload.tolerance))

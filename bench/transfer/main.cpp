@@ -24,13 +24,12 @@ int RunTable(const Options& options) {
   const IcdTarget lavapipe{"lavapipe", options.lavapipe_manifest};
 
   std::printf("duet_bench_transfer: GB/s = 1e9 bytes written per second (a copy writes its size).\n"
-              "Each ICD runs in its own process: one command buffer of N repetitions with a barrier between\n"
+              "Each ICD runs in processes of its own: one command buffer of N repetitions with a barrier between\n"
               "them; submit + fence wait is timed. memcpy/memset run in this process, same sizes.\n");
   if (options.quick)
     std::printf("--quick: warm-up, then one run of one repetition. A smoke test, not a measurement.\n\n");
   else
-    std::printf("Warm-up once, N chosen for ~%.0f ms per run, best of %u runs (of %u once they took %.0f s).\n\n",
-                plan.target_seconds * 1000, plan.timed_runs, plan.min_timed_runs, plan.budget_seconds);
+    PrintTimingRule(plan, options.Rounds());
 
   TablePrinter table(38, {"duet GB/s", "lavapipe GB/s", "memcpy GB/s", "duet/memcpy", "duet/lavapipe"});
   table.PrintHeader();
@@ -38,8 +37,7 @@ int RunTable(const Options& options) {
     if (!options.Selected(workload.name)) continue;
     const double memcpy_gbps = HostBaselineGbps(workload.host_op, workload.bytes, plan);
     const std::optional<double> memcpy_rate = memcpy_gbps > 0 ? std::optional(memcpy_gbps * 1e9) : std::nullopt;
-    const Cell duet_cell = RunOnIcd(duet, workload.name, options);
-    const Cell lavapipe_cell = RunOnIcd(lavapipe, workload.name, options);
+    const auto [duet_cell, lavapipe_cell] = RunOnBoth(duet, lavapipe, workload.name, options);
     table.PrintRow(workload.label,
                    {FormatRate(duet_cell.rate, 1e-9), FormatRate(lavapipe_cell.rate, 1e-9),
                     FormatRate(memcpy_rate, 1e-9), FormatRatio(duet_cell.rate, memcpy_rate, true),

@@ -111,6 +111,8 @@ void SampleImage(const SampleOperands& ops, const Inst& inst, const texel::Sampl
   if (ops.dref != kNoOperand) request.dref = dref.v;
 
   if (!ops.query_lod && !ops.gather) {
+    // Results no instruction reads (ir_prepare's MarkUnusedSampleResults).
+    request.unused_components = uint8_t(inst.c & 0xF);
     uint32_t* const dst[4] = {w.Register(inst.dst), w.Register(inst.dst + 1), w.Register(inst.dst + 2),
                               w.Register(inst.dst + 3)};
     texel::SampleComponents(state, request, mask, dst);

@@ -90,7 +90,8 @@ enum class Op : uint16_t {
   kImageQuerySize,   // dst.. = size (b components) at lod register a (kNone: 0)
   kImageQueryLevels, // dst = mip levels of the view
   kImageQuerySamples,  // dst = samples of the image
-  kImageSample,      // dst = filtered sample; a = coordinates, b = SampleOperands index, aux = Program::sampled_images index
+  kImageSample,      // dst = filtered sample; a = coordinates, b = SampleOperands index, aux = Program::sampled_images index,
+                     // c = results nobody reads (bit k: dst + k; ir_prepare), which sampling may skip
 
   // Fragment quads: lanes 4q..4q+3 are pixels (0,0) (1,0) (0,1) (1,1) of quad q.
   kDerivX,       // dst = d(a)/dx; aux 1: fine (per row), 0: coarse (the quad's top row)

@@ -591,6 +591,23 @@ void FindConstantOutputs(Program& p, const LaneKernels& kernels) {
   });
 }
 
+// An image sample's results nobody reads (no instruction, not an output):
+// their bits go to Inst::c (bit k: result dst + k), so sampling may skip
+// them. A shader that uses `texture(...).rgb` needs no alpha filtered.
+void MarkUnusedSampleResults(Program& p, const LaneKernels& kernels) {
+  RegisterUses uses;
+  if (!uses.Collect(p, kernels)) return;
+  for (Inst& in : p.code) {
+    if (in.op != Op::kImageSample) continue;
+    uint32_t unused = 0;
+    for (uint32_t k = 0; k < 4; ++k) {
+      const uint32_t reg = in.dst + k;
+      if (reg < p.register_count && uses.readers[reg].empty() && !IsOutput(p, reg)) unused |= 1u << k;
+    }
+    in.c = unused;
+  }
+}
+
 struct Loop {
   uint32_t header, back_edge;  // block indices: the loop is the blocks in between
   bool divergent = false;      // lanes may leave it at different iterations
@@ -804,7 +821,10 @@ void PrepareExecution(Program* program) {
     FuseMultiplyAdds(p, kernels);
     SinkOutputMoves(p, kernels);
   }
-  if (!plain) FindConstantOutputs(p, kernels);
+  if (!plain) {
+    FindConstantOutputs(p, kernels);
+    MarkUnusedSampleResults(p, kernels);
+  }
   std::vector<uint8_t> uniform;
   if (plain || !UniformityAnalysis(p, kernels).Run(&uniform)) uniform.assign(p.register_count, 0);
   auto is_uniform = [&](uint32_t reg) { return reg < p.register_count && uniform[reg] != 0; };

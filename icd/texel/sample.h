@@ -168,6 +168,9 @@ struct SampleRequest {
   const int32_t* offsets[3] = {};  // Offset operand per lane; when null, const_offset
   int32_t const_offset[3] = {};    // ConstOffset operand
   const float* dref = nullptr;     // Dref instructions (the sampler must compare)
+  // Bit c: nobody reads result component c, so SampleComponents may leave
+  // out[c] unwritten (the whole-wave RGBA8 groups skip its filtering).
+  uint8_t unused_components = 0;
 };
 
 // OpImageSample*: n lanes (bit l of lane_mask), results in out[l].

@@ -221,6 +221,7 @@ struct Operands {
     min_lod = request.min_lod != nullptr ? request.min_lod : kZeros;
     dref = request.dref != nullptr ? request.dref : kZeros;
     explicit_lod = request.lod_mode == LodMode::kExplicit;
+    unused_components = request.unused_components;
   }
 
   int32_t Offset(int c, uint32_t lane) const { return offsets[c] != nullptr ? offsets[c][lane] : const_offset[c]; }
@@ -240,6 +241,7 @@ struct Operands {
   const int32_t* offsets[3];
   int32_t const_offset[3];
   bool explicit_lod;
+  uint8_t unused_components;  // SampleRequest's
 };
 
 

@@ -138,7 +138,7 @@ class AddressingCache {
 template <Conversion kConversion>
 LaneMask MixedGroups(const SampledImageState& state, const sampling::Operands& op, LaneMask lane_mask,
                      uint32_t lane_count, const LaneLevels& levels, const ComponentSource sources[4],
-                     uint32_t* const targets[4]) {
+                     uint32_t* const targets[4], uint32_t unused) {
   AddressingCache upper_cache, lower_cache;
   // (A copy the stores cannot alias: the pointers stay in registers.)
   uint32_t* const dst[4] = {targets[0], targets[1], targets[2], targets[3]};
@@ -156,14 +156,14 @@ LaneMask MixedGroups(const SampledImageState& state, const sampling::Operands& o
     Footprints<Avx2Lanes> fp;
     if (!VectorFootprints<Avx2Lanes>(state, *upper, op, first, &fp)) continue;
     __m256 value[4];
-    FilterAs<Avx2Lanes, kConversion>(state, sources, fp, !linear, value);
+    FilterAs<Avx2Lanes, kConversion>(state, sources, fp, !linear, value, unused);
     if (blend != 0) {
       if (!VectorFootprints<Avx2Lanes>(state, *lower, op, first, &fp)) continue;
       __m256 lower_value[4];
-      FilterAs<Avx2Lanes, kConversion>(state, sources, fp, !lo_linear, lower_value);
+      FilterAs<Avx2Lanes, kConversion>(state, sources, fp, !lo_linear, lower_value, unused);
       BlendLevels<Avx2Lanes>(value, lower_value, _mm256_loadu_ps(&levels.delta[first]));
     }
-    StoreGroup<Avx2Lanes>(dst, first, value);
+    StoreGroup<Avx2Lanes>(dst, first, value, unused);
     done |= LaneMask{0xFF} << first;
   }
   return done;
@@ -184,13 +184,14 @@ LaneMask SampleGroupsAvx2(const SampledImageState& state, const sampling::Operan
                           uint32_t* const out[4]) {
   if (levels.uniform) return UniformGroups<Avx2Lanes>(state, op, lane_mask, lane_count, levels, sources, out);
   uint32_t* targets[4];
-  switch (ConversionOf(state, out, targets)) {
+  uint32_t unused;
+  switch (ConversionOf(state, out, op.unused_components, targets, &unused)) {
     case Conversion::kSources:
-      return MixedGroups<Conversion::kSources>(state, op, lane_mask, lane_count, levels, sources, targets);
+      return MixedGroups<Conversion::kSources>(state, op, lane_mask, lane_count, levels, sources, targets, unused);
     case Conversion::kUnormBytes:
-      return MixedGroups<Conversion::kUnormBytes>(state, op, lane_mask, lane_count, levels, sources, targets);
+      return MixedGroups<Conversion::kUnormBytes>(state, op, lane_mask, lane_count, levels, sources, targets, unused);
     default:
-      return MixedGroups<Conversion::kSrgbBytes>(state, op, lane_mask, lane_count, levels, sources, targets);
+      return MixedGroups<Conversion::kSrgbBytes>(state, op, lane_mask, lane_count, levels, sources, targets, unused);
   }
 }
 

@@ -354,10 +354,15 @@ template <class V, bool kNearest>
 // The four result components from the footprints.
 template <class V, bool kNearest>
 [[gnu::always_inline]] inline void FilterFootprints(const SampledImageState& state, const ComponentSource sources[4],
-                                                    const Footprints<V>& fp, typename V::F out[4]) {
+                                                    const Footprints<V>& fp, typename V::F out[4],
+                                                    uint32_t unused = 0) {
   const Weights<V> weights(fp);  // unused (and dropped) for NEAREST
 #pragma GCC unroll 4
   for (int c = 0; c < 4; ++c) {
+    if (((unused >> c) & 1) != 0) {
+      out[c] = V::SetF(0.0f);
+      continue;
+    }
     const ComponentSource source = sources[c];
     if (source.kind == ComponentSource::kZero || source.kind == ComponentSource::kOne) {
       out[c] = V::SetF(source.kind == ComponentSource::kOne ? 1.0f : 0.0f);
@@ -373,11 +378,13 @@ template <class V, bool kNearest>
 // b < 3 of an sRGB format, else UNORM (as SourceOf has it).
 template <class V, bool kNearest, bool kSrgb>
 [[gnu::always_inline]] inline void FilterBytes(const SampledImageState& state, const Footprints<V>& fp,
-                                               typename V::F out[4]) {
+                                               typename V::F out[4], uint32_t unused_bytes = 0) {
   const Weights<V> weights(fp);  // unused (and dropped) for NEAREST
 #pragma GCC unroll 4
   for (int b = 0; b < 4; ++b)
-    out[b] = FilterByte<V, kNearest>(state, fp, weights, static_cast<uint8_t>(8 * b), kSrgb && b < 3);
+    out[b] = ((unused_bytes >> b) & 1) != 0
+                 ? V::SetF(0.0f)
+                 : FilterByte<V, kNearest>(state, fp, weights, static_cast<uint8_t>(8 * b), kSrgb && b < 3);
 }
 
 template <class V>
@@ -387,11 +394,13 @@ template <class V>
   else FilterFootprints<V, false>(state, sources, fp, out);
 }
 
-// A group's results, every lane of it active: whole registers.
+// A group's results, every lane of it active: whole registers (but those
+// of `unused`).
 template <class V>
-inline void StoreGroup(uint32_t* const out[4], uint32_t first, const typename V::F value[4]) {
+inline void StoreGroup(uint32_t* const out[4], uint32_t first, const typename V::F value[4], uint32_t unused = 0) {
 #pragma GCC unroll 4
-  for (int c = 0; c < 4; ++c) V::Store(&out[c][first], value[c]);
+  for (int c = 0; c < 4; ++c)
+    if (((unused >> c) & 1) == 0) V::Store(&out[c][first], value[c]);
 }
 
 // How the groups convert and filter: FilterFootprints over the sources, or
@@ -401,24 +410,39 @@ enum class Conversion : uint8_t { kSources, kUnormBytes, kSrgbBytes };
 
 // The state's Conversion, and where its results go: out (by component) for
 // kSources, else byte b's to targets[b].
-inline Conversion ConversionOf(const SampledImageState& state, uint32_t* const out[4], uint32_t* targets[4]) {
+// `unused_components` (SampleRequest's) becomes *unused in the targets'
+// order.
+inline Conversion ConversionOf(const SampledImageState& state, uint32_t* const out[4], uint32_t unused_components,
+                               uint32_t* targets[4], uint32_t* unused) {
   const int8_t* byte_component = state.rgba8_byte_component;
   if (byte_component[0] < 0) {
     for (int c = 0; c < 4; ++c) targets[c] = out[c];
+    *unused = unused_components;
     return Conversion::kSources;
   }
-  for (int b = 0; b < 4; ++b) targets[b] = out[byte_component[b]];
+  *unused = 0;
+  for (int b = 0; b < 4; ++b) {
+    targets[b] = out[byte_component[b]];
+    *unused |= ((unused_components >> byte_component[b]) & 1u) << b;
+  }
   return state.srgb8 ? Conversion::kSrgbBytes : Conversion::kUnormBytes;
 }
 
 // Filter or FilterBytes, by kConversion.
+// `unused`: components (kSources) or bytes (otherwise) not to filter.
 template <class V, Conversion kConversion>
 [[gnu::always_inline]] inline void FilterAs(const SampledImageState& state, const ComponentSource sources[4],
-                                            const Footprints<V>& fp, bool nearest, typename V::F out[4]) {
+                                            const Footprints<V>& fp, bool nearest, typename V::F out[4],
+                                            uint32_t unused) {
   constexpr bool kSrgb = kConversion == Conversion::kSrgbBytes;
-  if constexpr (kConversion == Conversion::kSources) Filter<V>(state, sources, fp, nearest, out);
-  else if (nearest) FilterBytes<V, true, kSrgb>(state, fp, out);
-  else FilterBytes<V, false, kSrgb>(state, fp, out);
+  if constexpr (kConversion == Conversion::kSources) {
+    if (nearest) FilterFootprints<V, true>(state, sources, fp, out, unused);
+    else FilterFootprints<V, false>(state, sources, fp, out, unused);
+  } else if (nearest) {
+    FilterBytes<V, true, kSrgb>(state, fp, out, unused);
+  } else {
+    FilterBytes<V, false, kSrgb>(state, fp, out, unused);
+  }
 }
 
 // The whole groups of V::kWidth active lanes when every lane reads level 0
@@ -428,7 +452,8 @@ template <class V, Conversion kConversion>
 // a mode the vector wrap does not take).
 template <class V, bool kLinear, Conversion kConversion>
 LaneMask UniformGroupsWith(const SampledImageState& state, const sampling::Operands& op, LaneMask lane_mask,
-                           uint32_t lane_count, const ComponentSource sources[4], uint32_t* const targets[4]) {
+                           uint32_t lane_count, const ComponentSource sources[4], uint32_t* const targets[4],
+                           uint32_t unused) {
   constexpr LaneMask kGroup = (LaneMask{1} << V::kWidth) - 1;
   const LevelAddressing<V> at(state, state.levels[0], kLinear, op);
   // (A copy the stores cannot alias: the pointers stay in registers.)
@@ -439,8 +464,8 @@ LaneMask UniformGroupsWith(const SampledImageState& state, const sampling::Opera
     Footprints<V> fp;
     if (!VectorFootprints<V>(state, at, op, first, &fp)) continue;
     typename V::F value[4];
-    FilterAs<V, kConversion>(state, sources, fp, !kLinear, value);
-    StoreGroup<V>(dst, first, value);
+    FilterAs<V, kConversion>(state, sources, fp, !kLinear, value, unused);
+    StoreGroup<V>(dst, first, value, unused);
     done |= kGroup << first;
   }
   return done;
@@ -450,13 +475,17 @@ template <class V, bool kLinear>
 LaneMask UniformGroupsOf(const SampledImageState& state, const sampling::Operands& op, LaneMask lane_mask,
                          uint32_t lane_count, const ComponentSource sources[4], uint32_t* const out[4]) {
   uint32_t* targets[4];
-  switch (ConversionOf(state, out, targets)) {
+  uint32_t unused;
+  switch (ConversionOf(state, out, op.unused_components, targets, &unused)) {
     case Conversion::kSources:
-      return UniformGroupsWith<V, kLinear, Conversion::kSources>(state, op, lane_mask, lane_count, sources, targets);
+      return UniformGroupsWith<V, kLinear, Conversion::kSources>(state, op, lane_mask, lane_count, sources, targets,
+                                                                 unused);
     case Conversion::kUnormBytes:
-      return UniformGroupsWith<V, kLinear, Conversion::kUnormBytes>(state, op, lane_mask, lane_count, sources, targets);
+      return UniformGroupsWith<V, kLinear, Conversion::kUnormBytes>(state, op, lane_mask, lane_count, sources,
+                                                                    targets, unused);
     default:
-      return UniformGroupsWith<V, kLinear, Conversion::kSrgbBytes>(state, op, lane_mask, lane_count, sources, targets);
+      return UniformGroupsWith<V, kLinear, Conversion::kSrgbBytes>(state, op, lane_mask, lane_count, sources,
+                                                                   targets, unused);
   }
 }
 

@@ -204,6 +204,21 @@ TEST(SpirvExecPrepareTest, ConstantOutputsAreKnown) {
   EXPECT_EQ(p.constant_outputs, expected);
 }
 
+// The sample's results nobody reads are marked (Inst::c): lit_cube.frag
+// uses texture(...).rgb, textured.frag writes all four to its output.
+TEST(SpirvExecPrepareTest, UnreadSampleResultsAreMarked) {
+  auto sample_marks = [](const Program& p) {
+    std::vector<uint32_t> marks;
+    for (const Inst& in : p.code)
+      if (in.op == Op::kImageSample) marks.push_back(in.c);
+    return marks;
+  };
+  EXPECT_EQ(sample_marks(Compile(kLitCubeFrag, false, ShaderStage::kFragment)), std::vector<uint32_t>{0x8u});
+  EXPECT_EQ(sample_marks(Compile(kTexturedFrag, false, ShaderStage::kFragment)), std::vector<uint32_t>{0u});
+  // DUET_IR_PREPARE=plain leaves them all in use.
+  EXPECT_EQ(sample_marks(Compile(kLitCubeFrag, true, ShaderStage::kFragment)), std::vector<uint32_t>{0u});
+}
+
 // Moves whose destination is one of the stage's outputs.
 size_t OutputMoves(const Program& p) {
   size_t moves = 0;

@@ -252,6 +252,70 @@ TEST(SampleComponents, OneLevelWavesInEveryComponentOrder) {
   }
 }
 
+// Results marked unused (SampleRequest::unused_components) may be left
+// unwritten; the others keep the bits of a sample that computes them all,
+// in every component order (permuted bytes, constants, a byte twice), with
+// one level and with lanes spread over several (the mixed-level groups).
+TEST(SampleComponents, UnusedComponentsLeaveTheOthersAlone) {
+  const VkComponentMapping swizzles[] = {
+      kIdentity,
+      {VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_A},
+      {VK_COMPONENT_SWIZZLE_A, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_ONE},
+  };
+  constexpr VkExtent3D kExtent{16, 16, 1};
+  constexpr uint32_t kMips = 3;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> inside(0.0f, 1.0f), lods(0.0f, 2.0f);
+  const bool wide = rgba8::WideGroupsEnabled();
+  for (VkFormat format : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_SRGB}) {
+    TestImage image(VK_IMAGE_TYPE_2D, format, kExtent, kMips);
+    Fill(image, kMips, 1, kExtent, rng);
+    for (const VkComponentMapping& swizzle : swizzles) {
+      for (bool levels : {false, true}) {
+        const ImageView view = image.View(VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_UNDEFINED, 0, levels ? kMips : 1, 0, 1,
+                                          VK_IMAGE_ASPECT_COLOR_BIT, swizzle);
+        const SamplerState sampler = MakeSampler(VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_REPEAT,
+                                                 VK_SAMPLER_MIPMAP_MODE_LINEAR);
+        const SampledImageState state = Resolve(view, &sampler);
+        ASSERT_TRUE(state.rgba8_waves);
+        Operands op{};
+        for (uint32_t l = 0; l < kLanes; ++l) {
+          for (int c = 0; c < 2; ++c) op.coords[c][l] = inside(rng);
+          op.lod[l] = lods(rng);
+        }
+        SampleRequest request;
+        request.coords[0] = op.coords[0];
+        request.coords[1] = op.coords[1];
+        request.lod_mode = LodMode::kExplicit;
+        request.lod = op.lod;
+        for (bool wide_groups : {false, true}) {
+          rgba8::SetWideGroupsEnabled(wide_groups);
+          uint32_t all[4][kLanes];
+          uint32_t* const all_out[4] = {all[0], all[1], all[2], all[3]};
+          SampleComponents(state, request, ~LaneMask{0} >> (64 - kLanes), all_out);
+          for (uint8_t unused : {1, 2, 4, 8, 6, 9, 14}) {
+            uint32_t got[4][kLanes];
+            for (auto& component : got)
+              for (uint32_t& word : component) word = kSentinel;
+            uint32_t* const out[4] = {got[0], got[1], got[2], got[3]};
+            request.unused_components = unused;
+            SampleComponents(state, request, ~LaneMask{0} >> (64 - kLanes), out);
+            request.unused_components = 0;
+            for (int c = 0; c < 4; ++c) {
+              if (((unused >> c) & 1) != 0) continue;
+              for (uint32_t l = 0; l < kLanes; ++l)
+                ASSERT_EQ(got[c][l], all[c][l]) << "format " << format << " unused " << int(unused) << " component "
+                                                << c << " lane " << l << (levels ? " levels" : "")
+                                                << (wide_groups ? " wide" : "");
+            }
+          }
+        }
+      }
+    }
+  }
+  rgba8::SetWideGroupsEnabled(wide);
+}
+
 TEST(SampleComponents, LodMattersOnlyWithLevelsOrTwoFilters) {
   TestImage image(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}, 3);
   SamplerState sampler = MakeSampler(VK_FILTER_LINEAR);

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstring>
 
+#include "raster/unorm8_fma.h"
 #include "texel/srgb.h"
 
 namespace duet::raster {
@@ -85,15 +86,19 @@ void WriteDirect(DirectColor direct, uint32_t r, uint32_t g, uint32_t b, uint32_
 
 void PackDirect(DirectColor direct, const uint32_t* const component[4], uint32_t lanes, uint32_t* texels) {
   const bool bgra = IsBgra(direct);
-  PackUnorm8(component[0], component[1], component[2], component[3], lanes, bgra ? 16 : 0, bgra ? 0 : 16, texels);
+  if (!PackUnorm8Fma(component[0], component[1], component[2], component[3], 0, lanes, bgra ? 16 : 0, bgra ? 0 : 16,
+                     texels))
+    PackUnorm8(component[0], component[1], component[2], component[3], lanes, bgra ? 16 : 0, bgra ? 0 : 16, texels);
   if (IsSrgb(direct)) EncodeSrgb(component, lanes, bgra, texels);
 }
 
 void PackDirectAlpha(DirectColor direct, const uint32_t* const component[3], uint32_t alpha, uint32_t lanes,
                      uint32_t* texels) {
   const bool bgra = IsBgra(direct);
-  PackUnorm8Alpha(component[0], component[1], component[2], Unorm8(alpha) << 24, lanes, bgra ? 16 : 0, bgra ? 0 : 16,
-                  texels);
+  if (!PackUnorm8Fma(component[0], component[1], component[2], nullptr, Unorm8(alpha), lanes, bgra ? 16 : 0,
+                     bgra ? 0 : 16, texels))
+    PackUnorm8Alpha(component[0], component[1], component[2], Unorm8(alpha) << 24, lanes, bgra ? 16 : 0,
+                    bgra ? 0 : 16, texels);
   if (IsSrgb(direct)) EncodeSrgb(component, lanes, bgra, texels);
 }
 

@@ -5,6 +5,8 @@
 namespace duet {
 
 bool CpuHasAvx2();
+// FMA3 (every AVX2 CPU so far has it, but it is its own CPUID bit).
+bool CpuHasFma();
 // AVX-512 F, DQ, BW and VL: what the driver's AVX-512 paths are built for.
 bool CpuHasAvx512();
 

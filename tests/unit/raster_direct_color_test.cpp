@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "raster/direct_color.h"
+#include "raster/unorm8_fma.h"
 
 namespace duet::raster {
 namespace {
@@ -18,9 +19,21 @@ uint32_t Reference(uint32_t bits) {
   return uint32_t(int32_t(double(v) * 255.0 + 0.5));
 }
 
+// How a batch is packed: PackDirect (whatever the CPU picks), or one of
+// the FMA paths (skipped where the CPU lacks it).
+enum class Path { kPackDirect, kAvx512, kAvx2Fma };
+
+bool Available(Path path) {
+  const uint32_t zero = 0;
+  uint32_t texel;
+  if (path == Path::kPackDirect) return true;
+  return PackUnorm8FmaWith(path == Path::kAvx512 ? Unorm8Isa::kAvx512 : Unorm8Isa::kAvx2Fma, &zero, &zero, &zero,
+                           &zero, 0, 1, 0, 16, &texel);
+}
+
 // Packs `count` consecutive float bit patterns from `first` into the red
 // byte, a wave-sized batch at a time, and compares each with Reference.
-uint64_t Mismatches(uint32_t first, uint64_t count) {
+uint64_t Mismatches(uint32_t first, uint64_t count, Path path = Path::kPackDirect) {
   constexpr uint32_t kBatch = 64;
   const std::vector<uint32_t> zero(kBatch, 0);
   std::vector<uint32_t> red(kBatch), texels(kBatch);
@@ -29,7 +42,12 @@ uint64_t Mismatches(uint32_t first, uint64_t count) {
     const uint32_t lanes = uint32_t(std::min<uint64_t>(kBatch, count - done));
     for (uint32_t l = 0; l < lanes; ++l) red[l] = uint32_t(first + done + l);
     const uint32_t* const component[4] = {red.data(), zero.data(), zero.data(), zero.data()};
-    PackDirect(DirectColor::kRgba8Unorm, component, lanes, texels.data());
+    if (path == Path::kPackDirect) {
+      PackDirect(DirectColor::kRgba8Unorm, component, lanes, texels.data());
+    } else {
+      PackUnorm8FmaWith(path == Path::kAvx512 ? Unorm8Isa::kAvx512 : Unorm8Isa::kAvx2Fma, red.data(), zero.data(),
+                        zero.data(), zero.data(), 0, lanes, 0, 16, texels.data());
+    }
     for (uint32_t l = 0; l < lanes; ++l) {
       const uint32_t expected = Reference(red[l]);
       if ((texels[l] & 0xFF) != expected) {
@@ -43,15 +61,23 @@ uint64_t Mismatches(uint32_t first, uint64_t count) {
 }
 
 TEST(RasterDirectColor, EveryFloatInTheUnitIntervalRoundsAsTheCodecs) {
-  // 0.0f to 1.0f: every bit pattern from 0 to 0x3F800000.
-  EXPECT_EQ(Mismatches(0, 0x3F800001ull), 0u);
+  // 0.0f to 1.0f: every bit pattern from 0 to 0x3F800000, through
+  // PackDirect (the CPU's widest path of raster/unorm8_fma, or the plain
+  // one) and through the AVX2 FMA path too where the CPU has it.
+  for (Path path : {Path::kPackDirect, Path::kAvx2Fma}) {
+    if (!Available(path)) continue;
+    EXPECT_EQ(Mismatches(0, 0x3F800001ull, path), 0u) << "path " << int(path);
+  }
 }
 
 TEST(RasterDirectColor, OutOfRangeAndNaNClamp) {
-  EXPECT_EQ(Mismatches(0x3F800000u, 1u << 20), 0u);  // just above 1
-  EXPECT_EQ(Mismatches(0x7F800000u, 1u << 20), 0u);  // infinity, NaNs
-  EXPECT_EQ(Mismatches(0x80000000u, 1u << 20), 0u);  // -0 and negative denormals
-  EXPECT_EQ(Mismatches(0xBF800000u, 1u << 20), 0u);  // -1 and below
+  for (Path path : {Path::kPackDirect, Path::kAvx512, Path::kAvx2Fma}) {
+    if (!Available(path)) continue;
+    EXPECT_EQ(Mismatches(0x3F800000u, 1u << 20, path), 0u);  // just above 1
+    EXPECT_EQ(Mismatches(0x7F800000u, 1u << 20, path), 0u);  // infinity, NaNs
+    EXPECT_EQ(Mismatches(0x80000000u, 1u << 20, path), 0u);  // -0 and negative denormals
+    EXPECT_EQ(Mismatches(0xBF800000u, 1u << 20, path), 0u);  // -1 and below
+  }
 }
 
 TEST(RasterDirectColor, ChannelsLandInTheirBytes) {

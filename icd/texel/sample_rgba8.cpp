@@ -115,6 +115,8 @@ struct Sse2Lanes {
   static I GreaterI(I a, I b) { return _mm_cmpgt_epi32(a, b); }
   static I EqualI(I a, I b) { return _mm_cmpeq_epi32(a, b); }
   static bool AllSet(I mask) { return _mm_movemask_epi8(mask) == 0xFFFF; }
+  static bool AllEqualI(I a, I b) { return AllSet(EqualI(a, b)); }
+  static I MiddleByte(I a, int byte) { return _mm_and_si128(ShiftRight(a, 8 * byte), _mm_set1_epi32(0xFF)); }
   static I Words(const std::byte* base, I offsets) {
     alignas(16) int32_t at[4];
     _mm_store_si128(reinterpret_cast<__m128i*>(at), offsets);

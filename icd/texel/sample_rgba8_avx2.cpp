@@ -75,6 +75,13 @@ struct Avx2Lanes {
   static I GreaterI(I a, I b) { return _mm256_cmpgt_epi32(a, b); }
   static I EqualI(I a, I b) { return _mm256_cmpeq_epi32(a, b); }
   static bool AllSet(I mask) { return _mm256_movemask_epi8(mask) == -1; }
+  static bool AllEqualI(I a, I b) { return AllSet(EqualI(a, b)); }
+  // One byte shuffle: byte `byte` of each word to its low byte, zeros above.
+  static I MiddleByte(I a, int byte) {
+    const int z = -128;  // (a shuffle index with the top bit set gives zero)
+    return _mm256_shuffle_epi8(a, byte == 1 ? _mm256_setr_epi8(1, z, z, z, 5, z, z, z, 9, z, z, z, 13, z, z, z, 1, z, z, z, 5, z, z, z, 9, z, z, z, 13, z, z, z)
+                                            : _mm256_setr_epi8(2, z, z, z, 6, z, z, z, 10, z, z, z, 14, z, z, z, 2, z, z, z, 6, z, z, z, 10, z, z, z, 14, z, z, z));
+  }
   static I Words(const std::byte* base, I offsets) {
     return _mm256_i32gather_epi32(reinterpret_cast<const int*>(base), offsets, 1);
   }

@@ -17,7 +17,8 @@
 // TruncateToInt, RoundToInt, ToFloat, AsInt, AsFloat, AddI, SubI, AndI, OrI,
 // Floor (used when kHasFloor),
 // XorI, AndNotI, MinI, MaxI, ShiftLeft2, ShiftRight (by a count), MulLo,
-// GreaterI, EqualI, AllSet / AnySet (of a mask's lanes), LaneBits (lane k
+// GreaterI, EqualI, AllSet / AnySet (of a mask's lanes), AllEqualI,
+// MiddleByte (byte 1 or 2 of each word, zero-extended), LaneBits (lane k
 // holds 2^k), Words (32-bit words at byte offsets), Pairs (the words at
 // byte offsets and 4 bytes after) and Lookup (floats from a table).
 //
@@ -241,9 +242,13 @@ inline bool WrapAxis(const LevelAddressing<V>& at, int c, typename V::I i, typen
 template <class V>
 inline typename V::F TexelCoordinate(const LevelAddressing<V>& at, const sampling::Operands& op, int c,
                                      uint32_t first) {
+  const typename V::F scaled = V::Mul(V::LoadF(&op.coords[c][first]), at.scale[c]);
+  // (Adding a zero offset would only turn -0 into +0, which nothing after
+  // tells apart: u - 0.5 is -0.5 either way.)
+  if (op.offsets[c] == nullptr && op.const_offset[c] == 0) return scaled;
   const typename V::F offset =
       op.offsets[c] != nullptr ? V::ToFloat(V::LoadI(&op.offsets[c][first])) : at.const_offset[c];
-  return V::Add(V::Mul(V::LoadF(&op.coords[c][first]), at.scale[c]), offset);
+  return V::Add(scaled, offset);
 }
 
 // The footprints of the lanes from `first`, which all read at.level (vector
@@ -279,7 +284,7 @@ template <class V>
   }
   const typename V::I row1 = V::AddI(layer, V::MulLo(j1, at.pitch));
   const typename V::I x1 = V::ShiftLeft2(i1);
-  if (V::AllSet(V::EqualI(i1, V::AddI(i0, V::SetI(1))))) {
+  if (V::AllEqualI(i1, V::AddI(i0, V::SetI(1)))) {
     // i1 = i0 + 1 in every lane: each row's two texels are one 64-bit word.
     V::Pairs(level.base, V::AddI(row0, x0), &out->texels[0], &out->texels[1]);
     V::Pairs(level.base, V::AddI(row1, x0), &out->texels[2], &out->texels[3]);
@@ -312,8 +317,9 @@ inline typename V::F Bilinear(const typename V::F v[4], const Weights<V>& w) {
   return V::Add(V::Mul(w.wj0, row0), V::Mul(w.wj1, row1));
 }
 
-// The byte at `shift` of each of the first kCorners texel words: a shift and
-// a mask, either alone at the ends of the word.
+// The byte at `shift` of each of the first kCorners texel words: a mask or
+// a shift at the ends of the word, V::MiddleByte (a shift and a mask, or
+// one byte shuffle) in between.
 template <class V, int kCorners>
 inline void Bytes(const typename V::I texels[4], uint8_t shift, typename V::I code[4]) {
   const typename V::I byte = V::SetI(0xFF);
@@ -325,7 +331,7 @@ inline void Bytes(const typename V::I texels[4], uint8_t shift, typename V::I co
     for (int k = 0; k < kCorners; ++k) code[k] = V::ShiftRight(texels[k], 24);
   } else {
 #pragma GCC unroll 4
-    for (int k = 0; k < kCorners; ++k) code[k] = V::AndI(V::ShiftRight(texels[k], shift), byte);
+    for (int k = 0; k < kCorners; ++k) code[k] = V::MiddleByte(texels[k], shift / 8);
   }
 }
 
@@ -450,10 +456,16 @@ template <class V, Conversion kConversion>
 // conversions fixed for the whole loop, results to the targets of
 // ConversionOf. Returns the groups done (others reach the level's edge under
 // a mode the vector wrap does not take).
-template <class V, bool kLinear, Conversion kConversion>
+// kUnused: the targets left out when known here (none, or alpha: byte 3 of
+// the byte conversions), else kUnusedAtRunTime and `unused` says (a branch
+// per target and group).
+inline constexpr uint32_t kUnusedAtRunTime = 0xFF;
+
+template <class V, bool kLinear, Conversion kConversion, uint32_t kUnused>
 LaneMask UniformGroupsWith(const SampledImageState& state, const sampling::Operands& op, LaneMask lane_mask,
                            uint32_t lane_count, const ComponentSource sources[4], uint32_t* const targets[4],
-                           uint32_t unused) {
+                           uint32_t runtime_unused) {
+  const uint32_t unused = kUnused == kUnusedAtRunTime ? runtime_unused : kUnused;
   constexpr LaneMask kGroup = (LaneMask{1} << V::kWidth) - 1;
   const LevelAddressing<V> at(state, state.levels[0], kLinear, op);
   // (A copy the stores cannot alias: the pointers stay in registers.)
@@ -476,16 +488,20 @@ LaneMask UniformGroupsOf(const SampledImageState& state, const sampling::Operand
                          uint32_t lane_count, const ComponentSource sources[4], uint32_t* const out[4]) {
   uint32_t* targets[4];
   uint32_t unused;
-  switch (ConversionOf(state, out, op.unused_components, targets, &unused)) {
-    case Conversion::kSources:
-      return UniformGroupsWith<V, kLinear, Conversion::kSources>(state, op, lane_mask, lane_count, sources, targets,
-                                                                 unused);
-    case Conversion::kUnormBytes:
-      return UniformGroupsWith<V, kLinear, Conversion::kUnormBytes>(state, op, lane_mask, lane_count, sources,
-                                                                    targets, unused);
-    default:
-      return UniformGroupsWith<V, kLinear, Conversion::kSrgbBytes>(state, op, lane_mask, lane_count, sources,
-                                                                   targets, unused);
+  const Conversion conversion = ConversionOf(state, out, op.unused_components, targets, &unused);
+  // The common sets of unused targets get loops of their own (no branches).
+  auto with = [&]<Conversion kConversion>() {
+    if (unused == 0)
+      return UniformGroupsWith<V, kLinear, kConversion, 0>(state, op, lane_mask, lane_count, sources, targets, 0);
+    if (unused == 8 && kConversion != Conversion::kSources)
+      return UniformGroupsWith<V, kLinear, kConversion, 8>(state, op, lane_mask, lane_count, sources, targets, 8);
+    return UniformGroupsWith<V, kLinear, kConversion, kUnusedAtRunTime>(state, op, lane_mask, lane_count, sources,
+                                                                        targets, unused);
+  };
+  switch (conversion) {
+    case Conversion::kSources: return with.template operator()<Conversion::kSources>();
+    case Conversion::kUnormBytes: return with.template operator()<Conversion::kUnormBytes>();
+    default: return with.template operator()<Conversion::kSrgbBytes>();
   }
 }
 

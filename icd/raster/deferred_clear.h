@@ -4,7 +4,7 @@
 // the whole attachment pushed out), and every tile left when anything else
 // needs the attachments (resolves, vkCmdClearAttachments, the end of the
 // subpass or rendering, a draw that reads one of the images). A clear of an
-// attachment whose values are not kept (store op DONT_CARE or NONE, no
+// attachment whose values are not kept (store op DONT_CARE, no
 // resolve) is written only in tiles a draw works in: when the render pass
 // instance ends, the rest is dropped, as the store op allows.
 #pragma once

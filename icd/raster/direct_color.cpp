@@ -86,8 +86,9 @@ void WriteDirect(DirectColor direct, uint32_t r, uint32_t g, uint32_t b, uint32_
 
 void PackDirect(DirectColor direct, const uint32_t* const component[4], uint32_t lanes, uint32_t* texels) {
   const bool bgra = IsBgra(direct);
-  if (!PackUnorm8Fma(component[0], component[1], component[2], component[3], 0, lanes, bgra ? 16 : 0, bgra ? 0 : 16,
-                     texels))
+  // (A few lanes, WriteDirect's one above all, stay with the plain loop.)
+  if (lanes < 8 || !PackUnorm8Fma(component[0], component[1], component[2], component[3], 0, lanes, bgra ? 16 : 0,
+                                  bgra ? 0 : 16, texels))
     PackUnorm8(component[0], component[1], component[2], component[3], lanes, bgra ? 16 : 0, bgra ? 0 : 16, texels);
   if (IsSrgb(direct)) EncodeSrgb(component, lanes, bgra, texels);
 }
@@ -95,8 +96,8 @@ void PackDirect(DirectColor direct, const uint32_t* const component[4], uint32_t
 void PackDirectAlpha(DirectColor direct, const uint32_t* const component[3], uint32_t alpha, uint32_t lanes,
                      uint32_t* texels) {
   const bool bgra = IsBgra(direct);
-  if (!PackUnorm8Fma(component[0], component[1], component[2], nullptr, Unorm8(alpha), lanes, bgra ? 16 : 0,
-                     bgra ? 0 : 16, texels))
+  if (lanes < 8 || !PackUnorm8Fma(component[0], component[1], component[2], nullptr, Unorm8(alpha), lanes,
+                                  bgra ? 16 : 0, bgra ? 0 : 16, texels))
     PackUnorm8Alpha(component[0], component[1], component[2], Unorm8(alpha) << 24, lanes, bgra ? 16 : 0,
                     bgra ? 0 : 16, texels);
   if (IsSrgb(direct)) EncodeSrgb(component, lanes, bgra, texels);

@@ -79,7 +79,14 @@ void TraceInstruction(const Program& p, uint32_t pc, WaveState& w, LaneMask acti
     default: {
       const uint32_t results = ResultRegisters(in);
       constexpr uint32_t kMaxPrinted = 4;
-      for (uint32_t i = 0; i < results && i < kMaxPrinted; ++i) PrintValue(out, in.dst + i, value(in.dst + i));
+      for (uint32_t i = 0; i < results && i < kMaxPrinted; ++i) {
+        // (A sample's results nobody reads may not have been written.)
+        if (in.op == Op::kImageSample && ((in.c >> i) & 1) != 0) {
+          std::fprintf(out, " r%u unused", in.dst + i);
+          continue;
+        }
+        PrintValue(out, in.dst + i, value(in.dst + i));
+      }
       if (results > kMaxPrinted) std::fprintf(out, " ...");
       if (in.op == Op::kLoad || in.op == Op::kAtomic)
         std::fprintf(out, " (root %u offset %u)", in.aux, value(in.a) + in.b);

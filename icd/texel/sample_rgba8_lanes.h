@@ -493,8 +493,10 @@ LaneMask UniformGroupsOf(const SampledImageState& state, const sampling::Operand
   auto with = [&]<Conversion kConversion>() {
     if (unused == 0)
       return UniformGroupsWith<V, kLinear, kConversion, 0>(state, op, lane_mask, lane_count, sources, targets, 0);
-    if (unused == 8 && kConversion != Conversion::kSources)
-      return UniformGroupsWith<V, kLinear, kConversion, 8>(state, op, lane_mask, lane_count, sources, targets, 8);
+    if constexpr (kConversion != Conversion::kSources) {
+      if (unused == 8)
+        return UniformGroupsWith<V, kLinear, kConversion, 8>(state, op, lane_mask, lane_count, sources, targets, 8);
+    }
     return UniformGroupsWith<V, kLinear, kConversion, kUnusedAtRunTime>(state, op, lane_mask, lane_count, sources,
                                                                         targets, unused);
   };

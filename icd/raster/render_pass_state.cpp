@@ -221,13 +221,13 @@ void RenderPassState::BeginRendering(const VkRenderingInfo& info) {
 
 void RenderPassState::EndRendering() {
   // A suspended instance may resume in another command buffer: its clears
-  // are written now.
+  // are written now, and it resolves when it ends for good.
   if (suspending_) {
     deferred_.Flush();
   } else {
     deferred_.End();
+    ResolveTargets();
   }
-  if (!suspending_) ResolveTargets();
   suspending_ = false;
   targets_ = {};
 }

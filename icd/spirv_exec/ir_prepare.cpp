@@ -574,10 +574,8 @@ void SinkOutputMoves(Program& p, const LaneKernels& kernels) {
 
 // Program::constant_outputs: outputs whose one writer is a move of a
 // constant in the entry block, which every launched lane runs.
-void FindConstantOutputs(Program& p, const LaneKernels& kernels) {
+void FindConstantOutputs(Program& p, const RegisterUses& uses) {
   p.constant_outputs.clear();
-  RegisterUses uses;
-  if (!uses.Collect(p, kernels)) return;
   std::vector<int64_t> constant(p.register_count, -1);
   for (const auto& [reg, value] : p.constants)
     if (reg < p.register_count) constant[reg] = value;
@@ -594,9 +592,7 @@ void FindConstantOutputs(Program& p, const LaneKernels& kernels) {
 // An image sample's results nobody reads (no instruction, not an output):
 // their bits go to Inst::c (bit k: result dst + k), so sampling may skip
 // them. A shader that uses `texture(...).rgb` needs no alpha filtered.
-void MarkUnusedSampleResults(Program& p, const LaneKernels& kernels) {
-  RegisterUses uses;
-  if (!uses.Collect(p, kernels)) return;
+void MarkUnusedSampleResults(Program& p, const RegisterUses& uses) {
   for (Inst& in : p.code) {
     if (in.op != Op::kImageSample) continue;
     uint32_t unused = 0;
@@ -820,10 +816,12 @@ void PrepareExecution(Program* program) {
     CoalescePhis(p, kernels);
     FuseMultiplyAdds(p, kernels);
     SinkOutputMoves(p, kernels);
-  }
-  if (!plain) {
-    FindConstantOutputs(p, kernels);
-    MarkUnusedSampleResults(p, kernels);
+    // Two findings that change no register's readers or writers: one table for both.
+    RegisterUses uses;
+    if (uses.Collect(p, kernels)) {
+      FindConstantOutputs(p, uses);
+      MarkUnusedSampleResults(p, uses);
+    }
   }
   std::vector<uint8_t> uniform;
   if (plain || !UniformityAnalysis(p, kernels).Run(&uniform)) uniform.assign(p.register_count, 0);

@@ -73,8 +73,7 @@ struct Sse2Lanes {
   static F Mul(F a, F b) { return _mm_mul_ps(a, b); }
   static F Div(F a, F b) { return _mm_div_ps(a, b); }
   static F DivideBy255(F x) { return _mm_div_ps(x, _mm_set1_ps(255.0f)); }
-  static constexpr bool kHasFloor = false;  // (SSE4.1's)
-  static F Floor(F x) { return x; }
+  static constexpr bool kHasFloor = false;  // (no Floor: that is SSE4.1's)
   static F Min(F a, F b) { return _mm_min_ps(a, b); }
   static F Max(F a, F b) { return _mm_max_ps(a, b); }
   static F Less(F a, F b) { return _mm_cmplt_ps(a, b); }

@@ -76,11 +76,12 @@ struct Avx2Lanes {
   static I EqualI(I a, I b) { return _mm256_cmpeq_epi32(a, b); }
   static bool AllSet(I mask) { return _mm256_movemask_epi8(mask) == -1; }
   static bool AllEqualI(I a, I b) { return AllSet(EqualI(a, b)); }
-  // One byte shuffle: byte `byte` of each word to its low byte, zeros above.
+  // One byte shuffle: byte `byte` of each word to its low byte, zeros above
+  // (indices with the top bit set give zero; they count within 128 bits).
   static I MiddleByte(I a, int byte) {
-    const int z = -128;  // (a shuffle index with the top bit set gives zero)
-    return _mm256_shuffle_epi8(a, byte == 1 ? _mm256_setr_epi8(1, z, z, z, 5, z, z, z, 9, z, z, z, 13, z, z, z, 1, z, z, z, 5, z, z, z, 9, z, z, z, 13, z, z, z)
-                                            : _mm256_setr_epi8(2, z, z, z, 6, z, z, z, 10, z, z, z, 14, z, z, z, 2, z, z, z, 6, z, z, z, 10, z, z, z, 14, z, z, z));
+    const __m256i index = _mm256_add_epi32(_mm256_set1_epi32(int(0x80808000u) + byte),
+                                           _mm256_setr_epi32(0, 4, 8, 12, 0, 4, 8, 12));
+    return _mm256_shuffle_epi8(a, index);
   }
   static I Words(const std::byte* base, I offsets) {
     return _mm256_i32gather_epi32(reinterpret_cast<const int*>(base), offsets, 1);

@@ -91,11 +91,12 @@ struct Avx512Lanes {
   static I EqualI(I a, I b) { return MaskI(_mm512_cmpeq_epi32_mask(a, b)); }
   static bool AllSet(I mask) { return _mm512_cmpeq_epi32_mask(mask, _mm512_set1_epi32(-1)) == 0xFFFF; }
   static bool AllEqualI(I a, I b) { return _mm512_cmpeq_epi32_mask(a, b) == 0xFFFF; }
-  // One byte shuffle: byte `byte` of each word to its low byte, zeros above.
+  // One byte shuffle: byte `byte` of each word to its low byte, zeros above
+  // (indices with the top bit set give zero; they count within 128 bits).
   static I MiddleByte(I a, int byte) {
-    const __m512i index = _mm512_set1_epi32(byte == 1 ? int(0x80808001u) : int(0x80808002u));
-    // (The in-lane index: word k's byte is at 4k + byte.)
-    return _mm512_shuffle_epi8(a, _mm512_add_epi32(index, _mm512_setr_epi32(0, 4, 8, 12, 0, 4, 8, 12, 0, 4, 8, 12, 0, 4, 8, 12)));
+    const __m512i index = _mm512_add_epi32(_mm512_set1_epi32(int(0x80808000u) + byte),
+                                           _mm512_setr_epi32(0, 4, 8, 12, 0, 4, 8, 12, 0, 4, 8, 12, 0, 4, 8, 12));
+    return _mm512_shuffle_epi8(a, index);
   }
   static I Words(const std::byte* base, I offsets) { return _mm512_i32gather_epi32(offsets, base, 1); }
   // Each lane's two texels of a row: two gathers of 64-bit words (on Zen 4,

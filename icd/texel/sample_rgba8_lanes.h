@@ -15,7 +15,7 @@
 // Min, Max, the comparisons Less, Greater, GreaterEqual, LessEqual, Equal,
 // NotEqual (SSE's masks), AndF, SelectF, MaskBits (a mask's sign bits),
 // TruncateToInt, RoundToInt, ToFloat, AsInt, AsFloat, AddI, SubI, AndI, OrI,
-// Floor (used when kHasFloor),
+// Floor (only when kHasFloor is true),
 // XorI, AndNotI, MinI, MaxI, ShiftLeft2, ShiftRight (by a count), MulLo,
 // GreaterI, EqualI, AllSet / AnySet (of a mask's lanes), AllEqualI,
 // MiddleByte (byte 1 or 2 of each word, zero-extended), LaneBits (lane k

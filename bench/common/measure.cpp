@@ -7,16 +7,26 @@
 
 namespace duet_bench {
 
-Timing MeasureBest(const TimedRun& run, const TimingPlan& given) {
-  Timing t;
-  // On a machine that is shared (a virtual one losing time to its host),
-  // more and shorter runs find a quiet stretch more often:
-  // DUET_BENCH_RUNS=N timed runs, DUET_BENCH_TARGET_MS=M per run.
+namespace {
+
+// `given` as the environment changes it. On a machine that is shared (a
+// virtual one losing time to its host), more and shorter runs find a quiet
+// stretch more often: DUET_BENCH_RUNS=N timed runs, DUET_BENCH_TARGET_MS=M
+// per run.
+TimingPlan EffectivePlan(const TimingPlan& given) {
   TimingPlan plan = given;
   if (const char* runs = std::getenv("DUET_BENCH_RUNS"); runs != nullptr && std::atoi(runs) > 0)
     plan.timed_runs = plan.min_timed_runs = uint32_t(std::atoi(runs));
   if (const char* ms = std::getenv("DUET_BENCH_TARGET_MS"); ms != nullptr && std::atof(ms) > 0)
     plan.target_seconds = std::atof(ms) / 1000.0;
+  return plan;
+}
+
+}  // namespace
+
+Timing MeasureBest(const TimedRun& run, const TimingPlan& given) {
+  Timing t;
+  const TimingPlan plan = EffectivePlan(given);
   run(1);  // warm-up: first touch of pages, caches, lazily built driver state
   if (plan.quick) {
     t.reps = 1;
@@ -69,7 +79,9 @@ double GigabytesPerSecond(uint64_t bytes_per_rep, const Timing& t) {
   return RatePerSecond(double(bytes_per_rep), t) / 1e9;
 }
 
-void PrintTimingRule(const TimingPlan& plan, uint32_t rounds) {
+void PrintTimingRule(const TimingPlan& given, uint32_t rounds) {
+  // (The children inherit the environment: the plan they follow.)
+  const TimingPlan plan = EffectivePlan(given);
   std::printf("Warm-up once, N chosen for ~%.0f ms per run, best of %u runs (of %u once they took %.0f s);\n"
               "%u child processes per ICD and row, the ICDs taking turns, the best one counting.\n\n",
               plan.target_seconds * 1000, plan.timed_runs, plan.min_timed_runs, plan.budget_seconds, rounds);

@@ -32,7 +32,8 @@ using TimedRun = std::function<double(uint32_t reps)>;
 Timing MeasureBest(const TimedRun& run, const TimingPlan& plan);
 
 // The table's line on how it measures (not for --quick): the timing rule
-// above, and `rounds` child processes per ICD (RunOnBoth).
+// above (with the environment's changes, as MeasureBest makes them), and
+// `rounds` child processes per ICD (RunOnBoth).
 void PrintTimingRule(const TimingPlan& plan, uint32_t rounds);
 
 // Units (bytes, invocations, frames) per second over the best run.

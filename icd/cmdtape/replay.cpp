@@ -7,6 +7,7 @@
 #include <cstring>
 #include <mutex>
 #include <set>
+#include <type_traits>
 
 #include "cmdtape/command_buffer.h"
 #include "cmdtape/graphics_commands.h"
@@ -38,13 +39,45 @@ void LogSkippedOnce(Op op) {
   if (reported.insert(op).second) DUET_WARN("%s is recorded but not executed yet; skipped", OpName(op));
 }
 
+// Records that write no image but attachments of the render pass instance
+// they are in (which RenderPassState follows): state, barriers, events,
+// render pass boundaries, draws (those whose shaders store count in
+// TapeExecutor::Draw), queries, and writes of buffers only (the images
+// KnownClear follows share their memory with no buffer). Every other
+// record counts in Device::image_writes.
+template <typename R>
+constexpr bool kSetsDrawState = requires(const R& r, raster::DrawBindings& b) { ApplyDrawState(r, b); };
+template <typename... R>
+constexpr bool kOneOf = false;
+template <typename R, typename... Of>
+constexpr bool kOneOf<R, Of...> = (std::is_same_v<R, Of> || ...);
+template <typename R>
+constexpr bool WritesOnlyAttachments() {
+  return kSetsDrawState<R> ||
+         kOneOf<R, CmdPipelineBarrierRecord, CmdPipelineBarrier2Record, CmdBindPipelineRecord,
+                CmdBindDescriptorSetsRecord, CmdPushConstantsRecord, CmdDrawRecord, CmdDrawIndexedRecord,
+                CmdDrawIndirectRecord, CmdDrawIndexedIndirectRecord, CmdDrawIndirectCountRecord,
+                CmdDrawIndexedIndirectCountRecord, CmdBeginRenderPassRecord, CmdBeginRenderPass2Record,
+                CmdNextSubpassRecord, CmdNextSubpass2Record, CmdEndRenderPassRecord, CmdEndRenderPass2Record,
+                CmdBeginRenderingRecord, CmdEndRenderingRecord, CmdClearAttachmentsRecord, CmdExecuteCommandsRecord,
+                CmdBeginDebugUtilsLabelEXTRecord, CmdEndDebugUtilsLabelEXTRecord, CmdInsertDebugUtilsLabelEXTRecord,
+                CmdSetEventRecord, CmdSetEvent2Record, CmdResetEventRecord, CmdResetEvent2Record, CmdWaitEventsRecord,
+                CmdWaitEvents2Record, CmdBeginQueryRecord, CmdEndQueryRecord, CmdResetQueryPoolRecord,
+                CmdWriteTimestampRecord, CmdWriteTimestamp2Record, CmdCopyQueryPoolResultsRecord, CmdUpdateBufferRecord,
+                CmdFillBufferRecord, CmdCopyBufferRecord, CmdCopyBuffer2Record, CmdCopyImageToBufferRecord,
+                CmdCopyImageToBuffer2Record>;
+}
+
 class TapeExecutor {
  public:
-  explicit TapeExecutor(Device* device) : device_(device) {}
+  explicit TapeExecutor(Device* device) : device_(device), render_pass_(&device->image_writes) {}
 
   void Run(const Tape& tape) {
-    for (const RecordHeader* h = tape.First(); h != nullptr && !device_->lost; h = h->next)
-      VisitRecord(h, *this);
+    auto visit = [this](const auto& record) {
+      if constexpr (!WritesOnlyAttachments<std::decay_t<decltype(record)>>()) ++device_->image_writes;
+      (*this)(record);
+    };
+    for (const RecordHeader* h = tape.First(); h != nullptr && !device_->lost; h = h->next) VisitRecord(h, visit);
   }
 
   // Execution is in order on one thread, so barriers only need to exist.
@@ -277,6 +310,9 @@ class TapeExecutor {
   }
 
   void Draw(const raster::DrawCall& draw) {
+    const Pipeline* pipeline = graphics_.shader.pipeline;
+    if (pipeline != nullptr && (pipeline->graphics.vertex.writes_memory || pipeline->graphics.fragment.writes_memory))
+      ++device_->image_writes;
     raster::ExecuteDraw(device_, graphics_, render_pass_.Targets(), draw,
                         occlusion_active_ ? &occlusion_samples_ : nullptr);
   }

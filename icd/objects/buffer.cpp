@@ -71,6 +71,7 @@ VKAPI_ATTR VkResult VKAPI_CALL BindBufferMemory2(VkDevice, uint32_t bindInfoCoun
     Buffer* buffer = FromHandle<Buffer>(pBindInfos[i].buffer);
     buffer->memory = FromHandle<DeviceMemory>(pBindInfos[i].memory);
     buffer->memory_offset = pBindInfos[i].memoryOffset;
+    if (buffer->memory != nullptr) ++buffer->memory->bound_resources;
   }
   return VK_SUCCESS;
 }

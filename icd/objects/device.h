@@ -44,6 +44,12 @@ struct Device : DispatchableObject {
   // A shader wave running longer than this loses the device (DUET_WATCHDOG_MS, read at creation).
   int64_t shader_watchdog_ns = spirv_exec::WatchdogLimitFromEnvironment();
 
+  // Counts the replayed commands that may have written image memory other
+  // than as attachments of the render pass instance they are in: copies,
+  // clears, blits, dispatches, draws whose shaders store... What the driver
+  // knows an image holds (Image::known_clear) lasts while it is unchanged.
+  std::atomic<uint64_t> image_writes{0};
+
   std::atomic<uint32_t> memory_allocation_count{0};
   std::atomic<uint64_t> memory_allocated_bytes{0};
 

@@ -112,6 +112,7 @@ VKAPI_ATTR VkResult VKAPI_CALL BindImageMemory2(VkDevice, uint32_t bindInfoCount
     Image* image = FromHandle<Image>(pBindInfos[i].image);
     image->memory = FromHandle<DeviceMemory>(pBindInfos[i].memory);
     image->memory_offset = pBindInfos[i].memoryOffset;
+    if (image->memory != nullptr) ++image->memory->bound_resources;
   }
   return VK_SUCCESS;
 }

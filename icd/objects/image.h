@@ -3,6 +3,9 @@
 #include <vulkan/vulkan_core.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <vector>
 
 #include "objects/memory.h"
 #include "texel/image_layout.h"
@@ -27,6 +30,19 @@ struct Image : NonDispatchableObject {
   texel::ImageLayout layout;
   DeviceMemory* memory = nullptr;
   VkDeviceSize memory_offset = 0;
+
+  // What the driver knows the image holds since its last load-op clear
+  // (raster/known_clear.h): the tiles that still hold the clear's texel.
+  // Queue threads read and write it under `mutex`.
+  struct KnownClear {
+    std::mutex mutex;
+    bool valid = false;
+    uint64_t image_writes = 0;  // Device::image_writes when the clear began
+    uint32_t texel_size = 0;
+    std::byte texel[32]{};
+    std::vector<uint8_t> tiles;  // row by row: 1 where the tile holds the texel
+  };
+  KnownClear known_clear;
 
   std::byte* Data() const { return memory != nullptr ? memory->data + memory_offset : nullptr; }
 };

@@ -150,6 +150,7 @@ VKAPI_ATTR VkResult VKAPI_CALL MapMemory(VkDevice, VkDeviceMemory _memory, VkDev
     return VK_ERROR_MEMORY_MAP_FAILED;
   }
   memory->mapped = true;
+  memory->ever_mapped = true;
   *ppData = memory->data + offset;
   return VK_SUCCESS;
 }

@@ -2,6 +2,7 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -23,6 +24,12 @@ struct DeviceMemory : NonDispatchableObject {
   std::byte* data = nullptr;
   size_t mapped_length = 0;  // the length of the host mapping backing `data`
   bool mapped = false;
+  // Whether the application ever mapped it, and how many buffers and images
+  // were ever bound to it: what the driver knows an image holds
+  // (Image::known_clear) is only kept for memory the host never saw and
+  // no other resource shares.
+  std::atomic<bool> ever_mapped{false};
+  std::atomic<uint32_t> bound_resources{0};
 };
 
 // Buffer device addresses are host addresses. Shaders check each access

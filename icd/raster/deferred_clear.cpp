@@ -4,6 +4,8 @@
 #include <cstdint>
 
 #include "objects/image.h"
+#include "raster/known_clear.h"
+#include "raster/tile_raster.h"
 
 namespace duet::raster {
 namespace {
@@ -26,6 +28,24 @@ void DeferredClears::Add(const ImageView& view, VkImageAspectFlags aspects, cons
                          const VkRect2D& area, LayerSet layers, bool kept) {
   if (area.extent.width == 0 || area.extent.height == 0) return;
   pending_.push_back({&view, aspects, value, area, layers, kept});
+  if (image_writes_ != nullptr && FollowsClear(view, aspects, area, layers, kept)) Follow(&pending_.back());
+}
+
+// Tiles of the image's grid (the rasterizer's: the area starts at the
+// origin), those that hold the texel already done.
+void DeferredClears::Follow(Pending* p) {
+  p->texel = ColorClearTexel(p->view->format, p->value.color);
+  if (p->texel.size == 0) return;
+  Image& image = *p->view->image;
+  p->known = &image;
+  p->image_writes = image_writes_->load();
+  p->tile = kTileSize;
+  p->tx0 = p->ty0 = 0;
+  p->columns = ClearTileColumns(image);
+  p->rows = ClearTileRows(image);
+  p->done = TakeKnownClear(image, p->texel, p->image_writes);
+  p->done.resize(size_t(p->columns) * p->rows, 0);
+  p->written.assign(p->done.size(), 0);
 }
 
 void DeferredClears::UseTiles(int32_t tile) {
@@ -50,6 +70,14 @@ void DeferredClears::ClearTile(int32_t x0, int32_t y0, bool drawn) {
     if (p.done[index] != 0) continue;
     p.done[index] = 1;
     ClearViewRect(*p.view, p.aspects, p.value, rect, p.layers);
+  }
+}
+
+void DeferredClears::DrawWrote(int32_t x0, int32_t y0) {
+  for (Pending& p : pending_) {
+    if (p.known == nullptr) continue;
+    const uint32_t column = uint32_t(x0 / p.tile), row = uint32_t(y0 / p.tile);
+    if (column < p.columns && row < p.rows) p.written[row * p.columns + column] = 1;
   }
 }
 
@@ -85,6 +113,11 @@ void DeferredClears::Write(bool only_kept) {
         const VkRect2D rect = Intersect(p.area, x0, y0, x0 + p.tile, y0 + p.tile);
         if (rect.extent.width != 0) ClearViewRect(*p.view, p.aspects, p.value, rect, p.layers);
       }
+    }
+    // The instance ends: every tile holds the clear but those draws wrote in.
+    if (only_kept && p.known != nullptr) {
+      for (uint8_t& w : p.written) w ^= 1;
+      RememberClear(*p.known, p.texel, p.image_writes, std::move(p.written));
     }
   }
   pending_.clear();

@@ -17,27 +17,6 @@
 namespace duet::raster {
 namespace {
 
-// Whether the program writes memory other than its own (storage buffers and
-// images, atomics): such side effects must happen for every fragment the
-// late tests would see.
-bool WritesMemory(const spirv_exec::Program& p) {
-  for (const spirv_exec::Inst& inst : p.code) {
-    switch (inst.op) {
-      case spirv_exec::Op::kStore:
-        if (p.roots[inst.aux].kind == spirv_exec::RootKind::kDescriptorBuffer) return true;
-        break;
-      case spirv_exec::Op::kAtomic:
-      case spirv_exec::Op::kImageWrite:
-      case spirv_exec::Op::kStoreIndexed:
-      case spirv_exec::Op::kAtomicIndexed:
-      case spirv_exec::Op::kStoreAddress:
-      case spirv_exec::Op::kAtomicAddress: return true;
-      default: break;
-    }
-  }
-  return false;
-}
-
 // Whether the program may end a fragment (discard, demote to a helper) or
 // change its coverage or depth: then tests before shading cannot write.
 bool MayDropFragments(const spirv_exec::Program& p) {
@@ -264,7 +243,8 @@ EarlyDepth ChooseEarlyDepth(const spirv_exec::Program* program, const OutputTarg
   if (!t.has_depth || !ds.depth_test || !MonotoneCompare(ds.depth_compare)) return EarlyDepth::kNone;
   if (ds.stencil_test && t.has_stencil) return EarlyDepth::kNone;  // depth-fail stencil ops run in order
   if (program->BuiltinOutput(uint32_t(spv::BuiltIn::FragDepth)) != UINT32_MAX) return EarlyDepth::kNone;
-  if (WritesMemory(*program)) return EarlyDepth::kNone;
+  // Side effects must happen for every fragment the late tests would see.
+  if (program->writes_memory) return EarlyDepth::kNone;
   // A fragment that passes now is written whatever the shader computes: the
   // tests and depth writes can all run before shading, in primitive order.
   if (!MayDropFragments(*program) && !t.alpha_to_coverage) return EarlyDepth::kFull;

@@ -4,6 +4,7 @@
 #include "objects/image.h"
 #include "objects/render_pass.h"
 #include "raster/attachment_ops.h"
+#include "raster/known_clear.h"
 #include "texel/texel_codec.h"
 #include "util/vk_util.h"
 
@@ -82,6 +83,14 @@ void RenderPassState::BeginRenderPass(const VkRenderPassBeginInfo& begin) {
   targets_ = {};
   targets_.render_area = begin.renderArea;
   BeginSubpass();
+  ForgetKnownClears(attachments_);
+}
+
+// The instance writes its attachments: what is known of them no longer
+// holds, but for the clears that took it (DeferredClears::Follow).
+void RenderPassState::ForgetKnownClears(const std::vector<const ImageView*>& views) const {
+  for (const ImageView* view : views)
+    if (view != nullptr) ForgetKnownClear(*view->image);
 }
 
 void RenderPassState::NextSubpass() {
@@ -217,6 +226,15 @@ void RenderPassState::BeginRendering(const VkRenderingInfo& info) {
     targets_.colors.push_back(attach(&info.pColorAttachments[i], VK_IMAGE_ASPECT_COLOR_BIT));
   targets_.depth = attach(info.pDepthAttachment, VK_IMAGE_ASPECT_DEPTH_BIT);
   targets_.stencil = attach(info.pStencilAttachment, VK_IMAGE_ASPECT_STENCIL_BIT);
+  std::vector<const ImageView*> views;
+  auto add = [&](const AttachmentTarget& t) {
+    views.push_back(t.view);
+    views.push_back(t.resolve_view);
+  };
+  for (const AttachmentTarget& color : targets_.colors) add(color);
+  add(targets_.depth);
+  add(targets_.stencil);
+  ForgetKnownClears(views);
 }
 
 void RenderPassState::EndRendering() {

@@ -14,6 +14,7 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -28,6 +29,10 @@ namespace raster {
 
 class RenderPassState {
  public:
+  // `image_writes`: the device's Device::image_writes, for what is known of
+  // cleared images (raster/known_clear.h).
+  explicit RenderPassState(const std::atomic<uint64_t>* image_writes = nullptr) : deferred_(image_writes) {}
+
   // vkCmdBeginRenderPass(2): framebuffer views (or, imageless, the views of
   // VkRenderPassAttachmentBeginInfo), then subpass 0 begins.
   void BeginRenderPass(const VkRenderPassBeginInfo& begin);
@@ -59,6 +64,7 @@ class RenderPassState {
   void BeginSubpass();
   void RunLoadOps();
   void ResolveTargets() const;
+  void ForgetKnownClears(const std::vector<const ImageView*>& views) const;
 
   RenderTargets targets_;
   DeferredClears deferred_;  // the load-op clears (targets_.deferred)

@@ -1004,7 +1004,11 @@ void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragmen
     // Wave registers are reused across tiles and draws by each thread.
     thread_local spirv_exec::WaveState wave;
     TileRasterizer rasterizer(d, &wave);
-    passed += rasterizer.Run(tile);
+    const uint64_t tile_passed = rasterizer.Run(tile);
+    passed += tile_passed;
+    // Only samples that pass their tests write: without any, the tile's
+    // attachments are as they were.
+    if (deferred != nullptr && tile_passed != 0) deferred->DrawWrote(x0, y0);
   });
   if (samples_passed != nullptr) *samples_passed += passed.load();
 }

@@ -355,6 +355,28 @@ bool Compiler::Compile(const SpirvEntryPoint& entry, std::string* error) {
   return true;
 }
 
+namespace {
+
+bool WritesMemory(const Program& p) {
+  for (const Inst& inst : p.code) {
+    switch (inst.op) {
+      case Op::kStore:
+        if (p.roots[inst.aux].kind == RootKind::kDescriptorBuffer) return true;
+        break;
+      case Op::kAtomic:
+      case Op::kImageWrite:
+      case Op::kStoreIndexed:
+      case Op::kAtomicIndexed:
+      case Op::kStoreAddress:
+      case Op::kAtomicAddress: return true;
+      default: break;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 bool CompileStage(const std::vector<uint32_t>& words, const char* entry_name, ShaderStage stage, Program* program,
                   std::string* error) {
   SpirvModule module;
@@ -370,6 +392,7 @@ bool CompileStage(const std::vector<uint32_t>& words, const char* entry_name, Sh
     program->early_fragment_tests = entry.early_fragment_tests;
     Compiler compiler(module, program);
     if (!compiler.Compile(entry, error)) return false;
+    program->writes_memory = WritesMemory(*program);
     PrepareExecution(program);
     return true;
   }

@@ -258,6 +258,9 @@ struct Program {
   bool uses_derivatives = false;
   bool early_fragment_tests = false;
   bool uses_kill = false;
+  // Writes memory other than its own (storage buffers and images, through
+  // addresses too, and atomics).
+  bool writes_memory = false;
 
   // First register of a built-in, or UINT32_MAX when the stage does not use it.
   uint32_t BuiltinInput(uint32_t builtin) const {

@@ -2,8 +2,11 @@
 // at the end (raster/deferred_clear): whatever the order, the result is
 // the clear's. Render areas that do not line up with tiles, draws that
 // cover part of them, and pixels outside them left alone.
+#include <functional>
+
 #include "graphics_fixture.h"
 #include "shaders/flat_color.frag.h"
+#include "shaders/store_red_texel.frag.h"
 
 namespace duet_test {
 namespace {
@@ -200,6 +203,139 @@ TEST_F(LoadOpClearTest, ALaterRenderingLoadsEveryClearedTile) {
   for (uint32_t y = 0; y < kExtent.height; ++y)
     for (uint32_t x = 0; x < kExtent.width; ++x)
       ASSERT_EQ(pixels[y * kExtent.width + x], x < 10 && y < 10 ? 0xFF0000FFu : 0xFF00FF00u) << x << "," << y;
+}
+
+// A clear that finds tiles still holding its value from the image's last
+// clear leaves them alone (raster/known_clear). Each way of writing the
+// image between two clears must make the second one write every tile again:
+// each writer here leaves red in some tile the clears know as green.
+TEST_F(LoadOpClearTest, WritesBetweenClearsAreCleared) {
+  const VkClearValue green{{{0.0f, 1.0f, 0.0f, 1.0f}}};
+  const uint32_t kGreen = 0xFF00FF00u;
+  const VkClearColorValue red{{1.0f, 0.0f, 0.0f, 1.0f}};
+  RectParams corner;  // a red rectangle in the bottom-right tile
+  corner.bounds[0] = Ndc(150, kExtent.width);
+  corner.bounds[1] = Ndc(140, kExtent.height);
+  corner.bounds[2] = corner.bounds[3] = 1;
+  corner.color[0] = 1;
+  corner.color[1] = corner.color[2] = 0;
+  auto barrier = [](VkCommandBuffer cb) {
+    VkMemoryBarrier b{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    b.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
+    b.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &b, 0,
+                         nullptr, 0, nullptr);
+  };
+  const PipelineDesc flat = RectPipeline(Module(kFlatColorFrag), kExtent);
+  const VkPipeline flat_pipeline = MakePipeline(flat);
+  // The storing draw renders into a target of its own.
+  const DescriptorSet storage = MakeDescriptorSet({VK_DESCRIPTOR_TYPE_STORAGE_IMAGE});
+  const PipelineDesc storing = RectPipeline(Module(kStoreRedTexelFrag), kExtent, {storage.layout});
+  const VkPipeline storing_pipeline = MakePipeline(storing);
+  const Target other = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
+  // The resolve comes from a 4-sample image cleared red.
+  VkImageCreateInfo ms_info = ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {kExtent.width, kExtent.height, 1},
+                                        1, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+  ms_info.samples = VK_SAMPLE_COUNT_4_BIT;
+  const VkImage ms_image = MakeGeneralImage(ms_info);
+  ASSERT_NE(ms_image, VK_NULL_HANDLE);
+  const VkImageView ms_view =
+      MakeView(ms_image, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1});
+  std::vector<uint32_t> reds(size_t(kExtent.width) * kExtent.height, 0xFF0000FFu);
+  const HostBuffer red_pixels = Upload(reds, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+
+  struct Writer {
+    const char* name;
+    std::function<void(VkCommandBuffer, const Target&)> record;
+  };
+  const std::vector<Writer> writers = {
+      {"vkCmdCopyBufferToImage",
+       [&](VkCommandBuffer cb, const Target& t) {
+         VkBufferImageCopy region{};
+         region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+         region.imageExtent = {kExtent.width, kExtent.height, 1};
+         vkCmdCopyBufferToImage(cb, red_pixels.buffer, t.image, VK_IMAGE_LAYOUT_GENERAL, 1, &region);
+       }},
+      {"vkCmdClearColorImage",
+       [&](VkCommandBuffer cb, const Target& t) {
+         const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+         vkCmdClearColorImage(cb, t.image, VK_IMAGE_LAYOUT_GENERAL, &red, 1, &range);
+       }},
+      {"a rendering that loads and draws",
+       [&](VkCommandBuffer cb, const Target& t) {
+         BeginRendering(cb, {{&t, VK_ATTACHMENT_LOAD_OP_LOAD}});
+         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, flat_pipeline);
+         DrawRect(cb, flat.layout, corner);
+         vkCmdEndRendering(cb);
+       }},
+      {"a draw storing into it",
+       [&](VkCommandBuffer cb, const Target& t) {
+         WriteImageDescriptor(storage, 0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_NULL_HANDLE, t.view);
+         BeginRendering(cb, {{&other, VK_ATTACHMENT_LOAD_OP_CLEAR, green}});
+         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, storing_pipeline);
+         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, storing.layout, 0, 1, &storage.set, 0, nullptr);
+         DrawRect(cb, storing.layout, corner);
+         vkCmdEndRendering(cb);
+       }},
+      {"a resolve into it",
+       [&](VkCommandBuffer cb, const Target& t) {
+         VkRenderingAttachmentInfo a{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+         a.imageView = ms_view;
+         a.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+         a.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT;
+         a.resolveImageView = t.view;
+         a.resolveImageLayout = VK_IMAGE_LAYOUT_GENERAL;
+         a.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+         a.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+         a.clearValue.color = red;
+         VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+         info.renderArea = {{0, 0}, kExtent};
+         info.layerCount = 1;
+         info.colorAttachmentCount = 1;
+         info.pColorAttachments = &a;
+         vkCmdBeginRendering(cb, &info);
+         vkCmdEndRendering(cb);
+       }},
+  };
+  for (const Writer& writer : writers) {
+    SCOPED_TRACE(writer.name);
+    const Target color = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent, VK_IMAGE_USAGE_STORAGE_BIT);
+    // Two clears (the second one knows the first), the writer, a clear,
+    // all in one command buffer; then once more with the writer in a
+    // submission of its own.
+    for (const bool apart : {false, true}) {
+      VkCommandBuffer cb = BeginCommands();
+      for (int i = 0; i < 2; ++i) {
+        BeginRendering(cb, {{&color, VK_ATTACHMENT_LOAD_OP_CLEAR, green}});
+        vkCmdEndRendering(cb);
+        barrier(cb);
+      }
+      if (apart) {
+        EndSubmitWait(cb);
+        cb = BeginCommands();
+      }
+      writer.record(cb, color);
+      if (apart) {
+        EndSubmitWait(cb);
+        const std::vector<uint32_t> written = Read<uint32_t>(color);
+        ASSERT_EQ(written.size(), size_t(kExtent.width) * kExtent.height);
+        ASSERT_EQ(written.back(), 0xFF0000FFu) << "the writer leaves red in the bottom-right tile";
+        cb = BeginCommands();
+      }
+      barrier(cb);
+      BeginRendering(cb, {{&color, VK_ATTACHMENT_LOAD_OP_CLEAR, green}});
+      vkCmdEndRendering(cb);
+      EndSubmitWait(cb);
+      const std::vector<uint32_t> pixels = Read<uint32_t>(color);
+      ASSERT_EQ(pixels.size(), size_t(kExtent.width) * kExtent.height);
+      int wrong = 0;
+      for (size_t i = 0; i < pixels.size(); ++i)
+        if (pixels[i] != kGreen && ++wrong <= 5)
+          ADD_FAILURE() << (apart ? "apart" : "together") << ": pixel " << i % kExtent.width << ","
+                        << i / kExtent.width << ": " << std::hex << pixels[i];
+      EXPECT_EQ(wrong, 0);
+    }
+  }
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ void DeferredClears::Follow(Pending* p) {
   p->texel = ColorClearTexel(p->view->format, p->value.color);
   if (p->texel.size == 0) return;
   Image& image = *p->view->image;
-  p->known = &image;
+  p->followed = &image;
   p->image_writes = image_writes_->load();
   p->tile = kTileSize;
   p->tx0 = p->ty0 = 0;
@@ -75,8 +75,8 @@ void DeferredClears::ClearTile(int32_t x0, int32_t y0, bool drawn) {
 
 void DeferredClears::DrawWrote(int32_t x0, int32_t y0) {
   for (Pending& p : pending_) {
-    if (p.known == nullptr) continue;
-    const uint32_t column = uint32_t(x0 / p.tile), row = uint32_t(y0 / p.tile);
+    if (p.followed == nullptr) continue;
+    const uint32_t column = uint32_t((x0 - p.tx0) / p.tile), row = uint32_t((y0 - p.ty0) / p.tile);
     if (column < p.columns && row < p.rows) p.written[row * p.columns + column] = 1;
   }
 }
@@ -114,11 +114,16 @@ void DeferredClears::Write(bool only_kept) {
         if (rect.extent.width != 0) ClearViewRect(*p.view, p.aspects, p.value, rect, p.layers);
       }
     }
-    // The instance ends: every tile holds the clear but those draws wrote in.
-    if (only_kept && p.known != nullptr) {
-      for (uint8_t& w : p.written) w ^= 1;
-      RememberClear(*p.known, p.texel, p.image_writes, std::move(p.written));
-    }
+  }
+  // The instance ends: every tile of a followed clear holds it but those
+  // draws wrote in (unless another clear wrote the image too).
+  for (Pending& p : pending_) {
+    if (!only_kept || p.followed == nullptr) continue;
+    const bool alone = std::count_if(pending_.begin(), pending_.end(),
+                                     [&](const Pending& q) { return q.view->image == p.followed; }) == 1;
+    if (!alone) continue;
+    for (uint8_t& w : p.written) w ^= 1;
+    RememberClear(*p.followed, p.texel, p.image_writes, std::move(p.written));
   }
   pending_.clear();
 }

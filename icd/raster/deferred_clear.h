@@ -77,7 +77,7 @@ class DeferredClears {
     std::vector<uint8_t> done;  // per tile: cleared already (or held already, when followed)
     // Followed by the image's KnownClear: the image, the clear's texel,
     // Device::image_writes when it began, and per tile whether a draw wrote in it.
-    Image* known = nullptr;
+    Image* followed = nullptr;
     ClearTexel texel;
     uint64_t image_writes = 0;
     std::vector<uint8_t> written;

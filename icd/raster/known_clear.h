@@ -13,9 +13,10 @@
 //   command that may write image memory other than as an attachment of its
 //   render pass instance (cmdtape/replay.cpp).
 // A render pass instance forgets what is known of all its attachments when
-// it begins; a followed clear takes what is known first (DeferredClears)
-// and, when the instance ends, leaves the tiles no draw worked in as
-// holding its texel.
+// it begins, and of its resolve targets when it resolves; a followed clear
+// takes what is known first (DeferredClears) and, when the instance ends,
+// leaves the tiles where no sample passed its tests (nothing was written)
+// as holding its texel.
 #pragma once
 
 #include <vulkan/vulkan_core.h>

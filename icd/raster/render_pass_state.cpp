@@ -34,6 +34,8 @@ LayerSet RenderedLayers(const RenderTargets& targets) { return {targets.view_mas
 
 void ResolveTarget(const AttachmentTarget& target, VkImageAspectFlagBits aspect, const RenderTargets& targets) {
   if (target.view == nullptr || target.resolve_view == nullptr) return;
+  // (After its own load-op clear, if it had one, was remembered.)
+  ForgetKnownClear(*target.resolve_view->image);
   ResolveViewRect(*target.view, *target.resolve_view, aspect, target.resolve_mode, targets.render_area,
                   RenderedLayers(targets));
 }
@@ -67,6 +69,13 @@ std::vector<const ImageView*> InstanceViews(const Framebuffer& framebuffer, cons
   return views;
 }
 
+// The instance writes its attachments: what is known of them no longer
+// holds, but for the clears that took it (DeferredClears::Follow).
+void ForgetKnownClears(const std::vector<const ImageView*>& views) {
+  for (const ImageView* view : views)
+    if (view != nullptr) ForgetKnownClear(*view->image);
+}
+
 }  // namespace
 
 void RenderPassState::BeginRenderPass(const VkRenderPassBeginInfo& begin) {
@@ -86,12 +95,7 @@ void RenderPassState::BeginRenderPass(const VkRenderPassBeginInfo& begin) {
   ForgetKnownClears(attachments_);
 }
 
-// The instance writes its attachments: what is known of them no longer
-// holds, but for the clears that took it (DeferredClears::Follow).
-void RenderPassState::ForgetKnownClears(const std::vector<const ImageView*>& views) const {
-  for (const ImageView* view : views)
-    if (view != nullptr) ForgetKnownClear(*view->image);
-}
+
 
 void RenderPassState::NextSubpass() {
   if (pass_ == nullptr) return;

@@ -64,7 +64,6 @@ class RenderPassState {
   void BeginSubpass();
   void RunLoadOps();
   void ResolveTargets() const;
-  void ForgetKnownClears(const std::vector<const ImageView*>& views) const;
 
   RenderTargets targets_;
   DeferredClears deferred_;  // the load-op clears (targets_.deferred)

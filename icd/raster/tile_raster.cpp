@@ -226,6 +226,9 @@ class TileRasterizer {
     for (const DirectOutput& out : d_.direct_outputs) direct_texels_.location[out.location] = packed_[out.location];
   }
 
+  // The samples that passed their tests in the tile: occlusion queries
+  // count them, and a tile without any was not written (DrawWrote). Every
+  // path that writes an attachment counts its samples, query or not.
   uint64_t Run(uint32_t tile) {
     const int32_t x0 = d_.tx0 + int32_t(tile % d_.columns) * kTileSize;
     const int32_t y0 = d_.ty0 + int32_t(tile / d_.columns) * kTileSize;
@@ -1006,8 +1009,8 @@ void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragmen
     TileRasterizer rasterizer(d, &wave);
     const uint64_t tile_passed = rasterizer.Run(tile);
     passed += tile_passed;
-    // Only samples that pass their tests write: without any, the tile's
-    // attachments are as they were.
+    // Only samples that pass their tests write (Run counts them all): without
+    // any, the tile's attachments are as they were.
     if (deferred != nullptr && tile_passed != 0) deferred->DrawWrote(x0, y0);
   });
   if (samples_passed != nullptr) *samples_passed += passed.load();

@@ -2,6 +2,7 @@
 // at the end (raster/deferred_clear): whatever the order, the result is
 // the clear's. Render areas that do not line up with tiles, draws that
 // cover part of them, and pixels outside them left alone.
+#include <cstring>
 #include <functional>
 
 #include "graphics_fixture.h"
@@ -49,6 +50,48 @@ class LoadOpClearTest : public GraphicsTest {
     return p;
   }
 
+  // Every pixel of an RGBA8 target is `want` (the first few that are not
+  // are reported).
+  void ExpectEvery(const Target& t, uint32_t want) {
+    const std::vector<uint32_t> pixels = Read<uint32_t>(t);
+    ASSERT_EQ(pixels.size(), size_t(kExtent.width) * kExtent.height);
+    int wrong = 0;
+    for (size_t i = 0; i < pixels.size(); ++i)
+      if (pixels[i] != want && ++wrong <= 5)
+        ADD_FAILURE() << "pixel " << i % kExtent.width << "," << i / kExtent.width << ": " << std::hex << pixels[i];
+    EXPECT_EQ(wrong, 0);
+  }
+  // Submits `cb`, waits, and returns the bottom-right pixel of `t` and a new
+  // command buffer.
+  uint32_t SubmitAndReadCorner(VkCommandBuffer* cb, const Target& t) {
+    EndSubmitWait(*cb);
+    const std::vector<uint32_t> pixels = Read<uint32_t>(t);
+    *cb = BeginCommands();
+    return pixels.empty() ? 0 : pixels.back();
+  }
+
+  // A 4-sample RGBA8 colour attachment of kExtent.
+  VkImageView MakeMultisampledView() {
+    VkImageCreateInfo info = ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {kExtent.width, kExtent.height, 1},
+                                       1, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+    info.samples = VK_SAMPLE_COUNT_4_BIT;
+    const VkImage image = MakeGeneralImage(info);
+    if (image == VK_NULL_HANDLE) return VK_NULL_HANDLE;
+    return MakeView(image, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1});
+  }
+
+  // One layer of `area`, one colour attachment and maybe a depth one.
+  static VkRenderingInfo Rendering(const VkRect2D& area, const VkRenderingAttachmentInfo* color,
+                                   const VkRenderingAttachmentInfo* depth = nullptr) {
+    VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+    info.renderArea = area;
+    info.layerCount = 1;
+    info.colorAttachmentCount = 1;
+    info.pColorAttachments = color;
+    info.pDepthAttachment = depth;
+    return info;
+  }
+
   // Attachment infos clearing colour to blue and depth to 0.5, both stored.
   static void ClearToBlue(const Target& color, const Target& depth, VkRenderingAttachmentInfo* color_info,
                           VkRenderingAttachmentInfo* depth_info) {
@@ -81,12 +124,7 @@ TEST_F(LoadOpClearTest, ClearsTheRenderAreaAroundAndUnderDraws) {
 
   VkRenderingAttachmentInfo color_info, depth_info;
   ClearToBlue(color, depth, &color_info, &depth_info);
-  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
-  info.renderArea = kArea;
-  info.layerCount = 1;
-  info.colorAttachmentCount = 1;
-  info.pColorAttachments = &color_info;
-  info.pDepthAttachment = &depth_info;
+  const VkRenderingInfo info = Rendering(kArea, &color_info, &depth_info);
 
   // Two rectangles in pixels: a red one in front of the cleared depth, a
   // green one behind it (the depth test drops it where the clear is).
@@ -141,12 +179,7 @@ TEST_F(LoadOpClearTest, DepthNotKeptIsClearedWhereDrawn) {
   VkRenderingAttachmentInfo color_info, depth_info;
   ClearToBlue(color, depth, &color_info, &depth_info);
   depth_info.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
-  info.renderArea = {{0, 0}, kExtent};
-  info.layerCount = 1;
-  info.colorAttachmentCount = 1;
-  info.pColorAttachments = &color_info;
-  info.pDepthAttachment = &depth_info;
+  const VkRenderingInfo info = Rendering({{0, 0}, kExtent}, &color_info, &depth_info);
 
   // Two red rectangles in front of the cleared depth, in tiles of their own
   // (64x64 tiles), each drawn twice: the second copy, behind the first,
@@ -234,13 +267,8 @@ TEST_F(LoadOpClearTest, WritesBetweenClearsAreCleared) {
   const VkPipeline storing_pipeline = MakePipeline(storing);
   const Target other = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
   // The resolve comes from a 4-sample image cleared red.
-  VkImageCreateInfo ms_info = ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {kExtent.width, kExtent.height, 1},
-                                        1, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
-  ms_info.samples = VK_SAMPLE_COUNT_4_BIT;
-  const VkImage ms_image = MakeGeneralImage(ms_info);
-  ASSERT_NE(ms_image, VK_NULL_HANDLE);
-  const VkImageView ms_view =
-      MakeView(ms_image, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1});
+  const VkImageView ms_view = MakeMultisampledView();
+  ASSERT_NE(ms_view, VK_NULL_HANDLE);
   std::vector<uint32_t> reds(size_t(kExtent.width) * kExtent.height, 0xFF0000FFu);
   const HostBuffer red_pixels = Upload(reds, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
 
@@ -288,11 +316,7 @@ TEST_F(LoadOpClearTest, WritesBetweenClearsAreCleared) {
          a.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
          a.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
          a.clearValue.color = red;
-         VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
-         info.renderArea = {{0, 0}, kExtent};
-         info.layerCount = 1;
-         info.colorAttachmentCount = 1;
-         info.pColorAttachments = &a;
+         const VkRenderingInfo info = Rendering({{0, 0}, kExtent}, &a);
          vkCmdBeginRendering(cb, &info);
          vkCmdEndRendering(cb);
        }},
@@ -315,27 +339,143 @@ TEST_F(LoadOpClearTest, WritesBetweenClearsAreCleared) {
         cb = BeginCommands();
       }
       writer.record(cb, color);
-      if (apart) {
-        EndSubmitWait(cb);
-        const std::vector<uint32_t> written = Read<uint32_t>(color);
-        ASSERT_EQ(written.size(), size_t(kExtent.width) * kExtent.height);
-        ASSERT_EQ(written.back(), 0xFF0000FFu) << "the writer leaves red in the bottom-right tile";
-        cb = BeginCommands();
-      }
+      if (apart) ASSERT_EQ(SubmitAndReadCorner(&cb, color), 0xFF0000FFu) << "the writer leaves red in the corner";
       barrier(cb);
       BeginRendering(cb, {{&color, VK_ATTACHMENT_LOAD_OP_CLEAR, green}});
       vkCmdEndRendering(cb);
       EndSubmitWait(cb);
-      const std::vector<uint32_t> pixels = Read<uint32_t>(color);
-      ASSERT_EQ(pixels.size(), size_t(kExtent.width) * kExtent.height);
-      int wrong = 0;
-      for (size_t i = 0; i < pixels.size(); ++i)
-        if (pixels[i] != kGreen && ++wrong <= 5)
-          ADD_FAILURE() << (apart ? "apart" : "together") << ": pixel " << i % kExtent.width << ","
-                        << i / kExtent.width << ": " << std::hex << pixels[i];
-      EXPECT_EQ(wrong, 0);
+      SCOPED_TRACE(apart ? "apart" : "together");
+      ExpectEvery(color, kGreen);
     }
   }
+}
+
+// Inside the instance of a clear that knows the image: what its draws and
+// vkCmdClearAttachments write must be cleared by the next clear. Draws go
+// through the rasterizer's merge paths: no depth (written as a whole), and
+// a depth test run before shading.
+TEST_F(LoadOpClearTest, WritesInsideAKnownClearAreClearedNextTime) {
+  const VkClearValue green{{{0.0f, 1.0f, 0.0f, 1.0f}}};
+  const PipelineDesc flat = RectPipeline(Module(kFlatColorFrag), kExtent);
+  const VkPipeline flat_pipeline = MakePipeline(flat);
+  const PipelineDesc tested = DepthTestedRects();
+  const VkPipeline tested_pipeline = MakePipeline(tested);
+  const Target depth = MakeTarget(VK_FORMAT_D32_SFLOAT, kExtent);
+  const VkRect2D corner{{150, 100}, {50, 50}};
+  enum Writer { kFlatDraw, kDepthTestedDraw, kClearAttachments };
+  for (const Writer writer : {kFlatDraw, kDepthTestedDraw, kClearAttachments}) {
+    SCOPED_TRACE(writer);
+    const Target color = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
+    VkRenderingAttachmentInfo color_info, depth_info;
+    ClearToBlue(color, depth, &color_info, &depth_info);
+    color_info.clearValue = green;
+    const VkRenderingInfo info =
+        Rendering({{0, 0}, kExtent}, &color_info, writer == kDepthTestedDraw ? &depth_info : nullptr);
+    VkCommandBuffer cb = BeginCommands();
+    for (int frame = 0; frame < 3; ++frame) {
+      vkCmdBeginRendering(cb, &info);
+      if (frame == 1) {
+        if (writer == kClearAttachments) {
+          VkClearAttachment clear{VK_IMAGE_ASPECT_COLOR_BIT, 0, {}};
+          clear.clearValue.color = {{1.0f, 0.0f, 0.0f, 1.0f}};
+          const VkClearRect rect{corner, 0, 1};
+          vkCmdClearAttachments(cb, 1, &clear, 1, &rect);
+        } else {
+          const bool depth_tested = writer == kDepthTestedDraw;
+          vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, depth_tested ? tested_pipeline : flat_pipeline);
+          DrawRect(cb, depth_tested ? tested.layout : flat.layout, Rect(corner, 0.25f, 1, 0));
+        }
+      }
+      vkCmdEndRendering(cb);
+      if (frame == 1) ASSERT_EQ(SubmitAndReadCorner(&cb, color), 0xFF0000FFu) << "red in the corner";
+    }
+    EndSubmitWait(cb);
+    ExpectEvery(color, 0xFF00FF00u);
+  }
+}
+
+// A render pass object whose resolve attachment has a clear of its own: the
+// resolve at the end overwrites what the clear wrote, so a later clear of
+// the same value must write it again.
+TEST_F(LoadOpClearTest, AResolveOverwritesTheResolveAttachmentsClear) {
+  const Target resolved = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
+  const VkImageView ms_view = MakeMultisampledView();
+  ASSERT_NE(ms_view, VK_NULL_HANDLE);
+  VkAttachmentDescription attachments[2] = {};
+  for (VkAttachmentDescription& a : attachments) {
+    a.format = VK_FORMAT_R8G8B8A8_UNORM;
+    a.samples = VK_SAMPLE_COUNT_1_BIT;
+    a.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    a.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    a.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+    a.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    a.initialLayout = a.finalLayout = VK_IMAGE_LAYOUT_GENERAL;
+  }
+  attachments[0].samples = VK_SAMPLE_COUNT_4_BIT;
+  const VkAttachmentReference color_ref{0, VK_IMAGE_LAYOUT_GENERAL}, resolve_ref{1, VK_IMAGE_LAYOUT_GENERAL};
+  VkSubpassDescription subpass{};
+  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  subpass.colorAttachmentCount = 1;
+  subpass.pColorAttachments = &color_ref;
+  subpass.pResolveAttachments = &resolve_ref;
+  VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+  pass_info.attachmentCount = 2;
+  pass_info.pAttachments = attachments;
+  pass_info.subpassCount = 1;
+  pass_info.pSubpasses = &subpass;
+  VkRenderPass pass = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateRenderPass(device_, &pass_info, nullptr, &pass), VK_SUCCESS);
+  const VkImageView views[2] = {ms_view, resolved.view};
+  VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+  fb_info.renderPass = pass;
+  fb_info.attachmentCount = 2;
+  fb_info.pAttachments = views;
+  fb_info.width = kExtent.width;
+  fb_info.height = kExtent.height;
+  fb_info.layers = 1;
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateFramebuffer(device_, &fb_info, nullptr, &framebuffer), VK_SUCCESS);
+
+  const VkClearValue green{{{0.0f, 1.0f, 0.0f, 1.0f}}};
+  const VkClearValue clears[2] = {{{{1.0f, 0.0f, 0.0f, 1.0f}}}, green};  // samples red, resolve target green
+  VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+  begin.renderPass = pass;
+  begin.framebuffer = framebuffer;
+  begin.renderArea = {{0, 0}, kExtent};
+  begin.clearValueCount = 2;
+  begin.pClearValues = clears;
+  VkCommandBuffer cb = BeginCommands();
+  vkCmdBeginRenderPass(cb, &begin, VK_SUBPASS_CONTENTS_INLINE);
+  vkCmdEndRenderPass(cb);
+  ASSERT_EQ(SubmitAndReadCorner(&cb, resolved), 0xFF0000FFu) << "the resolve writes red";
+  BeginRendering(cb, {{&resolved, VK_ATTACHMENT_LOAD_OP_CLEAR, green}});
+  vkCmdEndRendering(cb);
+  EndSubmitWait(cb);
+  ExpectEvery(resolved, 0xFF00FF00u);
+  vkDestroyFramebuffer(device_, framebuffer, nullptr);
+  vkDestroyRenderPass(device_, pass, nullptr);
+}
+
+// Memory the application maps may change under the driver's feet: a clear
+// of it is written whole every time.
+TEST_F(LoadOpClearTest, ClearsOfMappedMemoryAreWrittenWhole) {
+  const VkClearValue green{{{0.0f, 1.0f, 0.0f, 1.0f}}};
+  const Target color = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
+  for (int i = 0; i < 2; ++i) {
+    VkCommandBuffer cb = BeginCommands();
+    BeginRendering(cb, {{&color, VK_ATTACHMENT_LOAD_OP_CLEAR, green}});
+    vkCmdEndRendering(cb);
+    EndSubmitWait(cb);
+  }
+  void* mapped = nullptr;
+  ASSERT_EQ(vkMapMemory(device_, ImageMemory(color.image), 0, VK_WHOLE_SIZE, 0, &mapped), VK_SUCCESS);
+  std::memset(mapped, 0x7F, size_t(kExtent.width) * kExtent.height * 4);
+  vkUnmapMemory(device_, ImageMemory(color.image));
+  VkCommandBuffer cb = BeginCommands();
+  BeginRendering(cb, {{&color, VK_ATTACHMENT_LOAD_OP_CLEAR, green}});
+  vkCmdEndRendering(cb);
+  EndSubmitWait(cb);
+  ExpectEvery(color, 0xFF00FF00u);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "util/thread_pool.h"
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <mutex>
@@ -37,13 +39,15 @@ class ThreadPool {
       job_context_ = tls_context;
       job_count_ = count;
       next_.store(0);
-      busy_ = static_cast<uint32_t>(workers_.size());
-      ++generation_;
+      busy_.store(static_cast<uint32_t>(workers_.size()));
+      generation_.store(generation_.load() + 1);
     }
     wake_.notify_all();
     Work();
+    // The workers' last items usually end soon: wait for them awake.
+    SpinWhile([&] { return busy_.load(std::memory_order_acquire) != 0; });
     std::unique_lock lock(mutex_);
-    done_.wait(lock, [&] { return busy_ == 0; });
+    done_.wait(lock, [&] { return busy_.load() == 0; });
     job_ = nullptr;
   }
 
@@ -52,14 +56,44 @@ class ThreadPool {
     for (uint32_t i = next_.fetch_add(1); i < job_count_; i = next_.fetch_add(1)) (*job_)(i);
   }
 
+  // DUET_POOL_SPIN_US, 250 by default.
+  static std::chrono::microseconds SpinTime() {
+    const char* env = std::getenv("DUET_POOL_SPIN_US");
+    return std::chrono::microseconds(env != nullptr ? std::max(0, std::atoi(env)) : 250);
+  }
+
+  // Spins (with pause) while `busy()` holds, for at most SpinTime(). A
+  // thread that sleeps instead takes tens of microseconds to wake on a
+  // virtual machine: a frame's draw would start with one thread.
+  template <typename Busy>
+  static void SpinWhile(Busy busy) {
+    static const std::chrono::microseconds spin_time = SpinTime();
+    if (spin_time.count() == 0) return;
+    const auto until = std::chrono::steady_clock::now() + spin_time;
+    while (busy()) {
+      for (int i = 0; i < 32; ++i) Pause();
+      if (std::chrono::steady_clock::now() >= until) return;
+    }
+  }
+
+  static void Pause() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+  }
+
   void WorkerLoop() {
     uint64_t seen = 0;
     for (;;) {
+      // The next job usually follows soon (the next draw, the next frame).
+      SpinWhile([&] { return generation_.load(std::memory_order_acquire) == seen && !stopping_.load(); });
       {
         std::unique_lock lock(mutex_);
-        wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+        wake_.wait(lock, [&] { return stopping_.load() || generation_.load() != seen; });
         if (stopping_) return;
-        seen = generation_;
+        seen = generation_.load();
       }
       {
         // The job runs with its caller's context.
@@ -67,7 +101,7 @@ class ThreadPool {
         Work();
       }
       std::lock_guard lock(mutex_);
-      if (--busy_ == 0) done_.notify_all();
+      if (busy_.fetch_sub(1) == 1) done_.notify_all();
     }
   }
 
@@ -79,9 +113,10 @@ class ThreadPool {
   WorkContext job_context_;
   uint32_t job_count_ = 0;
   std::atomic<uint32_t> next_{0};
-  uint32_t busy_ = 0;
-  uint64_t generation_ = 0;
-  bool stopping_ = false;
+  // Written under mutex_ (so that sleepers miss no change), read while spinning too.
+  std::atomic<uint32_t> busy_{0};
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<bool> stopping_{false};
 };
 
 uint32_t ConfiguredThreads() {

@@ -65,4 +65,30 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void BlockPositions
   }
 }
 
+__attribute__((target_clones("avx512f", "avx2", "default"))) void InterpolateBlock(
+    float fx, float fy, FloatPlane w_plane, const BlockInput* __restrict inputs, uint32_t count,
+    float* __restrict inv_w) {
+  constexpr uint32_t kGroup = 16;
+  for (uint32_t l0 = 0; l0 < 64; l0 += kGroup) {
+    float x[kGroup], y[kGroup], w[kGroup];
+    for (uint32_t l = 0; l < kGroup; ++l) {
+      x[l] = fx + kBlockLanes.xf[l0 + l];
+      y[l] = fy + kBlockLanes.yf[l0 + l];
+      const float inv = w_plane.value + w_plane.dx * x[l] + w_plane.dy * y[l];
+      inv_w[l0 + l] = inv;
+      w[l] = 1.0f / inv;
+    }
+    for (uint32_t k = 0; k < count; ++k) {
+      const FloatPlane p = inputs[k].plane;
+      uint32_t* __restrict out = inputs[k].out + l0;
+      if (inputs[k].perspective) {
+        for (uint32_t l = 0; l < kGroup; ++l)
+          out[l] = std::bit_cast<uint32_t>((p.value + p.dx * x[l] + p.dy * y[l]) * w[l]);
+      } else {
+        for (uint32_t l = 0; l < kGroup; ++l) out[l] = std::bit_cast<uint32_t>(p.value + p.dx * x[l] + p.dy * y[l]);
+      }
+    }
+  }
+}
+
 }  // namespace duet::raster

@@ -32,4 +32,19 @@ void BlockDepths(double z, double zdx, double zdy, float offset, double fx, doub
 // The positions of those 64 pixels from the block's top-left one at (fx, fy).
 void BlockPositions(float fx, float fy, float* x, float* y);
 
+// One interpolated input of a block: its plane, its register's 64 lanes,
+// and whether it is perspective-correct (times the clip w) or linear.
+struct BlockInput {
+  FloatPlane plane;
+  uint32_t* out;
+  bool perspective;
+};
+
+// The inputs of a block wave at once, with the same bits as BlockPositions,
+// InterpolateClipW and InterpolatePerspective / InterpolateLinear over its
+// 64 lanes, but the positions and w kept in registers: `w_plane` gives
+// inv_w (and clip w for the perspective inputs).
+void InterpolateBlock(float fx, float fy, FloatPlane w_plane, const BlockInput* inputs, uint32_t count,
+                      float* inv_w);
+
 }  // namespace duet::raster

@@ -638,8 +638,11 @@ class TileRasterizer {
         fy[4 * q + 2] = fy[4 * q + 3] = y + 1;
       }
     };
+    // A block with one sample and no centroid inputs is interpolated in one
+    // pass (InterpolateBlock), positions and w in registers.
+    const bool whole_block = b.block && d_.samples == 1 && !d_.per_sample && !d_.any_centroid;
     // (Flat inputs alone need no positions.)
-    const bool positions = d_.samples > 1 || (program != nullptr && d_.any_interpolated);
+    const bool positions = d_.samples > 1 || (program != nullptr && d_.any_interpolated && !whole_block);
     if (positions) lane_positions();
     if (d_.per_sample) {
       for (uint32_t l = begin; l < end; ++l) {
@@ -671,8 +674,17 @@ class TileRasterizer {
     }
     const FloatPlane w_plane = anchored_.back();
     float inv_w[kWaveWidth], w[kWaveWidth];
-    // 1/w: for perspective-correct inputs and FragCoord.w.
-    if (d_.any_perspective || builtins_.frag_coord != UINT32_MAX) {
+    if (whole_block) {
+      block_inputs_.clear();
+      for (size_t k = 0; k < d_.components.size(); ++k) {
+        const InputComponent& c = d_.components[k];
+        if (c.mode != Interpolation::kFlat)
+          block_inputs_.push_back({anchored_[k], wave_.Register(c.reg), c.mode == Interpolation::kPerspective});
+      }
+      InterpolateBlock(float(b.slots[0].x - tile_x_), float(b.slots[0].y - tile_y_), w_plane, block_inputs_.data(),
+                       uint32_t(block_inputs_.size()), inv_w);
+    } else if (d_.any_perspective || builtins_.frag_coord != UINT32_MAX) {
+      // 1/w: for perspective-correct inputs and FragCoord.w.
       if (!positions) lane_positions();
       InterpolateClipW(w_plane, fx, fy, begin, end, inv_w, w);
     }
@@ -703,6 +715,7 @@ class TileRasterizer {
         for (uint32_t l = begin; l < end; ++l) reg[l] = bits;
         continue;
       }
+      if (whole_block) continue;  // (interpolated above)
       const FloatPlane& plane = anchored_[k];
       const bool centroid = c.location == Location::kCentroid;
       const float* at_x = centroid ? cx : fx;
@@ -840,6 +853,7 @@ class TileRasterizer {
   // its inputs' (by component), then 1/w's.
   uint32_t anchored_triangle_ = UINT32_MAX;
   std::vector<FloatPlane> anchored_;
+  std::vector<BlockInput> block_inputs_;  // InterpolateBlock's inputs (kept: no allocation per wave)
   uint64_t passed_ = 0;
 };
 

@@ -356,6 +356,7 @@ void DeviceTest::SetUp() {
     enable_core.drawIndirectFirstInstance = features_.drawIndirectFirstInstance;
     enable_core.sampleRateShading = features_.sampleRateShading;
     enable_core.fillModeNonSolid = features_.fillModeNonSolid;
+    enable_core.fragmentStoresAndAtomics = features_.fragmentStoresAndAtomics;
     enable12.drawIndirectCount = supported.v12.drawIndirectCount;
     if (chain != &enable11 && chain != &enable12) {  // enable12 must be in the chain
       enable12.pNext = const_cast<void*>(chain);

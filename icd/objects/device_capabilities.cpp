@@ -39,6 +39,12 @@ DeviceFeatures MakeFeatures() {
   // (tests/integration/sample_shading_test.cpp).
   f.core.sampleRateShading = VK_TRUE;
   f.core.fillModeNonSolid = VK_TRUE;
+  // Stores and atomics from fragment and vertex shaders: helper and demoted
+  // lanes never store, and storing fragment shaders run before the depth and
+  // stencil tests unless they ask for early tests
+  // (tests/integration/shader_stores_test.cpp).
+  f.core.fragmentStoresAndAtomics = VK_TRUE;
+  f.core.vertexPipelineStoresAndAtomics = VK_TRUE;
   // Every BC format is sampled, filtered, blitted from and copied
   // (texel/format_support, tests/integration/texture_compression_bc_test.cpp).
   f.core.textureCompressionBC = VK_TRUE;

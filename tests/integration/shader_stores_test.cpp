@@ -1,0 +1,148 @@
+// Stores and atomics from fragment and vertex shaders
+// (fragmentStoresAndAtomics, vertexPipelineStoresAndAtomics): every covered
+// fragment stores once, helper invocations (the uncovered pixels of a
+// quad) never do; with EarlyFragmentTests only the fragments that pass the
+// depth test run, without it the tests come after the shader, so fragments
+// that fail them have stored too; every vertex invocation stores.
+#include "graphics_fixture.h"
+#include "shaders/flat_color.frag.h"
+#include "shaders/rect_store.vert.h"
+#include "shaders/store_fragments.frag.h"
+#include "shaders/store_fragments_early.frag.h"
+
+namespace duet_test {
+namespace {
+
+class ShaderStoresTest : public GraphicsTest {
+ protected:
+  static constexpr VkExtent2D kExtent{64, 48};
+
+  void SetUp() override {
+    GraphicsTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    if (!features_.fragmentStoresAndAtomics || !features_.vertexPipelineStoresAndAtomics)
+      GTEST_SKIP() << "fragmentStoresAndAtomics / vertexPipelineStoresAndAtomics not supported";
+    stores_ = Upload(std::vector<uint32_t>(1 + kExtent.width * kExtent.height, 0), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    set_ = MakeDescriptorSet({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER});
+    WriteBuffer(set_, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, stores_.buffer);
+  }
+
+  // Pixels [x0, x1) x [y0, y1) at depth z in `color`; `seed` is the row length.
+  static RectParams Rect(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1, float z) {
+    RectParams p;
+    p.bounds[0] = Ndc(x0, kExtent.width);
+    p.bounds[1] = Ndc(y0, kExtent.height);
+    p.bounds[2] = Ndc(x1, kExtent.width);
+    p.bounds[3] = Ndc(y1, kExtent.height);
+    p.z = z;
+    p.color[0] = p.color[3] = 1;
+    p.color[1] = p.color[2] = 0;
+    p.seed = kExtent.width;
+    return p;
+  }
+
+  const uint32_t* Stored() const { return reinterpret_cast<const uint32_t*>(stores_.data); }
+  uint32_t Count() const { return Stored()[0]; }
+  uint32_t Pixel(uint32_t x, uint32_t y) const { return Stored()[1 + y * kExtent.width + x]; }
+  static uint32_t Tag(uint32_t x, uint32_t y) { return 1 + x + 1000 * y; }
+
+  // A pipeline of `fragment` with the storage buffer at set 0, and a D32
+  // depth test LESS that writes when `depth`.
+  PipelineDesc Storing(const uint32_t* code, size_t bytes, bool depth) {
+    PipelineDesc desc = RectPipeline(Module(code, bytes), kExtent, {set_.layout});
+    if (depth) {
+      desc.depth_format = VK_FORMAT_D32_SFLOAT;
+      desc.depth_stencil.depthTestEnable = VK_TRUE;
+      desc.depth_stencil.depthWriteEnable = VK_TRUE;
+      desc.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS;
+    }
+    return desc;
+  }
+
+  // The left half of the target at depth 0.25 (no stores), then the whole
+  // target at 0.5 through `fragment`, which stores.
+  void DrawBehindAHalf(const uint32_t* fragment, size_t bytes) {
+    const Target color = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
+    const Target depth = MakeTarget(VK_FORMAT_D32_SFLOAT, kExtent);
+    PipelineDesc front = RectPipeline(Module(kFlatColorFrag), kExtent);
+    front.depth_format = VK_FORMAT_D32_SFLOAT;
+    front.depth_stencil = Storing(fragment, bytes, true).depth_stencil;
+    const PipelineDesc behind = Storing(fragment, bytes, true);
+    const VkPipeline front_pipeline = MakePipeline(front), behind_pipeline = MakePipeline(behind);
+    VkClearValue far;
+    far.depthStencil = {1.0f, 0};
+    VkCommandBuffer cb = BeginCommands();
+    BeginRendering(cb, {{&color, VK_ATTACHMENT_LOAD_OP_CLEAR}}, {&depth, VK_ATTACHMENT_LOAD_OP_CLEAR, far});
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, front_pipeline);
+    DrawRect(cb, front.layout, Rect(0, 0, kExtent.width / 2, kExtent.height, 0.25f));
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, behind_pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, behind.layout, 0, 1, &set_.set, 0, nullptr);
+    DrawRect(cb, behind.layout, Rect(0, 0, kExtent.width, kExtent.height, 0.5f));
+    vkCmdEndRendering(cb);
+    EndSubmitWait(cb);
+  }
+
+  HostBuffer stores_;
+  DescriptorSet set_;
+};
+
+TEST_F(ShaderStoresTest, CoveredFragmentsStoreOnceAndHelpersNever) {
+  const PipelineDesc desc = Storing(kStoreFragmentsFrag, sizeof kStoreFragmentsFrag, false);
+  const VkPipeline pipeline = MakePipeline(desc);
+  const Target color = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
+  // Odd edges: the quads along them are half covered, their other pixels helpers.
+  const uint32_t x0 = 3, y0 = 5, x1 = 21, y1 = 17;
+  VkCommandBuffer cb = BeginCommands();
+  BeginRendering(cb, {{&color, VK_ATTACHMENT_LOAD_OP_CLEAR}});
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, desc.layout, 0, 1, &set_.set, 0, nullptr);
+  DrawRect(cb, desc.layout, Rect(x0, y0, x1, y1, 0.5f));
+  vkCmdEndRendering(cb);
+  EndSubmitWait(cb);
+  EXPECT_EQ(Count(), (x1 - x0) * (y1 - y0));
+  for (uint32_t y = 0; y < kExtent.height; ++y)
+    for (uint32_t x = 0; x < kExtent.width; ++x) {
+      const bool covered = x >= x0 && x < x1 && y >= y0 && y < y1;
+      ASSERT_EQ(Pixel(x, y), covered ? Tag(x, y) : 0u) << "pixel " << x << "," << y;
+    }
+  const std::vector<uint32_t> pixels = Read<uint32_t>(color);
+  ASSERT_EQ(pixels.size(), size_t(kExtent.width) * kExtent.height);
+  EXPECT_EQ(pixels[size_t(y0) * kExtent.width + x0], 0xFF0000FFu);
+}
+
+TEST_F(ShaderStoresTest, EarlyFragmentTestsRunOnlyPassingFragments) {
+  DrawBehindAHalf(kStoreFragmentsEarlyFrag, sizeof kStoreFragmentsEarlyFrag);
+  EXPECT_EQ(Count(), kExtent.width / 2 * kExtent.height);
+  for (uint32_t y = 0; y < kExtent.height; ++y)
+    for (uint32_t x = 0; x < kExtent.width; ++x)
+      ASSERT_EQ(Pixel(x, y), x >= kExtent.width / 2 ? Tag(x, y) : 0u) << "pixel " << x << "," << y;
+}
+
+TEST_F(ShaderStoresTest, LateTestsComeAfterEveryFragmentStored) {
+  DrawBehindAHalf(kStoreFragmentsFrag, sizeof kStoreFragmentsFrag);
+  EXPECT_EQ(Count(), kExtent.width * kExtent.height);
+  for (uint32_t y = 0; y < kExtent.height; ++y)
+    for (uint32_t x = 0; x < kExtent.width; ++x) ASSERT_EQ(Pixel(x, y), Tag(x, y)) << "pixel " << x << "," << y;
+}
+
+TEST_F(ShaderStoresTest, EveryVertexInvocationStores) {
+  PipelineDesc desc = RectPipeline(Module(kFlatColorFrag), kExtent, {set_.layout});
+  desc.vertex = Module(kRectStoreVert);
+  const VkPipeline pipeline = MakePipeline(desc);
+  const Target color = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
+  VkCommandBuffer cb = BeginCommands();
+  BeginRendering(cb, {{&color, VK_ATTACHMENT_LOAD_OP_CLEAR}});
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, desc.layout, 0, 1, &set_.set, 0, nullptr);
+  DrawRect(cb, desc.layout, Rect(0, 0, 8, 8, 0.5f));  // four vertices
+  vkCmdEndRendering(cb);
+  EndSubmitWait(cb);
+  // The spec lets an implementation shade a vertex more than once; Duet
+  // shades each once per instance.
+  EXPECT_EQ(Count(), 4u);
+  for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(Stored()[1 + i], i + 7) << "vertex " << i;
+  EXPECT_EQ(Stored()[5], 0u);
+}
+
+}  // namespace
+}  // namespace duet_test

@@ -133,7 +133,19 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
   }
   const GraphicsPipelineState& gp = pipeline->graphics;
   const GraphicsState state = EffectiveState(gp, bindings);
-  if (state.rasterization.discard || state.viewports.empty() || draw.count == 0) return;
+  if (draw.count == 0) return;
+  // The scissor, inside the render area.
+  VkRect2D scissor = state.scissors.empty() ? targets.render_area : state.scissors[0];
+  const int32_t x0 = std::max(scissor.offset.x, targets.render_area.offset.x);
+  const int32_t y0 = std::max(scissor.offset.y, targets.render_area.offset.y);
+  const int64_t x1 = std::min<int64_t>(int64_t(scissor.offset.x) + scissor.extent.width,
+                                       int64_t(targets.render_area.offset.x) + targets.render_area.extent.width);
+  const int64_t y1 = std::min<int64_t>(int64_t(scissor.offset.y) + scissor.extent.height,
+                                       int64_t(targets.render_area.offset.y) + targets.render_area.extent.height);
+  // Without rasterization (discarded, no viewport, no pixel of the scissor
+  // in the render area) only the vertex shader's stores and atomics remain.
+  const bool rasterizes = !state.rasterization.discard && !state.viewports.empty() && x1 > x0 && y1 > y0;
+  if (!rasterizes && !gp.vertex.writes_memory) return;
   // The draw's waves (here and on the pool's threads) stop once the device is
   // lost or one of them has looped past the limit.
   const spirv_exec::ShaderWatchdog watchdog = spirv_exec::DeviceWatchdog(device);
@@ -144,21 +156,14 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
   const spirv_exec::ShaderResources fragment_resources =
       gp.has_fragment ? spirv_exec::ResolveResources(gp.fragment, bindings.shader) : spirv_exec::ShaderResources{};
   const VaryingLayout layout = MatchVaryings(gp.vertex, gp.has_fragment ? &gp.fragment : nullptr);
-  const VkViewport& viewport = state.viewports[0];
+  const VkViewport viewport = rasterizes ? state.viewports[0] : VkViewport{};
   if (targets.deferred != nullptr && !targets.deferred->Empty() &&
       (ReadsAttachments(targets, vertex_resources) || ReadsAttachments(targets, fragment_resources)))
     targets.deferred->Flush();
 
-  // The scissor, inside the render area.
-  VkRect2D scissor = state.scissors.empty() ? targets.render_area : state.scissors[0];
-  const int32_t x0 = std::max(scissor.offset.x, targets.render_area.offset.x);
-  const int32_t y0 = std::max(scissor.offset.y, targets.render_area.offset.y);
-  const int64_t x1 = std::min<int64_t>(int64_t(scissor.offset.x) + scissor.extent.width,
-                                       int64_t(targets.render_area.offset.x) + targets.render_area.extent.width);
-  const int64_t y1 = std::min<int64_t>(int64_t(scissor.offset.y) + scissor.extent.height,
-                                       int64_t(targets.render_area.offset.y) + targets.render_area.extent.height);
-  if (x1 <= x0 || y1 <= y0) return;
-  SetupParameters params{viewport, {{x0, y0}, {uint32_t(x1 - x0), uint32_t(y1 - y0)}}, &state.rasterization,
+  SetupParameters params{viewport,
+                         rasterizes ? VkRect2D{{x0, y0}, {uint32_t(x1 - x0), uint32_t(y1 - y0)}} : VkRect2D{},
+                         &state.rasterization,
                          targets.depth.view != nullptr ? targets.depth.view->image->format : VK_FORMAT_UNDEFINED};
 
   std::vector<bool> flat(layout.floats, false);
@@ -209,6 +214,7 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
       ShadedVertices& vertices = scratch.vertices;
       ShadeVertices(bindings, state, gp.vertex, vertex_resources, layout, unique, instance, draw, view, &vertices);
       if (watchdog.Stopped()) return;  // the vertices are meaningless
+      if (!rasterizes) continue;
       TriangleSetup& setup = scratch.setup;
       setup.triangles.clear();
       setup.varyings.clear();

@@ -514,6 +514,7 @@ class TileRasterizer {
           inside |= row[e] + pixel[i][e] + tri.a[e] * d_.sample_dx[s] + tri.b[e] * d_.sample_dy[s];
         coverage[i] |= uint32_t(inside >= 0) << s;
       }
+      coverage[i] &= d_.outputs.sample_mask;  // the sample mask test comes before shading
       any |= coverage[i];
     }
     return any != 0;
@@ -681,7 +682,10 @@ class TileRasterizer {
         if (c.mode != Interpolation::kFlat)
           block_inputs_.push_back({anchored_[k], wave_.Register(c.reg), c.mode == Interpolation::kPerspective});
       }
-      InterpolateBlock(float(b.slots[0].x - tile_x_), float(b.slots[0].y - tile_y_), w_plane, block_inputs_.data(),
+      // (Without perspective inputs or FragCoord, w is never anchored nor read.)
+      const bool w_read = d_.any_perspective || builtins_.frag_coord != UINT32_MAX;
+      InterpolateBlock(float(b.slots[0].x - tile_x_), float(b.slots[0].y - tile_y_),
+                       w_read ? w_plane : FloatPlane{1.0f, 0.0f, 0.0f}, block_inputs_.data(),
                        uint32_t(block_inputs_.size()), inv_w);
     } else if (d_.any_perspective || builtins_.frag_coord != UINT32_MAX) {
       // 1/w: for perspective-correct inputs and FragCoord.w.
@@ -1010,12 +1014,15 @@ void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragmen
   }
   const uint32_t grid_columns = uint32_t(gx1 - gx0) / kTileSize, grid_rows = uint32_t(gy1 - gy0) / kTileSize;
   std::atomic<uint64_t> passed{0};
+  // One sample and the sample mask clears it: the sample mask test (before
+  // shading) drops every fragment.
+  const bool masked_off = d.samples == 1 && (outputs.sample_mask & 1) == 0;
   ParallelFor(grid_columns * grid_rows, [&](uint32_t cell) {
     const int32_t x0 = gx0 + int32_t(cell % grid_columns) * kTileSize, y0 = gy0 + int32_t(cell / grid_columns) * kTileSize;
     const bool inside = x0 >= d.tx0 && y0 >= d.ty0 && uint32_t(x0 - d.tx0) / kTileSize < d.columns &&
                         uint32_t(y0 - d.ty0) / kTileSize < d.rows;
     const uint32_t tile = inside ? uint32_t(y0 - d.ty0) / kTileSize * d.columns + uint32_t(x0 - d.tx0) / kTileSize : 0;
-    const bool drawn = inside && !d.bins[tile].empty();
+    const bool drawn = inside && !d.bins[tile].empty() && !masked_off;
     if (deferred != nullptr) deferred->ClearTile(x0, y0, drawn);
     if (!drawn) return;
     // Wave registers are reused across tiles and draws by each thread.

@@ -291,7 +291,10 @@ WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* im
         break;
       case Op::kStore: {
         const LaneMemory m = MemoryOf(p, roots, w, in.aux);
-        kernels.store(w.Register(in.c), w.Register(in.a), in.b, m.base, m.range, m.lane_stride, Writers(w));
+        // A lane's own variables are stored by helpers too (their values
+        // feed the quad's derivatives); memory others see is not.
+        const LaneMask writers = p.roots[in.aux].kind == RootKind::kPrivate ? w.active : Writers(w);
+        kernels.store(w.Register(in.c), w.Register(in.a), in.b, m.base, m.range, m.lane_stride, writers);
         break;
       }
       case Op::kAtomic:

@@ -106,6 +106,7 @@ VkPipeline GraphicsTest::MakePipeline(const PipelineDesc& d) {
   ms.rasterizationSamples = d.samples;
   ms.sampleShadingEnable = d.min_sample_shading > 0;
   ms.minSampleShading = d.min_sample_shading;
+  ms.pSampleMask = d.sample_mask.has_value() ? &*d.sample_mask : nullptr;
   std::vector<VkPipelineColorBlendAttachmentState> blend = d.blend;
   if (blend.empty())
     blend.assign(d.color_formats.size(), BlendState(false, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD,

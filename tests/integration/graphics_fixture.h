@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 #include <utility>
+#include <optional>
 #include <vector>
 
 #include "vk_fixture.h"
@@ -41,6 +42,7 @@ struct PipelineDesc {
   std::vector<VkDynamicState> dynamic_states;
   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
   float min_sample_shading = 0;  // > 0: sample shading enabled with this minimum
+  std::optional<VkSampleMask> sample_mask;  // pSampleMask (samples <= 32), none: all samples
   bool logic_op_enable = false;
   VkLogicOp logic_op = VK_LOGIC_OP_COPY;
   // A render pass object's subpass instead of dynamic rendering with the

@@ -3,9 +3,14 @@
 // fragment stores once, helper invocations (the uncovered pixels of a
 // quad) never do; with EarlyFragmentTests only the fragments that pass the
 // depth test run, without it the tests come after the shader, so fragments
-// that fail them have stored too; every vertex invocation stores.
+// that fail them have stored too; every vertex invocation stores, also
+// when nothing is rasterized. Helpers do store to their own variables. The
+// sample mask test comes before shading.
+#include <cstring>
+
 #include "graphics_fixture.h"
 #include "shaders/flat_color.frag.h"
+#include "shaders/private_derivative.frag.h"
 #include "shaders/rect_store.vert.h"
 #include "shaders/store_fragments.frag.h"
 #include "shaders/store_fragments_early.frag.h"
@@ -59,6 +64,18 @@ class ShaderStoresTest : public GraphicsTest {
     return desc;
   }
 
+  // One rendering into `color` (cleared): `rect` through `pipeline` with
+  // the storage buffer bound; waits for it.
+  void DrawOne(VkPipeline pipeline, VkPipelineLayout layout, const Target& color, const RectParams& rect) {
+    VkCommandBuffer cb = BeginCommands();
+    BeginRendering(cb, {{&color, VK_ATTACHMENT_LOAD_OP_CLEAR}});
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set_.set, 0, nullptr);
+    DrawRect(cb, layout, rect);
+    vkCmdEndRendering(cb);
+    EndSubmitWait(cb);
+  }
+
   // The left half of the target at depth 0.25 (no stores), then the whole
   // target at 0.5 through `fragment`, which stores.
   void DrawBehindAHalf(const uint32_t* fragment, size_t bytes) {
@@ -92,13 +109,7 @@ TEST_F(ShaderStoresTest, CoveredFragmentsStoreOnceAndHelpersNever) {
   const Target color = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
   // Odd edges: the quads along them are half covered, their other pixels helpers.
   const uint32_t x0 = 3, y0 = 5, x1 = 21, y1 = 17;
-  VkCommandBuffer cb = BeginCommands();
-  BeginRendering(cb, {{&color, VK_ATTACHMENT_LOAD_OP_CLEAR}});
-  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-  vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, desc.layout, 0, 1, &set_.set, 0, nullptr);
-  DrawRect(cb, desc.layout, Rect(x0, y0, x1, y1, 0.5f));
-  vkCmdEndRendering(cb);
-  EndSubmitWait(cb);
+  DrawOne(pipeline, desc.layout, color, Rect(x0, y0, x1, y1, 0.5f));
   EXPECT_EQ(Count(), (x1 - x0) * (y1 - y0));
   for (uint32_t y = 0; y < kExtent.height; ++y)
     for (uint32_t x = 0; x < kExtent.width; ++x) {
@@ -130,18 +141,83 @@ TEST_F(ShaderStoresTest, EveryVertexInvocationStores) {
   desc.vertex = Module(kRectStoreVert);
   const VkPipeline pipeline = MakePipeline(desc);
   const Target color = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
-  VkCommandBuffer cb = BeginCommands();
-  BeginRendering(cb, {{&color, VK_ATTACHMENT_LOAD_OP_CLEAR}});
-  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-  vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, desc.layout, 0, 1, &set_.set, 0, nullptr);
-  DrawRect(cb, desc.layout, Rect(0, 0, 8, 8, 0.5f));  // four vertices
-  vkCmdEndRendering(cb);
-  EndSubmitWait(cb);
+  DrawOne(pipeline, desc.layout, color, Rect(0, 0, 8, 8, 0.5f));  // four vertices
   // The spec lets an implementation shade a vertex more than once; Duet
   // shades each once per instance.
   EXPECT_EQ(Count(), 4u);
   for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(Stored()[1 + i], i + 7) << "vertex " << i;
   EXPECT_EQ(Stored()[5], 0u);
+}
+
+// Rasterizer discard, or a scissor outside the render area: no fragment, but
+// the vertex shader still runs.
+TEST_F(ShaderStoresTest, VerticesStoreWhenNothingIsRasterized) {
+  for (const bool discard : {true, false}) {
+    SCOPED_TRACE(discard ? "rasterizer discard" : "scissor outside the render area");
+    std::memset(stores_.data, 0, stores_.size);
+    PipelineDesc desc = RectPipeline(Module(kFlatColorFrag), kExtent, {set_.layout});
+    desc.vertex = Module(kRectStoreVert);
+    desc.rasterization.rasterizerDiscardEnable = discard ? VK_TRUE : VK_FALSE;
+    if (!discard) desc.scissor = {{int32_t(kExtent.width), 0}, {8, 8}};
+    const VkPipeline pipeline = MakePipeline(desc);
+    const Target color = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
+    DrawOne(pipeline, desc.layout, color, Rect(0, 0, 8, 8, 0.5f));
+    EXPECT_EQ(Count(), 4u);
+    for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(Stored()[1 + i], i + 7) << "vertex " << i;
+    const std::vector<uint32_t> pixels = Read<uint32_t>(color);
+    ASSERT_FALSE(pixels.empty());
+    EXPECT_EQ(pixels[0], 0u) << "nothing rasterized";
+  }
+}
+
+// Helpers store to (and load from) their own variables: derivatives of a
+// value kept in a local array are right in half-covered quads too.
+TEST_F(ShaderStoresTest, HelpersKeepTheirOwnVariables) {
+  const PipelineDesc desc = Storing(kPrivateDerivativeFrag, sizeof kPrivateDerivativeFrag, false);
+  const VkPipeline pipeline = MakePipeline(desc);
+  const Target color = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
+  const uint32_t x0 = 3, y0 = 5, x1 = 21, y1 = 17;  // odd edges: helpers along them
+  DrawOne(pipeline, desc.layout, color, Rect(x0, y0, x1, y1, 0.5f));  // mode 0: values[0]
+  for (uint32_t y = 0; y < kExtent.height; ++y)
+    for (uint32_t x = 0; x < kExtent.width; ++x) {
+      const bool covered = x >= x0 && x < x1 && y >= y0 && y < y1;
+      ASSERT_EQ(Pixel(x, y), covered ? 2u + 100u * 4u : 0u) << "pixel " << x << "," << y;
+    }
+}
+
+// The static sample mask is tested before shading: a fragment whose covered
+// samples it all clears never runs (nor stores).
+TEST_F(ShaderStoresTest, SampleMaskDropsFragmentsBeforeShading) {
+  struct Case {
+    VkSampleCountFlagBits samples;
+    VkSampleMask mask;
+    uint32_t fragments;  // of the 8x8 rectangle
+  };
+  for (const Case c : {Case{VK_SAMPLE_COUNT_1_BIT, 0x0u, 0}, Case{VK_SAMPLE_COUNT_4_BIT, 0x0u, 0},
+                       Case{VK_SAMPLE_COUNT_4_BIT, 0x1u, 64}, Case{VK_SAMPLE_COUNT_1_BIT, 0x1u, 64}}) {
+    SCOPED_TRACE(testing::Message() << c.samples << " samples, mask " << c.mask);
+    std::memset(stores_.data, 0, stores_.size);
+    PipelineDesc desc = Storing(kStoreFragmentsFrag, sizeof kStoreFragmentsFrag, false);
+    desc.samples = c.samples;
+    desc.sample_mask = c.mask;
+    const VkPipeline pipeline = MakePipeline(desc);
+    Target color;
+    if (c.samples == VK_SAMPLE_COUNT_1_BIT) {
+      color = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
+    } else {
+      VkImageCreateInfo info = ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM,
+                                         {kExtent.width, kExtent.height, 1}, 1, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+      info.samples = c.samples;
+      color.format = VK_FORMAT_R8G8B8A8_UNORM;
+      color.extent = kExtent;
+      color.image = MakeGeneralImage(info);
+      ASSERT_NE(color.image, VK_NULL_HANDLE);
+      color.view = MakeView(color.image, VK_IMAGE_VIEW_TYPE_2D, color.format, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1});
+    }
+    DrawOne(pipeline, desc.layout, color, Rect(8, 8, 16, 16, 0.5f));
+    EXPECT_EQ(Count(), c.fragments);
+    EXPECT_EQ(Pixel(8, 8), c.fragments != 0 ? Tag(8, 8) : 0u);
+  }
 }
 
 }  // namespace

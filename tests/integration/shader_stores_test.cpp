@@ -5,7 +5,7 @@
 // depth test run, without it the tests come after the shader, so fragments
 // that fail them have stored too; every vertex invocation stores, also
 // when nothing is rasterized. Helpers do store to their own variables. The
-// sample mask test comes before shading.
+// sample mask test comes before shading. Stores before a discard stay.
 #include <cstring>
 
 #include "graphics_fixture.h"
@@ -14,6 +14,7 @@
 #include "shaders/rect_store.vert.h"
 #include "shaders/store_fragments.frag.h"
 #include "shaders/store_fragments_early.frag.h"
+#include "shaders/store_then_discard.frag.h"
 
 namespace duet_test {
 namespace {
@@ -218,6 +219,38 @@ TEST_F(ShaderStoresTest, SampleMaskDropsFragmentsBeforeShading) {
     EXPECT_EQ(Count(), c.fragments);
     EXPECT_EQ(Pixel(8, 8), c.fragments != 0 ? Tag(8, 8) : 0u);
   }
+}
+
+// What a fragment stored (to a buffer and to a storage image) before it
+// discards itself stays; its colour does not reach the attachment.
+TEST_F(ShaderStoresTest, StoresBeforeADiscardStay) {
+  const DescriptorSet set = MakeDescriptorSet({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE});
+  const Target marks = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent, VK_IMAGE_USAGE_STORAGE_BIT);
+  WriteBuffer(set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, stores_.buffer);
+  WriteImageDescriptor(set, 1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_NULL_HANDLE, marks.view);
+  const PipelineDesc desc = RectPipeline(Module(kStoreThenDiscardFrag), kExtent, {set.layout});
+  const VkPipeline pipeline = MakePipeline(desc);
+  const Target color = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
+  const uint32_t x0 = 4, y0 = 6, x1 = 20, y1 = 14;
+  VkCommandBuffer cb = BeginCommands();
+  BeginRendering(cb, {{&color, VK_ATTACHMENT_LOAD_OP_CLEAR}});
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, desc.layout, 0, 1, &set.set, 0, nullptr);
+  DrawRect(cb, desc.layout, Rect(x0, y0, x1, y1, 0.5f));
+  vkCmdEndRendering(cb);
+  EndSubmitWait(cb);
+  EXPECT_EQ(Count(), (x1 - x0) * (y1 - y0));
+  const std::vector<uint32_t> colors = Read<uint32_t>(color), marked = Read<uint32_t>(marks);
+  ASSERT_EQ(colors.size(), size_t(kExtent.width) * kExtent.height);
+  ASSERT_EQ(marked.size(), colors.size());
+  for (uint32_t y = 0; y < kExtent.height; ++y)
+    for (uint32_t x = 0; x < kExtent.width; ++x) {
+      const bool covered = x >= x0 && x < x1 && y >= y0 && y < y1;
+      const size_t i = size_t(y) * kExtent.width + x;
+      ASSERT_EQ(Pixel(x, y), covered ? Tag(x, y) : 0u) << "pixel " << x << "," << y;
+      ASSERT_EQ(marked[i], covered ? 0xFF0000FFu : 0u) << "pixel " << x << "," << y;
+      ASSERT_EQ(colors[i], covered && x % 2 == 0 ? 0xFF0000FFu : 0u) << "pixel " << x << "," << y;
+    }
 }
 
 }  // namespace

@@ -92,18 +92,7 @@ class InputAttachmentTest : public GraphicsTest {
   VkFramebuffer MakeFramebuffer(VkRenderPass pass, const std::vector<const Target*>& targets) {
     std::vector<VkImageView> views;
     for (const Target* t : targets) views.push_back(t->view);
-    VkFramebufferCreateInfo ci{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
-    ci.renderPass = pass;
-    ci.attachmentCount = uint32_t(views.size());
-    ci.pAttachments = views.data();
-    ci.width = kExtent.width;
-    ci.height = kExtent.height;
-    ci.layers = 1;
-    VkFramebuffer framebuffer = VK_NULL_HANDLE;
-    EXPECT_EQ(vkCreateFramebuffer(device_, &ci, nullptr, &framebuffer), VK_SUCCESS);
-    if (framebuffer != VK_NULL_HANDLE)
-      Defer([this, framebuffer] { vkDestroyFramebuffer(device_, framebuffer, nullptr); });
-    return framebuffer;
+    return QueueTest::MakeFramebuffer(pass, views, kExtent);
   }
 
   void BeginRenderPass(VkCommandBuffer cb, VkRenderPass pass, VkFramebuffer framebuffer,

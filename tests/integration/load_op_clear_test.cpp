@@ -410,7 +410,7 @@ TEST_F(LoadOpClearTest, AResolveOverwritesTheResolveAttachmentsClear) {
   const Target resolved = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
   const VkImageView ms_view = MakeMultisampledView();
   ASSERT_NE(ms_view, VK_NULL_HANDLE);
-  VkAttachmentDescription attachments[2] = {};
+  std::vector<VkAttachmentDescription> attachments(2);
   for (VkAttachmentDescription& a : attachments) {
     a.format = VK_FORMAT_R8G8B8A8_UNORM;
     a.samples = VK_SAMPLE_COUNT_1_BIT;
@@ -427,23 +427,10 @@ TEST_F(LoadOpClearTest, AResolveOverwritesTheResolveAttachmentsClear) {
   subpass.colorAttachmentCount = 1;
   subpass.pColorAttachments = &color_ref;
   subpass.pResolveAttachments = &resolve_ref;
-  VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
-  pass_info.attachmentCount = 2;
-  pass_info.pAttachments = attachments;
-  pass_info.subpassCount = 1;
-  pass_info.pSubpasses = &subpass;
-  VkRenderPass pass = VK_NULL_HANDLE;
-  ASSERT_EQ(vkCreateRenderPass(device_, &pass_info, nullptr, &pass), VK_SUCCESS);
-  const VkImageView views[2] = {ms_view, resolved.view};
-  VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
-  fb_info.renderPass = pass;
-  fb_info.attachmentCount = 2;
-  fb_info.pAttachments = views;
-  fb_info.width = kExtent.width;
-  fb_info.height = kExtent.height;
-  fb_info.layers = 1;
-  VkFramebuffer framebuffer = VK_NULL_HANDLE;
-  ASSERT_EQ(vkCreateFramebuffer(device_, &fb_info, nullptr, &framebuffer), VK_SUCCESS);
+  const VkRenderPass pass = MakeRenderPass(attachments, {subpass});
+  ASSERT_NE(pass, VK_NULL_HANDLE);
+  const VkFramebuffer framebuffer = MakeFramebuffer(pass, {ms_view, resolved.view}, kExtent);
+  ASSERT_NE(framebuffer, VK_NULL_HANDLE);
 
   const VkClearValue green{{{0.0f, 1.0f, 0.0f, 1.0f}}};
   const VkClearValue clears[2] = {{{{1.0f, 0.0f, 0.0f, 1.0f}}}, green};  // samples red, resolve target green
@@ -461,8 +448,6 @@ TEST_F(LoadOpClearTest, AResolveOverwritesTheResolveAttachmentsClear) {
   vkCmdEndRendering(cb);
   EndSubmitWait(cb);
   ExpectEvery(resolved, 0xFF00FF00u);
-  vkDestroyFramebuffer(device_, framebuffer, nullptr);
-  vkDestroyRenderPass(device_, pass, nullptr);
 }
 
 // Memory the application maps may change under the driver's feet: a clear

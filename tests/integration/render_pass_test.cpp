@@ -136,21 +136,6 @@ class RenderPassTest : public QueueTest {
     return view;
   }
 
-  VkRenderPass MakeRenderPass(const std::vector<VkAttachmentDescription>& attachments,
-                              const std::vector<VkSubpassDescription>& subpasses, const void* next = nullptr) {
-    VkRenderPassCreateInfo ci{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, next};
-    ci.attachmentCount = uint32_t(attachments.size());
-    ci.pAttachments = attachments.data();
-    ci.subpassCount = uint32_t(subpasses.size());
-    ci.pSubpasses = subpasses.data();
-    VkRenderPass pass = VK_NULL_HANDLE;
-    VkResult r = vkCreateRenderPass(device_, &ci, nullptr, &pass);
-    EXPECT_EQ(r, VK_SUCCESS) << "vkCreateRenderPass -> " << R{r};
-    if (r != VK_SUCCESS) return VK_NULL_HANDLE;
-    Defer([this, pass] { vkDestroyRenderPass(device_, pass, nullptr); });
-    return pass;
-  }
-
   VkRenderPass MakeRenderPass2(const VkRenderPassCreateInfo2& ci) {
     VkRenderPass pass = VK_NULL_HANDLE;
     VkResult r = vkCreateRenderPass2(device_, &ci, nullptr, &pass);
@@ -162,19 +147,7 @@ class RenderPassTest : public QueueTest {
 
   VkFramebuffer MakeFramebuffer(VkRenderPass pass, const std::vector<VkImageView>& views,
                                 VkExtent2D extent = kExtent, uint32_t layers = 1) {
-    VkFramebufferCreateInfo ci{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
-    ci.renderPass = pass;
-    ci.attachmentCount = uint32_t(views.size());
-    ci.pAttachments = views.data();
-    ci.width = extent.width;
-    ci.height = extent.height;
-    ci.layers = layers;
-    VkFramebuffer framebuffer = VK_NULL_HANDLE;
-    VkResult r = vkCreateFramebuffer(device_, &ci, nullptr, &framebuffer);
-    EXPECT_EQ(r, VK_SUCCESS) << "vkCreateFramebuffer -> " << R{r};
-    if (r != VK_SUCCESS) return VK_NULL_HANDLE;
-    Defer([this, framebuffer] { vkDestroyFramebuffer(device_, framebuffer, nullptr); });
-    return framebuffer;
+    return QueueTest::MakeFramebuffer(pass, views, extent, layers);
   }
 
   // Sets every texel of every layer of a colour image (one submission).

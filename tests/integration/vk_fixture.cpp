@@ -731,6 +731,38 @@ QueueTest::HostBuffer QueueTest::MakeHostBuffer(VkDeviceSize size, VkBufferUsage
   return hb;
 }
 
+VkRenderPass QueueTest::MakeRenderPass(const std::vector<VkAttachmentDescription>& attachments,
+                                       const std::vector<VkSubpassDescription>& subpasses, const void* next) {
+  VkRenderPassCreateInfo ci{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, next};
+  ci.attachmentCount = uint32_t(attachments.size());
+  ci.pAttachments = attachments.data();
+  ci.subpassCount = uint32_t(subpasses.size());
+  ci.pSubpasses = subpasses.data();
+  VkRenderPass pass = VK_NULL_HANDLE;
+  VkResult r = vkCreateRenderPass(device_, &ci, nullptr, &pass);
+  EXPECT_EQ(r, VK_SUCCESS) << "vkCreateRenderPass -> " << R{r};
+  if (r != VK_SUCCESS) return VK_NULL_HANDLE;
+  Defer([this, pass] { vkDestroyRenderPass(device_, pass, nullptr); });
+  return pass;
+}
+
+VkFramebuffer QueueTest::MakeFramebuffer(VkRenderPass pass, const std::vector<VkImageView>& views, VkExtent2D extent,
+                                         uint32_t layers) {
+  VkFramebufferCreateInfo ci{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+  ci.renderPass = pass;
+  ci.attachmentCount = uint32_t(views.size());
+  ci.pAttachments = views.data();
+  ci.width = extent.width;
+  ci.height = extent.height;
+  ci.layers = layers;
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  VkResult r = vkCreateFramebuffer(device_, &ci, nullptr, &framebuffer);
+  EXPECT_EQ(r, VK_SUCCESS) << "vkCreateFramebuffer -> " << R{r};
+  if (r != VK_SUCCESS) return VK_NULL_HANDLE;
+  Defer([this, framebuffer] { vkDestroyFramebuffer(device_, framebuffer, nullptr); });
+  return framebuffer;
+}
+
 VkImage QueueTest::MakeGeneralImage(const VkImageCreateInfo& ci, VkImageAspectFlags aspects) {
   VkImage image = MakeImage(ci);
   if (image == VK_NULL_HANDLE) return VK_NULL_HANDLE;

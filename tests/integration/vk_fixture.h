@@ -289,6 +289,11 @@ class QueueTest : public DeviceTest {
   VkImage MakeGeneralImage(const VkImageCreateInfo& ci, VkImageAspectFlags aspects = VK_IMAGE_ASPECT_COLOR_BIT);
   // The image's memory (from MakeGeneralImage), for tests that map it.
   VkDeviceMemory ImageMemory(VkImage image) const;
+  // A render pass object and a framebuffer, destroyed with the device.
+  VkRenderPass MakeRenderPass(const std::vector<VkAttachmentDescription>& attachments,
+                              const std::vector<VkSubpassDescription>& subpasses, const void* next = nullptr);
+  VkFramebuffer MakeFramebuffer(VkRenderPass pass, const std::vector<VkImageView>& views, VkExtent2D extent,
+                                uint32_t layers = 1);
 
   // Copies `extent` texels at `offset` of one subresource (layerCount layers,
   // or extent.depth slices of a 3D image) into a tightly packed vector of

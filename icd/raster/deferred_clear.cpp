@@ -31,33 +31,33 @@ void DeferredClears::Add(const ImageView& view, VkImageAspectFlags aspects, cons
   if (image_writes_ != nullptr && FollowsClear(view, aspects, area, layers, kept)) Follow(&pending_.back());
 }
 
-// Tiles of the image's grid (the rasterizer's: the area starts at the
-// origin), those that hold the texel already done.
+// The tile grid over the area (`tile` pixels, from a multiple of it), no
+// tile cleared yet.
+void DeferredClears::SetGrid(Pending* p, int32_t tile) {
+  p->tile = tile;
+  p->tx0 = FloorTo(p->area.offset.x, tile);
+  p->ty0 = FloorTo(p->area.offset.y, tile);
+  p->columns = uint32_t((int64_t{p->area.offset.x} + p->area.extent.width - p->tx0 + tile - 1) / tile);
+  p->rows = uint32_t((int64_t{p->area.offset.y} + p->area.extent.height - p->ty0 + tile - 1) / tile);
+  p->done.assign(size_t(p->columns) * p->rows, 0);
+}
+
+// The rasterizer's grid at once (the area is the whole image, so its grid
+// is the image's), the tiles that hold the texel already done.
 void DeferredClears::Follow(Pending* p) {
   p->texel = ColorClearTexel(p->view->format, p->value.color);
   if (p->texel.size == 0) return;
-  Image& image = *p->view->image;
-  p->followed = &image;
+  p->followed = p->view->image;
   p->image_writes = image_writes_->load();
-  p->tile = kTileSize;
-  p->tx0 = p->ty0 = 0;
-  p->columns = ClearTileColumns(image);
-  p->rows = ClearTileRows(image);
-  p->done = TakeKnownClear(image, p->texel, p->image_writes);
-  p->done.resize(size_t(p->columns) * p->rows, 0);
+  SetGrid(p, kTileSize);
+  const std::vector<uint8_t> held = TakeKnownClear(*p->followed, p->texel, p->image_writes);
+  std::copy_n(held.begin(), std::min(held.size(), p->done.size()), p->done.begin());
   p->written.assign(p->done.size(), 0);
 }
 
 void DeferredClears::UseTiles(int32_t tile) {
-  for (Pending& p : pending_) {
-    if (p.tile != 0) continue;
-    p.tile = tile;
-    p.tx0 = FloorTo(p.area.offset.x, tile);
-    p.ty0 = FloorTo(p.area.offset.y, tile);
-    p.columns = uint32_t((int64_t{p.area.offset.x} + p.area.extent.width - p.tx0 + tile - 1) / tile);
-    p.rows = uint32_t((int64_t{p.area.offset.y} + p.area.extent.height - p.ty0 + tile - 1) / tile);
-    p.done.assign(size_t(p.columns) * p.rows, 0);
-  }
+  for (Pending& p : pending_)
+    if (p.tile == 0) SetGrid(&p, tile);
 }
 
 void DeferredClears::ClearTile(int32_t x0, int32_t y0, bool drawn) {

@@ -82,6 +82,7 @@ class DeferredClears {
     uint64_t image_writes = 0;
     std::vector<uint8_t> written;
   };
+  static void SetGrid(Pending* p, int32_t tile);
   void Follow(Pending* p);
   void Write(bool only_kept);
   const std::atomic<uint64_t>* image_writes_;

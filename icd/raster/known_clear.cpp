@@ -4,7 +4,6 @@
 #include <mutex>
 
 #include "objects/image.h"
-#include "raster/tile_raster.h"
 
 namespace duet::raster {
 
@@ -19,16 +18,11 @@ bool FollowsClear(const ImageView& view, VkImageAspectFlags aspects, const VkRec
          memory != nullptr && !memory->ever_mapped && memory->bound_resources == 1;
 }
 
-uint32_t ClearTileColumns(const Image& image) { return (image.extent.width + kTileSize - 1) / kTileSize; }
-
-uint32_t ClearTileRows(const Image& image) { return (image.extent.height + kTileSize - 1) / kTileSize; }
-
 std::vector<uint8_t> TakeKnownClear(Image& image, const ClearTexel& texel, uint64_t image_writes) {
   Image::KnownClear& known = image.known_clear;
   std::lock_guard lock(known.mutex);
   const bool same = known.valid && known.image_writes == image_writes && known.texel_size == texel.size &&
-                    std::memcmp(known.texel, texel.bytes, texel.size) == 0 &&
-                    known.tiles.size() == size_t(ClearTileColumns(image)) * ClearTileRows(image);
+                    std::memcmp(known.texel, texel.bytes, texel.size) == 0;
   known.valid = false;
   if (!same) return {};
   return std::move(known.tiles);

@@ -39,14 +39,10 @@ namespace raster {
 bool FollowsClear(const ImageView& view, VkImageAspectFlags aspects, const VkRect2D& area, const LayerSet& layers,
                   bool kept);
 
-// The image's tile grid: kTileSize tiles from its origin.
-uint32_t ClearTileColumns(const Image& image);
-uint32_t ClearTileRows(const Image& image);
-
 // Takes what is known as a clear of `texel` begins, with Device::image_writes
-// at `image_writes`: per tile of the grid, 1 where the tile holds the texel
-// already (empty when nothing is known). The image is then unknown until
-// RememberClear.
+// at `image_writes`: per tile of the rasterizer's grid (kTileSize tiles from
+// the origin), 1 where the tile holds the texel already (empty when nothing
+// is known). The image is then unknown until RememberClear.
 std::vector<uint8_t> TakeKnownClear(Image& image, const ClearTexel& texel, uint64_t image_writes);
 
 // The clear that began at `image_writes` is written: the tiles where

@@ -95,8 +95,6 @@ void RenderPassState::BeginRenderPass(const VkRenderPassBeginInfo& begin) {
   ForgetKnownClears(attachments_);
 }
 
-
-
 void RenderPassState::NextSubpass() {
   if (pass_ == nullptr) return;
   deferred_.Flush();

@@ -675,6 +675,9 @@ class TileRasterizer {
     }
     const FloatPlane w_plane = anchored_.back();
     float inv_w[kWaveWidth], w[kWaveWidth];
+    // 1/w: for perspective-correct inputs and FragCoord.w (else w is never
+    // anchored nor read).
+    const bool w_read = d_.any_perspective || builtins_.frag_coord != UINT32_MAX;
     if (whole_block) {
       block_inputs_.clear();
       for (size_t k = 0; k < d_.components.size(); ++k) {
@@ -682,13 +685,10 @@ class TileRasterizer {
         if (c.mode != Interpolation::kFlat)
           block_inputs_.push_back({anchored_[k], wave_.Register(c.reg), c.mode == Interpolation::kPerspective});
       }
-      // (Without perspective inputs or FragCoord, w is never anchored nor read.)
-      const bool w_read = d_.any_perspective || builtins_.frag_coord != UINT32_MAX;
       InterpolateBlock(float(b.slots[0].x - tile_x_), float(b.slots[0].y - tile_y_),
                        w_read ? w_plane : FloatPlane{1.0f, 0.0f, 0.0f}, block_inputs_.data(),
                        uint32_t(block_inputs_.size()), inv_w);
-    } else if (d_.any_perspective || builtins_.frag_coord != UINT32_MAX) {
-      // 1/w: for perspective-correct inputs and FragCoord.w.
+    } else if (w_read) {
       if (!positions) lane_positions();
       InterpolateClipW(w_plane, fx, fy, begin, end, inv_w, w);
     }

@@ -56,13 +56,16 @@ class ShaderStoresTest : public GraphicsTest {
   // depth test LESS that writes when `depth`.
   PipelineDesc Storing(const uint32_t* code, size_t bytes, bool depth) {
     PipelineDesc desc = RectPipeline(Module(code, bytes), kExtent, {set_.layout});
-    if (depth) {
-      desc.depth_format = VK_FORMAT_D32_SFLOAT;
-      desc.depth_stencil.depthTestEnable = VK_TRUE;
-      desc.depth_stencil.depthWriteEnable = VK_TRUE;
-      desc.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS;
-    }
+    if (depth) TestDepth(&desc);
     return desc;
+  }
+
+  // A D32 depth test LESS that writes.
+  static void TestDepth(PipelineDesc* desc) {
+    desc->depth_format = VK_FORMAT_D32_SFLOAT;
+    desc->depth_stencil.depthTestEnable = VK_TRUE;
+    desc->depth_stencil.depthWriteEnable = VK_TRUE;
+    desc->depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS;
   }
 
   // One rendering into `color` (cleared): `rect` through `pipeline` with
@@ -83,8 +86,7 @@ class ShaderStoresTest : public GraphicsTest {
     const Target color = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
     const Target depth = MakeTarget(VK_FORMAT_D32_SFLOAT, kExtent);
     PipelineDesc front = RectPipeline(Module(kFlatColorFrag), kExtent);
-    front.depth_format = VK_FORMAT_D32_SFLOAT;
-    front.depth_stencil = Storing(fragment, bytes, true).depth_stencil;
+    TestDepth(&front);
     const PipelineDesc behind = Storing(fragment, bytes, true);
     const VkPipeline front_pipeline = MakePipeline(front), behind_pipeline = MakePipeline(behind);
     VkClearValue far;

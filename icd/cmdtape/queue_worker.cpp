@@ -23,6 +23,7 @@ void QueueWorker::Submit(std::vector<Submission> batch) {
       for (CommandBuffer* buffer : s.command_buffers) ++buffer->pending_submissions;
       pending_.push_back(std::move(s));
       ++submitted_;
+      ++device_->queued_submissions;
     }
     if (!thread_.joinable()) thread_ = std::thread([this] { Run(); });
   }
@@ -43,6 +44,11 @@ void QueueWorker::Run() {
     pending_.pop_front();
     lock.unlock();
     Execute(submission);
+    {
+      std::lock_guard sync_lock(device_->sync_mutex);
+      --device_->queued_submissions;
+    }
+    device_->sync_cv.notify_all();
     lock.lock();
     ++completed_;
     idle_cv_.notify_all();

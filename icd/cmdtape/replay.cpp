@@ -4,6 +4,7 @@
 #include "cmdtape/replay.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <mutex>
 #include <set>
@@ -186,27 +187,29 @@ class TapeExecutor {
   }
 
   // Queries. Occlusion queries count samples that pass the depth and
-  // stencil tests of draws between begin and end.
+  // stencil tests of draws between begin and end. Inside a multiview render
+  // pass instance a query takes one index per view of the view mask: the
+  // first holds the result of all views, the others 0 (timestamps: each
+  // holds the time), as the spec lets an implementation choose.
   void operator()(const CmdResetQueryPoolRecord& r) {
     ResetQueries(device_, FromHandle<QueryPool>(r.queryPool), r.firstQuery, r.queryCount);
   }
-  void operator()(const CmdWriteTimestampRecord& r) {
-    CompleteQuery(device_, FromHandle<QueryPool>(r.queryPool), r.query, TimestampNow());
-  }
-  void operator()(const CmdWriteTimestamp2Record& r) {
-    CompleteQuery(device_, FromHandle<QueryPool>(r.queryPool), r.query, TimestampNow());
-  }
+  void operator()(const CmdWriteTimestampRecord& r) { WriteTimestamp(r.queryPool, r.query); }
+  void operator()(const CmdWriteTimestamp2Record& r) { WriteTimestamp(r.queryPool, r.query); }
   void operator()(const CmdBeginQueryRecord&) {
     occlusion_samples_ = 0;
     occlusion_active_ = true;
   }
   void operator()(const CmdEndQueryRecord& r) {
     occlusion_active_ = false;
-    CompleteQuery(device_, FromHandle<QueryPool>(r.queryPool), r.query, occlusion_samples_);
+    QueryPool* pool = FromHandle<QueryPool>(r.queryPool);
+    CompleteQuery(device_, pool, r.query, occlusion_samples_);
+    for (uint32_t view = 1; view < QueriesPerUse(); ++view) CompleteQuery(device_, pool, r.query + view, 0);
   }
   void operator()(const CmdCopyQueryPoolResultsRecord& r) {
     WriteQueryResults(device_, FromHandle<QueryPool>(r.queryPool), r.firstQuery, r.queryCount,
-                      FromHandle<Buffer>(r.dstBuffer)->Data() + r.dstOffset, r.stride, r.flags);
+                      FromHandle<Buffer>(r.dstBuffer)->Data() + r.dstOffset, r.stride, r.flags,
+                      QueryResultsCaller::kQueue);
   }
 
   // Compute: bindings are state of the command buffer's replay.
@@ -303,6 +306,18 @@ class TapeExecutor {
   }
 
  private:
+  // The query indices one query takes: one per view inside a multiview
+  // render pass instance, otherwise one.
+  uint32_t QueriesPerUse() const {
+    const raster::RenderTargets& targets = render_pass_.Targets();
+    return targets.active && targets.view_mask != 0 ? uint32_t(std::popcount(targets.view_mask)) : 1;
+  }
+  void WriteTimestamp(VkQueryPool handle, uint32_t query) {
+    QueryPool* pool = FromHandle<QueryPool>(handle);
+    const uint64_t now = TimestampNow();
+    for (uint32_t view = 0; view < QueriesPerUse(); ++view) CompleteQuery(device_, pool, query + view, now);
+  }
+
   void WaitFor(const VkEvent* handles, uint32_t count) {
     std::vector<Event*> events(count);
     for (uint32_t i = 0; i < count; ++i) events[i] = FromHandle<Event>(handles[i]);

@@ -41,6 +41,10 @@ struct Device : DispatchableObject {
   std::mutex sync_mutex;
   std::condition_variable sync_cv;
   std::atomic<bool> lost{false};  // set by the shader watchdog; waits then fail
+  // Submissions queued on any queue and not finished; changes under
+  // sync_mutex with sync_cv notified, so host waits for what only queued
+  // work can do (query results) can tell when nothing will.
+  std::atomic<uint64_t> queued_submissions{0};
   // A shader wave running longer than this loses the device (DUET_WATCHDOG_MS, read at creation).
   int64_t shader_watchdog_ns = spirv_exec::WatchdogLimitFromEnvironment();
 

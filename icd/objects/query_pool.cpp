@@ -33,9 +33,12 @@ void CompleteQuery(Device* device, QueryPool* pool, uint32_t query, uint64_t val
 }
 
 VkResult WriteQueryResults(Device* device, QueryPool* pool, uint32_t first, uint32_t count, void* data,
-                           VkDeviceSize stride, VkQueryResultFlags flags) {
+                           VkDeviceSize stride, VkQueryResultFlags flags, QueryResultsCaller caller) {
   const bool wide = (flags & VK_QUERY_RESULT_64_BIT) != 0;
-  const bool wait = (flags & VK_QUERY_RESULT_WAIT_BIT) != 0;
+  // On a queue, everything that could make a query available has run
+  // already (work is in submission order): a wait there could only be for
+  // work behind it or for nothing, and would hang the queue.
+  const bool wait = (flags & VK_QUERY_RESULT_WAIT_BIT) != 0 && caller == QueryResultsCaller::kHost;
   const bool partial = (flags & VK_QUERY_RESULT_PARTIAL_BIT) != 0;
   const bool with_availability = (flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) != 0;
   auto put = [&](std::byte* at, uint64_t v) {
@@ -52,7 +55,18 @@ VkResult WriteQueryResults(Device* device, QueryPool* pool, uint32_t first, uint
   for (uint32_t i = 0; i < count; ++i) {
     if (first + i >= pool->queries.size()) break;
     QueryPool::Query& query = pool->queries[first + i];
-    if (wait) device->sync_cv.wait(lock, [&] { return query.available || device->lost.load(); });
+    if (wait) {
+      // Only queued work can make a query available. Once every queue is
+      // idle, one that is still unavailable never will be (the spec allows
+      // VK_ERROR_DEVICE_LOST then, rather than waiting for ever).
+      device->sync_cv.wait(lock, [&] {
+        return query.available || device->lost.load() || device->queued_submissions.load() == 0;
+      });
+      if (!query.available && !device->lost) {
+        DUET_WARN("vkGetQueryPoolResults: WAIT for query %u, which no queued work makes available", first + i);
+        return VK_ERROR_DEVICE_LOST;
+      }
+    }
     if (device->lost) return VK_ERROR_DEVICE_LOST;
     std::byte* at = static_cast<std::byte*>(data) + i * stride;
     if (query.available || partial) put(at, query.available ? query.value : 0);
@@ -101,7 +115,7 @@ VKAPI_ATTR VkResult VKAPI_CALL GetQueryPoolResults(VkDevice device, VkQueryPool 
                                                    uint32_t queryCount, size_t, void* pData, VkDeviceSize stride,
                                                    VkQueryResultFlags flags) {
   return WriteQueryResults(FromHandle<Device>(device), FromHandle<QueryPool>(queryPool), firstQuery, queryCount, pData,
-                           stride, flags);
+                           stride, flags, QueryResultsCaller::kHost);
 }
 
 }  // namespace duet::api

@@ -32,10 +32,14 @@ struct QueryPool : NonDispatchableObject {
 void ResetQueries(Device* device, QueryPool* pool, uint32_t first, uint32_t count);
 void CompleteQuery(Device* device, QueryPool* pool, uint32_t query, uint64_t value);
 
+enum class QueryResultsCaller { kHost, kQueue };
+
 // Writes results as vkGetQueryPoolResults / vkCmdCopyQueryPoolResults define
 // them. Returns VK_NOT_READY when a query was unavailable and not waited for.
+// VK_QUERY_RESULT_WAIT_BIT waits on the host only, and only while queues
+// have work; a queue's copy never waits (the queue would wait on itself).
 VkResult WriteQueryResults(Device* device, QueryPool* pool, uint32_t first, uint32_t count, void* data,
-                           VkDeviceSize stride, VkQueryResultFlags flags);
+                           VkDeviceSize stride, VkQueryResultFlags flags, QueryResultsCaller caller);
 
 // Nanoseconds on the clock timestamps are taken from (timestampPeriod = 1).
 uint64_t TimestampNow();

@@ -2,6 +2,8 @@
 // draws, the result flags of vkGetQueryPoolResults (64-bit, availability,
 // wait, partial), host and command-buffer resets, vkCmdCopyQueryPoolResults.
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -42,6 +44,18 @@ class Queries : public QueueTest {
     for (uint32_t q = first; q < first + count; ++q)
       vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, q);
     EndSubmitWait(cb);
+  }
+
+  // Waits 10 s for `fence`. A queue that hangs instead cannot be torn down
+  // (vkDeviceWaitIdle would hang too): the test fails and the process ends.
+  void WaitFenceOrExit(VkFence fence) {
+    const VkResult r = vkWaitForFences(device_, 1, &fence, VK_TRUE, 10ull * 1000 * 1000 * 1000);
+    if (r == VK_TIMEOUT) {
+      ADD_FAILURE() << "the queue is still busy after 10 s: it waits on its own work";
+      std::fflush(nullptr);
+      std::_Exit(1);
+    }
+    VK_ASSERT_OK(r);
   }
 
   uint32_t valid_bits_ = 0;
@@ -438,6 +452,140 @@ TEST_F(Queries, TimestampsOfSuccessiveSubmissionsAreMonotonic) {
   VK_ASSERT_OK(vkGetQueryPoolResults(device_, pool, 0, kCount, 8 * kCount, ts.data(), 8,
                                      VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
   for (uint32_t q = 1; q < kCount; ++q) EXPECT_LE(ts[q - 1], ts[q]) << "query " << q;
+}
+
+// A copy with WAIT of a query nothing makes available is the application's
+// error, but the queue runs it in order: it must not wait for work behind it
+// (or for nothing) and hang itself and every fence after it.
+TEST_F(Queries, CopyWithWaitOfAnUnavailableQueryDoesNotHangTheQueue) {
+  expected_validation_ids_.push_back("UNASSIGNED-CoreValidation-DrawState-InvalidQuery");
+  VkQueryPool pool = MakeQueryPool(VK_QUERY_TYPE_OCCLUSION, 2);
+  HostBuffer b = MakeHostBuffer(64);
+  ASSERT_NE(b.data, nullptr);
+  std::memset(b.data, kSentinel, b.size);
+  VkCommandBuffer cb = BeginCommands();
+  vkCmdResetQueryPool(cb, pool, 0, 2);
+  vkCmdBeginQuery(cb, pool, 0, 0);
+  vkCmdEndQuery(cb, pool, 0);
+  // Query 1 is reset and never begun.
+  vkCmdCopyQueryPoolResults(cb, pool, 0, 2, b.buffer, 0, 16,
+                            VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+  VK_ASSERT_OK(vkEndCommandBuffer(cb));
+  VkFence fence = MakeFence();
+  ASSERT_NO_FATAL_FAILURE(Submit(cb, fence));
+  ASSERT_NO_FATAL_FAILURE(WaitFenceOrExit(fence));
+  uint64_t v[4];
+  std::memcpy(v, b.data, sizeof v);
+  EXPECT_EQ(v[0], 0u);
+  EXPECT_NE(v[1], 0u) << "query 0 ended before the copy";
+  EXPECT_EQ(v[3], 0u) << "query 1 never became available";
+  // The queue goes on working.
+  ASSERT_NO_FATAL_FAILURE(WriteTimestamps(MakeQueryPool(VK_QUERY_TYPE_TIMESTAMP, 1), 0, 1));
+}
+
+// On the host, WAIT for a query that no queued work will ever make
+// available may end in VK_ERROR_DEVICE_LOST (the spec's words), not in a
+// wait for ever; the device itself is not lost.
+TEST_F(Queries, HostWaitForAQueryNothingWillWriteReturns) {
+  expected_validation_ids_.push_back("UNASSIGNED-CoreValidation-DrawState-InvalidQuery");
+  VkQueryPool pool = MakeQueryPool(VK_QUERY_TYPE_TIMESTAMP, 1);
+  vkResetQueryPool(device_, pool, 0, 1);
+  std::atomic<bool> done{false};
+  std::atomic<VkResult> result{VK_SUCCESS};
+  std::thread waiter([&] {
+    uint64_t v = 0;
+    result = vkGetQueryPoolResults(device_, pool, 0, 1, 8, &v, 8, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    done = true;
+  });
+  for (int i = 0; i < 1000 && !done.load(); ++i) SleepMs(10);
+  if (!done.load()) {
+    ADD_FAILURE() << "vkGetQueryPoolResults with WAIT still waits after 10 s for a query nothing writes";
+    std::fflush(nullptr);
+    std::_Exit(1);  // the waiting thread cannot be joined
+  }
+  waiter.join();
+  VK_EXPECT_RESULT(VK_ERROR_DEVICE_LOST, result.load());
+  ASSERT_NO_FATAL_FAILURE(WriteTimestamps(pool, 0, 1));
+  uint64_t v = 0;
+  VK_EXPECT_RESULT(VK_SUCCESS, vkGetQueryPoolResults(device_, pool, 0, 1, 8, &v, 8,
+                                                     VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+}
+
+// Inside a multiview render pass instance a query takes one index per view
+// (the spec: N consecutive queries, N the view mask's bits); all of them
+// become available, so a copy with WAIT of the N finds them.
+class MultiviewQueries : public Queries {
+ protected:
+  MultiviewQueries() { device_options_.render_pass_features = true; }
+};
+
+TEST_F(MultiviewQueries, QueriesInAMultiviewRenderingTakeOneIndexPerView) {
+  constexpr uint32_t kViewMask = 0b1011;  // three views
+  constexpr uint32_t kViews = 3;
+  VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  ici.imageType = VK_IMAGE_TYPE_2D;
+  ici.format = VK_FORMAT_R8G8B8A8_UNORM;
+  ici.extent = {4, 4, 1};
+  ici.mipLevels = 1;
+  ici.arrayLayers = 4;
+  ici.samples = VK_SAMPLE_COUNT_1_BIT;
+  ici.tiling = VK_IMAGE_TILING_OPTIMAL;
+  ici.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+  VkImage image = MakeGeneralImage(ici);
+  ASSERT_NE(image, VK_NULL_HANDLE);
+  VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  vci.image = image;
+  vci.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+  vci.format = ici.format;
+  vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 4};
+  VkImageView view = VK_NULL_HANDLE;
+  VK_ASSERT_OK(vkCreateImageView(device_, &vci, nullptr, &view));
+  Defer([this, view] { vkDestroyImageView(device_, view, nullptr); });
+
+  VkQueryPool occlusion = MakeQueryPool(VK_QUERY_TYPE_OCCLUSION, kViews);
+  VkQueryPool timestamps = MakeQueryPool(VK_QUERY_TYPE_TIMESTAMP, kViews);
+  HostBuffer b = MakeHostBuffer(2 * kViews * 16);
+  ASSERT_NE(b.data, nullptr);
+  std::memset(b.data, kSentinel, b.size);
+
+  VkCommandBuffer cb = BeginCommands();
+  vkCmdResetQueryPool(cb, occlusion, 0, kViews);
+  vkCmdResetQueryPool(cb, timestamps, 0, kViews);
+  VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+  color.imageView = view;
+  color.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+  color.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+  color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+  info.renderArea = {{0, 0}, {4, 4}};
+  info.viewMask = kViewMask;
+  info.colorAttachmentCount = 1;
+  info.pColorAttachments = &color;
+  vkCmdBeginRendering(cb, &info);
+  vkCmdBeginQuery(cb, occlusion, 0, 0);
+  vkCmdEndQuery(cb, occlusion, 0);
+  vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps, 0);
+  vkCmdEndRendering(cb);
+  const VkQueryResultFlags flags =
+      VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT;
+  vkCmdCopyQueryPoolResults(cb, occlusion, 0, kViews, b.buffer, 0, 16, flags);
+  vkCmdCopyQueryPoolResults(cb, timestamps, 0, kViews, b.buffer, kViews * 16, 16, flags);
+  VK_ASSERT_OK(vkEndCommandBuffer(cb));
+  VkFence fence = MakeFence();
+  ASSERT_NO_FATAL_FAILURE(Submit(cb, fence));
+  ASSERT_NO_FATAL_FAILURE(WaitFenceOrExit(fence));
+
+  for (uint32_t q = 0; q < 2 * kViews; ++q) {
+    uint64_t v[2];
+    std::memcpy(v, b.data + 16 * q, 16);
+    EXPECT_NE(v[1], 0u) << (q < kViews ? "occlusion" : "timestamp") << " query " << q % kViews
+                        << " of the view mask's three is unavailable";
+    if (q < kViews) EXPECT_EQ(v[0], 0u) << "occlusion query " << q << ": nothing was drawn";
+  }
+  // The host sees the same, without waiting.
+  uint64_t host[2 * kViews];
+  VK_EXPECT_RESULT(VK_SUCCESS, vkGetQueryPoolResults(device_, occlusion, 0, kViews, sizeof host, host, 16,
+                                                     VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT));
 }
 
 }  // namespace

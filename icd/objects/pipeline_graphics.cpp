@@ -1,10 +1,12 @@
 // vkCreateGraphicsPipelines: compile the vertex and fragment stages and copy
 // the fixed-function state out of the create info (raster/graphics_state.h).
+#include <algorithm>
 #include <string>
 
 #include "dispatch/entrypoints.h"
 #include "objects/device.h"
 #include "objects/pipeline.h"
+#include "objects/render_pass.h"
 #include "spirv_exec/shader_module.h"
 #include "spirv_exec/spirv_ingest.h"
 #include "util/host_alloc.h"
@@ -54,6 +56,37 @@ raster::StencilFaceState Stencil(const VkStencilOpState& s) {
   return {s.failOp, s.passOp, s.depthFailOp, s.compareOp, s.compareMask, s.writeMask, s.reference};
 }
 
+// Which of the fragment-side state a pipeline reads (the rest the spec lets
+// the application leave as garbage).
+struct RasterizerUse {
+  bool rasterizes = true;     // rasterization not statically discarded
+  bool depth_stencil = true;  // the subpass / rendering has a depth or stencil attachment
+  bool colors = true;         // ... and colour attachments
+};
+
+RasterizerUse FindRasterizerUse(const VkGraphicsPipelineCreateInfo& info, const raster::GraphicsPipelineState& state) {
+  RasterizerUse use;
+  const int discard_index = raster::DynamicStateIndex(VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE);
+  use.rasterizes = info.pRasterizationState == nullptr || !info.pRasterizationState->rasterizerDiscardEnable ||
+                   state.dynamic.test(size_t(discard_index));
+  if (const RenderPass* pass = FromHandle<RenderPass>(info.renderPass)) {
+    if (info.subpass < pass->subpasses.size()) {
+      const SubpassDescription& subpass = pass->subpasses[info.subpass];
+      use.depth_stencil = subpass.depth_stencil.used();
+      use.colors = std::any_of(subpass.colors.begin(), subpass.colors.end(),
+                               [](const AttachmentReference& a) { return a.used(); });
+    }
+  } else {
+    // Dynamic rendering: no VkPipelineRenderingCreateInfo means no attachments.
+    const auto* rendering =
+        FindInChain<VkPipelineRenderingCreateInfo>(info.pNext, VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO);
+    use.depth_stencil = rendering != nullptr && (rendering->depthAttachmentFormat != VK_FORMAT_UNDEFINED ||
+                                                 rendering->stencilAttachmentFormat != VK_FORMAT_UNDEFINED);
+    use.colors = rendering != nullptr && rendering->colorAttachmentCount > 0;
+  }
+  return use;
+}
+
 VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPipelineState* out) {
   raster::GraphicsState& g = out->state;
   if (info.pDynamicState != nullptr) {
@@ -78,10 +111,12 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPip
     g.topology = ia->topology;
     g.primitive_restart = ia->primitiveRestartEnable;
   }
-  if (const auto* vp = info.pViewportState) {
-    if (vp->pViewports != nullptr) g.viewports.assign(vp->pViewports, vp->pViewports + vp->viewportCount);
-    if (vp->pScissors != nullptr) g.scissors.assign(vp->pScissors, vp->pScissors + vp->scissorCount);
-  }
+  // State the spec says to ignore may be any pointer (even garbage): the
+  // viewport, multisample, depth/stencil and colour blend state when
+  // rasterization is statically discarded, depth/stencil state without a
+  // depth or stencil attachment, colour blend state without colour
+  // attachments.
+  const RasterizerUse use = FindRasterizerUse(info, *out);
   if (const auto* rs = info.pRasterizationState) {
     raster::RasterizationState& r = g.rasterization;
     r.depth_clamp = rs->depthClampEnable;
@@ -96,7 +131,18 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPip
     r.line_width = rs->lineWidth;
     r.depth_clip = !rs->depthClampEnable;
   }
-  if (const auto* ms = info.pMultisampleState; ms != nullptr && !g.rasterization.discard) {
+  if (const auto* vp = info.pViewportState; vp != nullptr && use.rasterizes) {
+    // Dynamic viewports and scissors leave their arrays unread.
+    auto is_dynamic = [&](VkDynamicState a, VkDynamicState b) {
+      return out->dynamic.test(size_t(raster::DynamicStateIndex(a))) ||
+             out->dynamic.test(size_t(raster::DynamicStateIndex(b)));
+    };
+    if (vp->pViewports != nullptr && !is_dynamic(VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT))
+      g.viewports.assign(vp->pViewports, vp->pViewports + vp->viewportCount);
+    if (vp->pScissors != nullptr && !is_dynamic(VK_DYNAMIC_STATE_SCISSOR, VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT))
+      g.scissors.assign(vp->pScissors, vp->pScissors + vp->scissorCount);
+  }
+  if (const auto* ms = info.pMultisampleState; ms != nullptr && use.rasterizes) {
     raster::MultisampleState& m = g.multisample;
     m.samples = ms->rasterizationSamples;
     m.sample_shading = ms->sampleShadingEnable;
@@ -105,7 +151,7 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPip
     m.alpha_to_coverage = ms->alphaToCoverageEnable;
     m.alpha_to_one = ms->alphaToOneEnable;
   }
-  if (const auto* ds = info.pDepthStencilState; ds != nullptr && !g.rasterization.discard) {
+  if (const auto* ds = info.pDepthStencilState; ds != nullptr && use.rasterizes && use.depth_stencil) {
     raster::DepthStencilState& d = g.depth_stencil;
     d.depth_test = ds->depthTestEnable;
     d.depth_write = ds->depthWriteEnable;
@@ -117,7 +163,7 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPip
     d.front = Stencil(ds->front);
     d.back = Stencil(ds->back);
   }
-  if (const auto* cb = info.pColorBlendState; cb != nullptr && !g.rasterization.discard) {
+  if (const auto* cb = info.pColorBlendState; cb != nullptr && use.rasterizes && use.colors) {
     raster::ColorBlendState& b = g.blend;
     b.logic_op_enable = cb->logicOpEnable;
     b.logic_op = cb->logicOp;

@@ -216,7 +216,7 @@ DeviceProperties MakeProperties() {
   l.framebufferNoAttachmentsSampleCounts = limits::kSampleCounts;
   l.maxColorAttachments = 8;
   l.sampledImageColorSampleCounts = limits::kSampleCounts;
-  l.sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.sampledImageIntegerSampleCounts = limits::kSampleCounts;
   l.sampledImageDepthSampleCounts = limits::kSampleCounts;
   l.sampledImageStencilSampleCounts = limits::kSampleCounts;
   l.storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT;
@@ -286,7 +286,7 @@ DeviceProperties MakeProperties() {
   v12.independentResolveNone = VK_TRUE;
   v12.independentResolve = VK_TRUE;
   v12.maxTimelineSemaphoreValueDifference = UINT64_MAX;
-  v12.framebufferIntegerColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  v12.framebufferIntegerColorSampleCounts = limits::kSampleCounts;
 
   VkPhysicalDeviceVulkan13Properties& v13 = p.vulkan13;
   v13.minSubgroupSize = v11.subgroupSize;

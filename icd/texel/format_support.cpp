@@ -66,14 +66,16 @@ VkFormatFeatureFlags2 StorageFeatures(const FormatInfo& f, VkFormatFeatureFlags2
 }
 
 VkFormatFeatureFlags2 ColorImageFeatures(const FormatInfo& f) {
-  if (Is64Bit(f)) return kTransfer;
   const NumericType type = ColorType(f);
+  // Scaled formats are vertex formats: images of them are only copied.
+  // (Sampling them would work, but no API above Vulkan has them as
+  // textures, and the CTS's reference sampler cannot take them.)
+  if (Is64Bit(f) || IsScaled(type)) return kTransfer;
   VkFormatFeatureFlags2 features = kTransfer | kSampled;
   const bool filterable = !IsInteger(type);
   if (filterable) features |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
-  // Scaled formats have no defined conversion on write, and hardware does not
-  // render to RGB or shared-exponent formats either.
-  const bool renderable = !IsUnpackedRgb(f) && !IsScaled(type) && f.format != VK_FORMAT_E5B9G9R9_UFLOAT_PACK32;
+  // Hardware does not render to RGB or shared-exponent formats either.
+  const bool renderable = !IsUnpackedRgb(f) && f.format != VK_FORMAT_E5B9G9R9_UFLOAT_PACK32;
   if (renderable) {
     features |= kRenderable;
     if (filterable) features |= VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BLEND_BIT;
@@ -83,7 +85,7 @@ VkFormatFeatureFlags2 ColorImageFeatures(const FormatInfo& f) {
 }
 
 VkFormatFeatureFlags2 ColorBufferFeatures(const FormatInfo& f) {
-  if (Is64Bit(f)) return VK_FORMAT_FEATURE_2_VERTEX_BUFFER_BIT;
+  if (Is64Bit(f) || IsScaled(ColorType(f))) return VK_FORMAT_FEATURE_2_VERTEX_BUFFER_BIT;
   // No sRGB decoding for buffers; 16-bit packed and shared-exponent
   // formats are image formats in practice.
   if (ColorType(f) == NumericType::kSrgb || f.packed_bits == 16 || f.format == VK_FORMAT_E5B9G9R9_UFLOAT_PACK32) {
@@ -194,15 +196,15 @@ VkExtent3D MaxExtent(VkImageType type, VkImageCreateFlags flags) {
 }
 
 // Multisampling needs an optimal 2D non-cube image of an attachment format.
-// Integer and storage images stay single-sampled, matching the device's
-// sampledImageIntegerSampleCounts and storageImageSampleCounts.
-VkSampleCountFlags SampleCounts(const FormatInfo& info, VkImageType type, bool linear, VkImageUsageFlags usage,
+// Storage images stay single-sampled (storageImageSampleCounts); integer
+// formats multisample like the others (framebufferIntegerColorSampleCounts,
+// sampledImageIntegerSampleCounts).
+VkSampleCountFlags SampleCounts(VkImageType type, bool linear, VkImageUsageFlags usage,
                                 VkImageCreateFlags flags, VkFormatFeatureFlags2 features) {
   constexpr VkFormatFeatureFlags2 kAttachment =
       VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT;
   const bool multisample = !linear && type == VK_IMAGE_TYPE_2D && !(flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) &&
-                           (features & kAttachment) && !(usage & VK_IMAGE_USAGE_STORAGE_BIT) &&
-                           (info.has_depth || info.has_stencil || !IsInteger(ColorType(info)));
+                           (features & kAttachment) && !(usage & VK_IMAGE_USAGE_STORAGE_BIT);
   return multisample ? limits::kSampleCounts : VkSampleCountFlags{VK_SAMPLE_COUNT_1_BIT};
 }
 
@@ -269,7 +271,7 @@ VkResult GetImageFormatLimits(VkFormat format, VkImageType type, VkImageTiling t
   out->maxMipLevels =
       linear ? 1 : static_cast<uint32_t>(std::bit_width(std::max({extent.width, extent.height, extent.depth})));
   out->maxArrayLayers = (linear || type == VK_IMAGE_TYPE_3D) ? 1 : limits::kMaxImageArrayLayers;
-  out->sampleCounts = SampleCounts(*info, type, linear, usage, flags, own_features);
+  out->sampleCounts = SampleCounts(type, linear, usage, flags, own_features);
   out->maxResourceSize = limits::kMaxResourceSize;
   return VK_SUCCESS;
 }

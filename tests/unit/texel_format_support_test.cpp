@@ -336,6 +336,18 @@ TEST(FormatSupport, SixtyFourBitFormatsOnlyTransferAndVertexFetch) {
   }
 }
 
+// Scaled formats are vertex formats; images of them are only copied
+// (neither sampled nor blitted: no API above Vulkan samples them).
+TEST(FormatSupport, ScaledFormatsOnlyTransferAndVertexFetch) {
+  for (VkFormat format : {VK_FORMAT_R8_USCALED, VK_FORMAT_R8G8B8A8_SSCALED, VK_FORMAT_R16G16B16_USCALED,
+                          VK_FORMAT_A2B10G10R10_SSCALED_PACK32, VK_FORMAT_B8G8R8A8_USCALED}) {
+    const FormatFeatures f = GetFormatFeatures(format);
+    EXPECT_EQ(f.optimal, kTransfer) << Name(format);
+    EXPECT_EQ(f.linear, kTransfer) << Name(format);
+    EXPECT_EQ(f.buffer, V) << Name(format);
+  }
+}
+
 TEST(FormatSupport, ThreeComponentFormatsAreNotRenderable) {
   for (VkFormat format : {VK_FORMAT_R8G8B8_UNORM, VK_FORMAT_B8G8R8_SINT, VK_FORMAT_R16G16B16_SFLOAT,
                           VK_FORMAT_R32G32B32_SFLOAT, VK_FORMAT_R32G32B32_UINT}) {
@@ -605,8 +617,15 @@ TEST(ImageFormatLimits, DepthStencilImages) {
 
 TEST(ImageFormatLimits, SampleCountsFollowTheDeviceLimits) {
   VkImageFormatProperties p;
-  // sampledImageIntegerSampleCounts and storageImageSampleCounts are 1.
+  // Integer formats multisample like the others
+  // (framebufferIntegerColorSampleCounts, sampledImageIntegerSampleCounts);
+  // storageImageSampleCounts is 1.
   ASSERT_EQ(Limits(VK_FORMAT_R32_UINT, VK_IMAGE_TYPE_2D, kOptimal, kColorUsage, 0, &p), VK_SUCCESS);
+  EXPECT_EQ(p.sampleCounts, limits::kSampleCounts);
+  ASSERT_EQ(Limits(VK_FORMAT_R8G8B8A8_SINT, VK_IMAGE_TYPE_2D, kOptimal, kColorUsage | kSampledUsage, 0, &p),
+            VK_SUCCESS);
+  EXPECT_EQ(p.sampleCounts, limits::kSampleCounts);
+  ASSERT_EQ(Limits(VK_FORMAT_R32_UINT, VK_IMAGE_TYPE_2D, kOptimal, kColorUsage | kStorageUsage, 0, &p), VK_SUCCESS);
   EXPECT_EQ(p.sampleCounts, VkSampleCountFlags{VK_SAMPLE_COUNT_1_BIT});
   ASSERT_EQ(Limits(VK_FORMAT_R32_SFLOAT, VK_IMAGE_TYPE_2D, kOptimal, kColorUsage | kStorageUsage, 0, &p), VK_SUCCESS);
   EXPECT_EQ(p.sampleCounts, VkSampleCountFlags{VK_SAMPLE_COUNT_1_BIT});

@@ -23,17 +23,20 @@ VkResult CreateComputePipeline(Device* device, const VkComputePipelineCreateInfo
   if (module == nullptr) {
     // VK_KHR_maintenance5-style inline modules are not supported; nothing else can be null.
     DUET_ERROR("vkCreateComputePipelines: no shader module");
-    return VK_ERROR_INVALID_SHADER_NV;
+    return VK_ERROR_UNKNOWN;
   }
   std::vector<uint32_t> prepared;
   std::string error;
   auto* pipeline = HostNew<Pipeline>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
   if (pipeline == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
-  if (!spirv_exec::PrepareModule(module->words, stage.pSpecializationInfo, &prepared, &error) ||
+  if (!spirv_exec::PrepareModule(module->words, stage.pSpecializationInfo, ShaderValidationRules(*device), &prepared,
+                                 &error) ||
       !spirv_exec::CompileCompute(prepared, stage.pName, &pipeline->compute, &error)) {
     DUET_ERROR("vkCreateComputePipelines: %s: %s", stage.pName, error.c_str());
     HostDelete(allocator, pipeline);
-    return VK_ERROR_INVALID_SHADER_NV;
+    // A module the compiler cannot take (or invalid input): no core result
+    // code names it, VK_ERROR_UNKNOWN is the spec's last resort.
+    return VK_ERROR_UNKNOWN;
   }
   const PipelineLayout* layout = FromHandle<PipelineLayout>(info.layout);
   if (layout != nullptr) {
@@ -41,7 +44,6 @@ VkResult CreateComputePipeline(Device* device, const VkComputePipelineCreateInfo
     pipeline->set_dynamic_offset_start = layout->set_dynamic_offset_start;
   }
   pipeline->bind_point = VK_PIPELINE_BIND_POINT_COMPUTE;
-  (void)device;
   *out = pipeline;
   return VK_SUCCESS;
 }

@@ -38,16 +38,17 @@ int DynamicStateIndex(VkDynamicState state) {
 
 namespace {
 
-VkResult CompileShaderStage(const VkPipelineShaderStageCreateInfo& stage, spirv_exec::ShaderStage kind,
-                            spirv_exec::Program* program) {
+VkResult CompileShaderStage(const Device& device, const VkPipelineShaderStageCreateInfo& stage,
+                            spirv_exec::ShaderStage kind, spirv_exec::Program* program) {
   const ShaderModule* module = FromHandle<ShaderModule>(stage.module);
-  if (module == nullptr) return VK_ERROR_INVALID_SHADER_NV;
+  if (module == nullptr) return VK_ERROR_UNKNOWN;
   std::vector<uint32_t> prepared;
   std::string error;
-  if (!spirv_exec::PrepareModule(module->words, stage.pSpecializationInfo, &prepared, &error) ||
+  if (!spirv_exec::PrepareModule(module->words, stage.pSpecializationInfo, ShaderValidationRules(device), &prepared,
+                                 &error) ||
       !spirv_exec::CompileStage(prepared, stage.pName, kind, program, &error)) {
     DUET_ERROR("vkCreateGraphicsPipelines: %s: %s", stage.pName, error.c_str());
-    return VK_ERROR_INVALID_SHADER_NV;
+    return VK_ERROR_UNKNOWN;
   }
   return VK_SUCCESS;
 }
@@ -173,7 +174,8 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPip
   return VK_SUCCESS;
 }
 
-VkResult CreateGraphicsPipeline(const VkGraphicsPipelineCreateInfo& info, const VkAllocationCallbacks* allocator,
+VkResult CreateGraphicsPipeline(const Device& device, const VkGraphicsPipelineCreateInfo& info,
+                                const VkAllocationCallbacks* allocator,
                                 Pipeline** out) {
   auto* pipeline = HostNew<Pipeline>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
   if (pipeline == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
@@ -184,17 +186,17 @@ VkResult CreateGraphicsPipeline(const VkGraphicsPipelineCreateInfo& info, const 
   for (uint32_t i = 0; i < info.stageCount && result == VK_SUCCESS; ++i) {
     const VkPipelineShaderStageCreateInfo& stage = info.pStages[i];
     if (stage.stage == VK_SHADER_STAGE_VERTEX_BIT) {
-      result = CompileShaderStage(stage, spirv_exec::ShaderStage::kVertex, &g.vertex);
+      result = CompileShaderStage(device, stage, spirv_exec::ShaderStage::kVertex, &g.vertex);
       has_vertex = true;
     } else if (stage.stage == VK_SHADER_STAGE_FRAGMENT_BIT) {
-      result = CompileShaderStage(stage, spirv_exec::ShaderStage::kFragment, &g.fragment);
+      result = CompileShaderStage(device, stage, spirv_exec::ShaderStage::kFragment, &g.fragment);
       g.has_fragment = true;
     } else {
       DUET_ERROR("vkCreateGraphicsPipelines: shader stage 0x%x is not supported", stage.stage);
-      result = VK_ERROR_INVALID_SHADER_NV;
+      result = VK_ERROR_UNKNOWN;
     }
   }
-  if (result == VK_SUCCESS && !has_vertex) result = VK_ERROR_INVALID_SHADER_NV;
+  if (result == VK_SUCCESS && !has_vertex) result = VK_ERROR_UNKNOWN;
   if (result == VK_SUCCESS) result = FillState(info, &g);
   if (result == VK_SUCCESS) {
     if (const PipelineLayout* layout = FromHandle<PipelineLayout>(info.layout)) {
@@ -223,7 +225,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(VkDevice _device, VkPipel
   VkResult result = VK_SUCCESS;
   for (uint32_t i = 0; i < createInfoCount; ++i) {
     Pipeline* pipeline = nullptr;
-    const VkResult r = CreateGraphicsPipeline(pCreateInfos[i], ChooseAllocator(pAllocator, device->Allocator()), &pipeline);
+    const VkResult r = CreateGraphicsPipeline(*device, pCreateInfos[i], ChooseAllocator(pAllocator, device->Allocator()), &pipeline);
     pPipelines[i] = r == VK_SUCCESS ? ToHandle(pipeline) : VK_NULL_HANDLE;
     if (r != VK_SUCCESS) {
       result = r;

@@ -10,6 +10,18 @@
 #include "util/host_alloc.h"
 #include "util/log.h"
 
+namespace duet {
+
+spirv_exec::ValidationRules ShaderValidationRules(const Device& device) {
+  const DeviceFeatures& f = device.enabled_features;
+  spirv_exec::ValidationRules rules;
+  rules.uniform_buffer_standard_layout = f.vulkan12.uniformBufferStandardLayout;
+  rules.scalar_block_layout = f.vulkan12.scalarBlockLayout;
+  return rules;
+}
+
+}  // namespace duet
+
 namespace duet::api {
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice _device, const VkShaderModuleCreateInfo* pCreateInfo,
@@ -19,9 +31,11 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice _device, const VkShad
   const size_t word_count = pCreateInfo->codeSize / 4;
   std::string error;
   if (pCreateInfo->codeSize % 4 != 0 ||
-      !spirv_exec::ValidateSpirv(pCreateInfo->pCode, word_count, &error)) {
+      !spirv_exec::ValidateSpirv(pCreateInfo->pCode, word_count, ShaderValidationRules(*device), &error)) {
+    // Invalid SPIR-V is the application's error, which no core result code
+    // names: VK_ERROR_UNKNOWN is the spec's answer to such input.
     DUET_ERROR("vkCreateShaderModule: invalid SPIR-V: %s", error.c_str());
-    return VK_ERROR_INVALID_SHADER_NV;
+    return VK_ERROR_UNKNOWN;
   }
   auto* module = HostNew<ShaderModule>(ChooseAllocator(pAllocator, device->Allocator()),
                                        VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "spirv_exec/spirv_ingest.h"
 #include "util/object.h"
 
 namespace duet {
@@ -16,5 +17,10 @@ struct ShaderModule : NonDispatchableObject {
 
   std::vector<uint32_t> words;
 };
+
+struct Device;
+
+// The layout rules the device's enabled features allow modules to use.
+spirv_exec::ValidationRules ShaderValidationRules(const Device& device);
 
 }  // namespace duet

@@ -24,19 +24,21 @@ spvtools::MessageConsumer Collect(std::string* sink) {
 
 }  // namespace
 
-bool ValidateSpirv(const uint32_t* words, size_t word_count, std::string* error) {
+bool ValidateSpirv(const uint32_t* words, size_t word_count, const ValidationRules& rules, std::string* error) {
   spvtools::SpirvTools tools(kTargetEnvironment);
   tools.SetMessageConsumer(Collect(error));
   spvtools::ValidatorOptions options;
-  // Block layouts are the application's business under the layouts the
-  // device advertises; scalar and relaxed layouts are checked by the driver.
+  // Vulkan 1.1 made the relaxed block layout (VK_KHR_relaxed_block_layout) core.
   options.SetRelaxBlockLayout(true);
+  options.SetUniformBufferStandardLayout(rules.uniform_buffer_standard_layout);
+  options.SetScalarBlockLayout(rules.scalar_block_layout);
+  options.SetWorkgroupScalarBlockLayout(rules.workgroup_scalar_block_layout);
   return tools.Validate(words, word_count, options) && CheckBeyondValidator(words, word_count, error);
 }
 
 bool PrepareModule(const std::vector<uint32_t>& words, const VkSpecializationInfo* specialization,
-                   std::vector<uint32_t>* out, std::string* error) {
-  if (!ValidateSpirv(words.data(), words.size(), error)) return false;
+                   const ValidationRules& rules, std::vector<uint32_t>* out, std::string* error) {
+  if (!ValidateSpirv(words.data(), words.size(), rules, error)) return false;
 
   std::unordered_map<uint32_t, std::vector<uint32_t>> spec_values;
   if (specialization != nullptr) {

@@ -12,12 +12,21 @@
 
 namespace duet::spirv_exec {
 
-// Vulkan 1.3 environment validation; false with a message on invalid input.
-bool ValidateSpirv(const uint32_t* words, size_t word_count, std::string* error);
+// The block layout rules a module is checked against: Vulkan's standard
+// layouts, relaxed as the device's enabled features allow (the driver reads
+// every offset from the module, so any layout the rules accept works).
+struct ValidationRules {
+  bool uniform_buffer_standard_layout = false;  // std430 uniform blocks (uniformBufferStandardLayout)
+  bool scalar_block_layout = false;             // scalarBlockLayout
+  bool workgroup_scalar_block_layout = false;   // workgroupMemoryExplicitLayoutScalarBlockLayout
+};
 
-// Applies specialization constants and optimizes. On failure returns false
-// and a message; `out` is then unspecified.
+// Vulkan 1.3 environment validation; false with a message on invalid input.
+bool ValidateSpirv(const uint32_t* words, size_t word_count, const ValidationRules& rules, std::string* error);
+
+// Validates, applies specialization constants and optimizes. On failure
+// returns false and a message; `out` is then unspecified.
 bool PrepareModule(const std::vector<uint32_t>& words, const VkSpecializationInfo* specialization,
-                   std::vector<uint32_t>* out, std::string* error);
+                   const ValidationRules& rules, std::vector<uint32_t>* out, std::string* error);
 
 }  // namespace duet::spirv_exec

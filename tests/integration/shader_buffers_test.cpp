@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compute_fixture.h"
+#include "shaders/std430_uniform.comp.h"
 #include "float_reference.h"
 #include "shaders/robust_access.comp.h"
 #include "shaders/specialization.comp.h"
@@ -100,6 +101,22 @@ void CheckSpecialized(const uint32_t* r, uint32_t groups, const SpecializedValue
     ASSERT_EQ(v[6], bits) << i;
     ASSERT_EQ(v[7], uint32_t(signed_value) + from_bool * 100000) << i;
   }
+}
+
+// uniformBufferStandardLayout (enabled by the fixture): a uniform block may
+// use std430 offsets and strides, and the shader reads them as laid out.
+TEST_F(ShaderBuffersTest, Std430UniformBlock) {
+  HostBuffer values = MakeHostBuffer(32, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
+  HostBuffer out = StorageBuffer(8 * 4);
+  ASSERT_NE(values.data, nullptr);
+  const float words[8] = {1.5f, 2.5f, 3.5f, 4.5f, 10.0f, 20.0f, 30.0f, 99.0f};
+  std::memcpy(values.data, words, sizeof words);
+  std::memset(out.data, 0, 8 * 4);
+  BufferBinding uniform{values.buffer};
+  uniform.type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+  Kernel k = MakeKernelWithBindings(kStd430UniformComp, {uniform, {out.buffer}}, 0);
+  Run(k, 1);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(out.as<float>()[i], words[i]) << "word " << i;
 }
 
 TEST_F(ShaderBuffersTest, SpecializationConstantsAndWorkgroupSize) {

@@ -367,6 +367,7 @@ void DeviceTest::SetUp() {
   if (device_options_.shader_features) {
     ASSERT_EQ(supported.v12.bufferDeviceAddress, VK_TRUE);  // required by Vulkan 1.3
     enable12.bufferDeviceAddress = VK_TRUE;
+    enable12.uniformBufferStandardLayout = supported.v12.uniformBufferStandardLayout;  // mandatory in 1.3
     enable13.maintenance4 = supported.v13.maintenance4;  // glslang's compute shaders use LocalSizeId
     enable13.shaderIntegerDotProduct = supported.v13.shaderIntegerDotProduct;
     enable_core.shaderUniformBufferArrayDynamicIndexing = features_.shaderUniformBufferArrayDynamicIndexing;

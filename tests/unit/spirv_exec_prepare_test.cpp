@@ -33,7 +33,7 @@ template <size_t N>
 Program Compile(const uint32_t (&code)[N], bool plain, ShaderStage stage = ShaderStage::kCompute) {
   std::vector<uint32_t> words(code, code + N), prepared;
   std::string error;
-  EXPECT_TRUE(PrepareModule(words, nullptr, &prepared, &error)) << error;
+  EXPECT_TRUE(PrepareModule(words, nullptr, {}, &prepared, &error)) << error;
   if (plain) setenv("DUET_IR_PREPARE", "plain", 1);
   Program program;
   EXPECT_TRUE(CompileStage(prepared, "main", stage, &program, &error)) << error;

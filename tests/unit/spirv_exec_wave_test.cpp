@@ -28,7 +28,7 @@ Program Compile(const uint32_t (&code)[N], ShaderStage stage, bool optimize = tr
   std::string error;
   Program program;
   if (optimize) {
-    EXPECT_TRUE(PrepareModule(words, nullptr, &prepared, &error)) << error;
+    EXPECT_TRUE(PrepareModule(words, nullptr, {}, &prepared, &error)) << error;
   } else {
     prepared = words;
   }

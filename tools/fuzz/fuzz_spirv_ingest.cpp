@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<uint32_t> words(size / 4);
   if (!words.empty()) std::memcpy(words.data(), data, words.size() * 4);
   std::string error;
-  if (!duet::spirv_exec::ValidateSpirv(words.data(), words.size(), &error)) return 0;
+  if (!duet::spirv_exec::ValidateSpirv(words.data(), words.size(), {}, &error)) return 0;
   // Specialization constants 0..7 take values from the input's last bytes
   // (booleans, integers and floats all read 4 bytes).
   uint32_t spec_values[8] = {};
@@ -46,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<uint32_t> prepared;
   error.clear();
   const bool specialize = size % 8 == 4;  // half the inputs, decided by the input itself
-  if (!duet::spirv_exec::PrepareModule(words, specialize ? &specialization : nullptr, &prepared, &error)) return 0;
+  if (!duet::spirv_exec::PrepareModule(words, specialize ? &specialization : nullptr, {}, &prepared, &error)) return 0;
   duet::spirv_exec::SpirvModule module;
   if (!duet::spirv_exec::ParseSpirvModule(prepared, &module, &error)) return 0;
   for (const duet::spirv_exec::SpirvEntryPoint& entry : module.entry_points) {

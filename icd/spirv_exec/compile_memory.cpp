@@ -307,6 +307,20 @@ bool Compiler::DeclareGlobals(const SpirvEntryPoint& entry) {
         continue;
     }
     values_[id] = value;
+    // Private variables and outputs may start with a value (workgroup
+    // memory starts zeroed, the only initializer it may have).
+    if (var.word_count > 3 && (storage == StorageClass::Private || storage == StorageClass::Output))
+      global_initializers_.push_back(id);
+  }
+  return true;
+}
+
+bool Compiler::EmitGlobalInitializers() {
+  for (uint32_t id : global_initializers_) {
+    const PointerValue p = values_.at(id).pointer;
+    const CompiledValue& init = Value(module_.variables.at(id)[3]);
+    if (init.kind != CompiledValue::Kind::kRegisters) return Fail("unsupported initializer of %" + std::to_string(id));
+    if (!StoreThrough(p, init.reg)) return false;
   }
   return true;
 }

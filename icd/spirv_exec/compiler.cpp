@@ -157,7 +157,8 @@ bool Compiler::CompileConstant(uint32_t id) {
         return true;
       case SpvOp::OpConstantTrue: scalars.push_back(1); return true;
       case SpvOp::OpConstantFalse: scalars.push_back(0); return true;
-      case SpvOp::OpConstantNull: scalars.insert(scalars.end(), count, 0); return true;
+      case SpvOp::OpConstantNull:
+      case SpvOp::OpUndef: scalars.insert(scalars.end(), count, 0); return true;
       case SpvOp::OpConstantComposite:
         for (uint32_t i = 2; i < k.word_count; ++i)
           if (module_.constants.count(k[i]) == 0 || !flatten(k[i])) return false;
@@ -312,6 +313,7 @@ bool Compiler::CompileTerminator(const SpirvBlock& block, const SpirvInstruction
 bool Compiler::CompileBlock(const SpirvBlock& block) {
   program_.block_start.push_back(static_cast<uint32_t>(program_.code.size()));
   Emit(Op::kBlockBegin, 0, block_index_.at(block.label));
+  if (&block == order_.front() && !EmitGlobalInitializers()) return false;
   for (size_t i = 0; i + 1 < block.body.size(); ++i) {
     const SpirvInstruction& inst = block.body[i];
     if (inst.op == SpvOp::OpPhi) continue;  // written by the incoming edges

@@ -95,6 +95,8 @@ class Compiler {
   // elements per lane, when it comes from arrays indexed per lane.
   void EmitImageArray(const CompiledValue& image, bool sampling);             // compile_image.cpp
   bool DeclareGlobals(const SpirvEntryPoint& entry);                           // compile_memory.cpp
+  // Stores the initializers of module-scope variables (at the entry block's start).
+  bool EmitGlobalInitializers();                                               // compile_memory.cpp
   // Loads what `p` points to (as `type`) into registers from `first`, or
   // stores registers from `first` there (compile_memory.cpp).
   bool LoadThrough(const PointerValue& p, uint32_t type, uint32_t first);
@@ -129,6 +131,7 @@ class Compiler {
   // PhysicalStorageBuffer access chain among them gets its address computed
   // in registers, the others fold their constant offsets into the accesses.
   std::unordered_set<uint32_t> data_uses_;
+  std::vector<uint32_t> global_initializers_;  // module-scope variables with an initializer
   std::string error_;
   bool too_many_registers_ = false;  // NewRegisters went past kMaxRegisters
 };

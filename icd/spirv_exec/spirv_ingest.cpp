@@ -22,6 +22,20 @@ spvtools::MessageConsumer Collect(std::string* sink) {
   };
 }
 
+// The compiler takes one function: every call must be inlined, also those
+// to functions marked DontInline (a hint a driver may ignore).
+std::vector<uint32_t> WithoutDontInline(const std::vector<uint32_t>& words) {
+  constexpr uint32_t kOpFunction = 54, kDontInline = 0x2;
+  std::vector<uint32_t> out = words;
+  for (size_t at = 5; at < out.size();) {
+    const uint32_t count = out[at] >> 16;
+    if (count == 0) break;
+    if ((out[at] & 0xFFFF) == kOpFunction && count >= 5 && at + 3 < out.size()) out[at + 3] &= ~kDontInline;
+    at += count;
+  }
+  return out;
+}
+
 }  // namespace
 
 bool ValidateSpirv(const uint32_t* words, size_t word_count, const ValidationRules& rules, std::string* error) {
@@ -54,6 +68,8 @@ bool PrepareModule(const std::vector<uint32_t>& words, const VkSpecializationInf
   spvtools::Optimizer optimizer(kTargetEnvironment);
   optimizer.SetMessageConsumer(Collect(error));
   if (!spec_values.empty()) optimizer.RegisterPass(spvtools::CreateSetSpecConstantDefaultValuePass(spec_values));
+  // Non-semantic instructions (debug info, reflection) carry nothing to run.
+  optimizer.RegisterPass(spvtools::CreateStripNonSemanticInfoPass());
   optimizer.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass())
       .RegisterPass(spvtools::CreateFoldSpecConstantOpAndCompositePass())
       .RegisterPass(spvtools::CreateStripDebugInfoPass())
@@ -65,7 +81,8 @@ bool PrepareModule(const std::vector<uint32_t>& words, const VkSpecializationInf
       .RegisterPass(spvtools::CreateCompactIdsPass());
   spvtools::OptimizerOptions options;
   options.set_run_validator(false);
-  return optimizer.Run(words.data(), words.size(), out, options);
+  const std::vector<uint32_t> inlinable = WithoutDontInline(words);
+  return optimizer.Run(inlinable.data(), inlinable.size(), out, options);
 }
 
 }  // namespace duet::spirv_exec

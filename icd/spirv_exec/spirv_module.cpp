@@ -193,6 +193,9 @@ bool ParseSpirvModule(std::vector<uint32_t> words, SpirvModule* module, std::str
       case Op::OpConstantFalse:
       case Op::OpConstantNull:
       case Op::OpConstantComposite:
+      // An undefined value may be anything: the compiler makes it zero,
+      // wherever the module declares it.
+      case Op::OpUndef:
         module->constants[inst[1]] = inst;
         break;
       case Op::OpVariable:

@@ -84,7 +84,7 @@ struct SpirvEntryPoint {
 struct SpirvModule {
   std::vector<uint32_t> words;
   std::unordered_map<uint32_t, SpirvType> types;
-  std::unordered_map<uint32_t, SpirvInstruction> constants;  // OpConstant*, OpConstantComposite, OpConstantNull
+  std::unordered_map<uint32_t, SpirvInstruction> constants;  // OpConstant*, OpConstantComposite, OpConstantNull, OpUndef
   std::unordered_map<uint32_t, Decorations> decorations;
   std::unordered_map<uint32_t, SpirvInstruction> variables;  // module-scope OpVariable
   std::unordered_map<uint32_t, uint32_t> ext_inst_sets;      // id -> 1 for GLSL.std.450, 0 otherwise

@@ -2,7 +2,9 @@
 // (tests/shaders/*.spvasm): the integer dot products of
 // shaderIntegerDotProduct, OpQuantizeToF16, NMin/NMax/NClamp, OpSRem,
 // OpFRem, ModfStruct/FrexpStruct, OpCopyLogical, OpCopyMemory, OpVectorShuffle
-// with an undefined component, and the dynamic vector instructions.
+// with an undefined component, and the dynamic vector instructions; and
+// forms of modules with nothing to run in them (OpUndef, DontInline,
+// non-semantic instructions, initialized Private variables).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +18,7 @@
 #include "float_reference.h"
 #include "shaders/integer_dot_product.spvasm.h"
 #include "shaders/spirv_misc_instructions.spvasm.h"
+#include "shaders/spirv_module_forms.spvasm.h"
 
 namespace duet_test {
 namespace {
@@ -170,6 +173,22 @@ TEST_F(ShaderSpirvAsmTest, MiscellaneousInstructions) {
     for (uint32_t c = 0; c < 4; ++c)
       EXPECT_EQ(r[19 + c], c == index ? Bits(9.0f) : Bits(f[c])) << "VectorInsertDynamic component " << c;
     EXPECT_EQ(r[23], uint32_t(x < y)) << "FOrdLessThan(" << x << ", " << y << ")";
+  }
+}
+
+TEST_F(ShaderSpirvAsmTest, UndefDontInlineNonSemanticAndInitializers) {
+  constexpr uint32_t n = 64;
+  HostBuffer in = StorageBuffer(n * 4), out = StorageBuffer(n * 16);
+  for (uint32_t i = 0; i < n; ++i) in.as<uint32_t>()[i] = i * 3 + 100;
+  Kernel k = MakeKernel(kSpirvModuleFormsSpvasm, {in.buffer, out.buffer}, 0);
+  Run(k, n / 32);
+  const uint32_t* r = out.as<uint32_t>();
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t x = i * 3 + 100;
+    EXPECT_EQ(r[4 * i], i % 2 ? 2 * x : 7u) << "phi of OpUndef, invocation " << i;
+    EXPECT_EQ(r[4 * i + 1], x + 5) << "composite built on OpUndef, invocation " << i;
+    EXPECT_EQ(r[4 * i + 2], x + 10) << "DontInline call, invocation " << i;
+    EXPECT_EQ(r[4 * i + 3], 1234 + i) << "initialized Private variable, invocation " << i;
   }
 }
 

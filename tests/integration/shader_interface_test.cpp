@@ -1,0 +1,51 @@
+// Stage inputs and outputs between the vertex and fragment shaders: outputs
+// that keep their initializer.
+#include <vector>
+
+#include "graphics_fixture.h"
+#include "shaders/color_triangle.frag.h"
+#include "shaders/output_initializer.spvasm.h"
+
+namespace duet_test {
+namespace {
+
+constexpr VkExtent2D kExtent{8, 8};
+
+class ShaderInterfaceTest : public GraphicsTest {
+ protected:
+  // Draws `vertex_count` vertices of `desc` into a cleared RGBA8 target.
+  std::vector<uint32_t> Render(const PipelineDesc& desc, uint32_t vertex_count) {
+    const VkPipeline pipeline = MakePipeline(desc);
+    EXPECT_NE(pipeline, VK_NULL_HANDLE);
+    if (pipeline == VK_NULL_HANDLE) return {};
+    const Target color = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
+    VkCommandBuffer cb = BeginCommands();
+    BeginRendering(cb, {{&color, VK_ATTACHMENT_LOAD_OP_CLEAR}});
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    vkCmdDraw(cb, vertex_count, 1, 0, 0);
+    vkCmdEndRendering(cb);
+    EndSubmitWait(cb);
+    return Read<uint32_t>(color);
+  }
+};
+
+// An output variable with an initializer that the shader never writes
+// reaches the fragment shader with the initializer's value.
+TEST_F(ShaderInterfaceTest, OutputsStartWithTheirInitializer) {
+  PipelineDesc desc;
+  desc.vertex = Module(kOutputInitializerSpvasm);
+  desc.fragment = Module(kColorTriangleFrag);
+  desc.extent = kExtent;
+  const std::vector<uint32_t> pixels = Render(desc, 3);
+  ASSERT_EQ(pixels.size(), size_t(kExtent.width * kExtent.height));
+  // (0.25, 0.5, 0.75, 1.0) as UNORM8: 64, 128, 191, 255 (either neighbour of x.5 codes).
+  for (uint32_t p : pixels) {
+    EXPECT_NEAR(int(p & 0xFF), 64, 1);
+    EXPECT_NEAR(int((p >> 8) & 0xFF), 128, 1);
+    EXPECT_NEAR(int((p >> 16) & 0xFF), 191, 1);
+    EXPECT_EQ(p >> 24, 0xFFu);
+  }
+}
+
+}  // namespace
+}  // namespace duet_test

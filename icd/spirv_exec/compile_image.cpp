@@ -149,6 +149,26 @@ bool Compiler::CompileImageInstruction(const SpirvInstruction& inst, bool* handl
       Emit(Op::kImageWrite, 0, coords.reg, coords.count, value, uint16_t(image.image));
       return true;
     }
+    case SpvOp::OpImageTexelPointer: {
+      // A pointer the atomics take: the image and four coordinate registers.
+      PointerValue p = PointerOf(inst[2]);
+      if (!error_.empty()) return false;
+      if (!p.image || p.descriptor_variable != 0) return Fail("OpImageTexelPointer of something other than an image");
+      const CompiledValue& coords = Value(inst[3]);
+      const CompiledValue& sample = Value(inst[4]);
+      if (coords.count > 3) return Fail("OpImageTexelPointer with more than 3 coordinates");
+      p.texel_coordinates = NewRegisters(4);
+      p.texel_coordinate_count = coords.count;
+      for (uint32_t c = 0; c < 3; ++c)
+        Emit(Op::kMove, p.texel_coordinates + c, c < coords.count ? coords.reg + c : ConstantRegister(0));
+      Emit(Op::kMove, p.texel_coordinates + 3, sample.reg);
+      p.pointee = module_.Type(inst[0]).element;
+      CompiledValue& v = values_[inst[1]];
+      v.kind = CompiledValue::Kind::kPointer;
+      v.type = inst[0];
+      v.pointer = p;
+      return true;
+    }
     case SpvOp::OpImageQuerySize:
     case SpvOp::OpImageQuerySizeLod: {
       const CompiledValue& image = Value(inst[2]);

@@ -609,6 +609,7 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
       const PointerValue p = PointerOf(store ? inst[0] : inst[2]);
       if (!error_.empty()) return false;
       if (p.builtin_register != kNoRegister) return Fail("atomic on a built-in");
+      if (p.image && p.texel_coordinates == kNoRegister) return Fail("atomic on an image pointer");
       const Access access = AccessThrough(p, Op::kAtomic);
       // Operands: value (and comparator for compare-exchange) in consecutive
       // registers, then a descriptor array's element.
@@ -625,6 +626,15 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
         Emit(Op::kMove, operands, Value(inst[5]).reg);
       }
       const uint32_t dst = store ? NewRegisters(1) : Define(inst[1], inst[0], 1).reg;
+      if (p.texel_coordinates != kNoRegister) {
+        CompiledValue image;
+        image.image = p.root;
+        image.image_index = p.descriptor_index;
+        EmitImageArray(image, false);
+        Emit(Op::kImageAtomic, dst, p.texel_coordinates, p.texel_coordinate_count, operands, uint16_t(p.root),
+             static_cast<uint32_t>(inst.op));
+        return true;
+      }
       Emit(access.op, dst, access.address, p.static_offset, operands, uint16_t(p.root), static_cast<uint32_t>(inst.op));
       return true;
     }

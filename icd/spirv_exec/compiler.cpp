@@ -366,6 +366,7 @@ bool WritesMemory(const Program& p) {
         if (p.roots[inst.aux].kind == RootKind::kDescriptorBuffer) return true;
         break;
       case Op::kAtomic:
+      case Op::kImageAtomic:
       case Op::kImageWrite:
       case Op::kStoreIndexed:
       case Op::kAtomicIndexed:

@@ -43,6 +43,11 @@ struct PointerValue {
   // PhysicalStorageBuffer: the first of two registers holding the 64-bit
   // address (low word first) that static_offset is relative to; root is unused.
   uint32_t address_register = kNoRegister;
+  // OpImageTexelPointer: a texel of image root (Program::images; elements
+  // per lane in descriptor_index) at the four registers from here: x, y,
+  // z or layer, sample; texel_coordinate_count of x, y, z are the image's.
+  uint32_t texel_coordinates = kNoRegister;
+  uint32_t texel_coordinate_count = 0;
 };
 
 struct CompiledValue {

@@ -18,6 +18,7 @@
 #endif
 
 #include "spirv_exec/glsl_std450.h"
+#include "spirv_exec/atomic_operation.h"
 #include "spirv_exec/interpreter_image.h"
 #include "spirv_exec/interpreter_indirect.h"
 #include "spirv_exec/interpreter_lanes.h"
@@ -120,40 +121,6 @@ inline LaneMemory MemoryOf(const Program& p, const RootMemory* roots, WaveState&
   return {roots[root].base, roots[root].range, 0};
 }
 
-uint32_t AtomicOperation(uint32_t opcode, std::byte* address, uint32_t value, uint32_t comparator) {
-  std::atomic_ref<uint32_t> word(*reinterpret_cast<uint32_t*>(address));
-  switch (static_cast<spv::Op>(opcode)) {
-    case spv::Op::OpAtomicLoad: return word.load();
-    case spv::Op::OpAtomicStore: word.store(value); return 0;
-    case spv::Op::OpAtomicExchange: return word.exchange(value);
-    case spv::Op::OpAtomicCompareExchange: {
-      uint32_t expected = comparator;
-      word.compare_exchange_strong(expected, value);
-      return expected;
-    }
-    case spv::Op::OpAtomicIIncrement:
-    case spv::Op::OpAtomicIAdd: return word.fetch_add(value);
-    case spv::Op::OpAtomicIDecrement:
-    case spv::Op::OpAtomicISub: return word.fetch_sub(value);
-    case spv::Op::OpAtomicAnd: return word.fetch_and(value);
-    case spv::Op::OpAtomicOr: return word.fetch_or(value);
-    case spv::Op::OpAtomicXor: return word.fetch_xor(value);
-    default: break;
-  }
-  // Min/max: a compare-exchange loop.
-  uint32_t old = word.load();
-  for (;;) {
-    uint32_t desired = old;
-    switch (static_cast<spv::Op>(opcode)) {
-      case spv::Op::OpAtomicSMin: desired = uint32_t(std::min(int32_t(old), int32_t(value))); break;
-      case spv::Op::OpAtomicSMax: desired = uint32_t(std::max(int32_t(old), int32_t(value))); break;
-      case spv::Op::OpAtomicUMin: desired = std::min(old, value); break;
-      case spv::Op::OpAtomicUMax: desired = std::max(old, value); break;
-      default: return old;
-    }
-    if (desired == old || word.compare_exchange_weak(old, desired)) return old;
-  }
-}
 
 // Lanes whose stores and atomics reach memory: helper invocations' must not.
 inline LaneMask Writers(const WaveState& w) { return w.active & ~(w.helpers | w.demoted); }
@@ -396,8 +363,9 @@ WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* im
         if constexpr (kTrace) TraceInstruction(p, pc, w, active_before);
         return WaveStatus::kAtBarrier;
 
-      case Op::kImageWrite: {
-        // Helpers write nothing.
+      case Op::kImageWrite:
+      case Op::kImageAtomic: {
+        // Helpers write nothing (and their atomics' results are undefined).
         const LaneMask active = w.active;
         w.active = Writers(w);
         ExecuteImageInstruction(p, in, images, sampled, w);

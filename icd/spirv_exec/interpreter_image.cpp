@@ -7,6 +7,7 @@
 #include "objects/buffer.h"
 #include "objects/image.h"
 #include "raster/image_access.h"
+#include "spirv_exec/atomic_operation.h"
 #include "spirv_exec/image_sampling.h"
 #include "texel/bc_decode.h"
 #include "texel/texel_codec.h"
@@ -199,6 +200,36 @@ void Write(const Inst& in, const ImageBinding& b, WaveState& w) {
   }
 }
 
+// Atomics work on 32-bit integer texels (the formats with
+// STORAGE_IMAGE_ATOMIC / STORAGE_TEXEL_BUFFER_ATOMIC); a texel outside the
+// image or of another size is left alone and the result is 0.
+void Atomic(const Inst& in, const ImageBinding& b, WaveState& w) {
+  const uint32_t* coord[4] = {w.Register(in.a), w.Register(in.a + 1), w.Register(in.a + 2), w.Register(in.a + 3)};
+  const uint32_t* value = w.Register(in.c);
+  const uint32_t* comparator = w.Register(in.c + 1);
+  uint32_t* dst = w.Register(in.dst);
+  for (uint32_t l = 0; l < W; ++l) {
+    if (((w.active >> l) & 1) == 0) continue;
+    std::byte* at = nullptr;
+    if (b.buffer_view != nullptr) {
+      const BufferView& view = *b.buffer_view;
+      const texel::TexelCodec* codec = texel::GetTexelCodec(view.format);
+      const uint32_t x = coord[0][l];
+      if (codec != nullptr && codec->texel_size == 4 && view.buffer->Data() != nullptr &&
+          (VkDeviceSize(x) + 1) * 4 <= view.range)
+        at = view.buffer->Data() + view.offset + VkDeviceSize(x) * 4;
+    } else if (b.view != nullptr) {
+      const ViewTexels texels(*b.view, ViewCodec(*b.view), 0);
+      if (texels.codec != nullptr && texels.codec->texel_size == 4) {
+        at = texels.Texel(int32_t(coord[0][l]), in.b > 1 ? int32_t(coord[1][l]) : 0, in.b > 2 ? int32_t(coord[2][l]) : 0);
+        const uint32_t sample = coord[3][l];
+        if (at != nullptr) at = sample < uint32_t(b.view->image->samples) ? at + size_t(sample) * 4 : nullptr;
+      }
+    }
+    dst[l] = at != nullptr ? AtomicOperation(in.ext, at, value[l], comparator[l]) : 0;
+  }
+}
+
 void QuerySize(const Inst& in, const ImageBinding& b, WaveState& w) {
   uint32_t size[3] = {0, 0, 0};
   const uint32_t lod = in.a != kNoOperand ? w.Register(in.a)[std::countr_zero(w.active | (LaneMask{1} << (W - 1)))] : 0;
@@ -257,6 +288,7 @@ void ExecuteImageInstruction(const Program& program, const Inst& in, const Image
   switch (in.op) {
     case Op::kImageRead: Read(in, b, w); break;
     case Op::kImageWrite: Write(in, b, w); break;
+    case Op::kImageAtomic: Atomic(in, b, w); break;
     case Op::kImageQuerySize: QuerySize(in, b, w); break;
     case Op::kImageQueryLevels: Fill(w, in.dst, b.view != nullptr ? b.view->range.levelCount : 0); break;
     case Op::kImageQuerySamples: Fill(w, in.dst, b.view != nullptr ? uint32_t(b.view->image->samples) : 0); break;

@@ -162,7 +162,8 @@ void ExecuteImageArray(const Program& program, const Inst& prefix, const Inst& i
   inst.aux = 0;  // the one binding / sampled state passed below
 
   const LaneMask active = w.active;
-  LaneMask pending = image_inst.op == Op::kImageWrite ? Writers(w) : active;
+  const bool writes = image_inst.op == Op::kImageWrite || image_inst.op == Op::kImageAtomic;
+  LaneMask pending = writes ? Writers(w) : active;
   while (pending != 0) {
     // The lanes that use the same elements as the first pending lane.
     const uint32_t first = uint32_t(std::countr_zero(pending));

@@ -128,6 +128,12 @@ enum class Op : uint16_t {
   // active lanes. aux = kImageArray root; a = image element register, b =
   // sampler element register (kNoOperand: the use's constant element).
   kImageArray,
+  // An atomic on a texel of a storage image or storage texel buffer
+  // (OpImageTexelPointer): aux = Program::images index, a = 4 registers
+  // (x, y, z or layer, sample), b = how many of x, y, z the image has;
+  // operand in register c (compare-exchange: comparator in c+1); SPIR-V
+  // opcode in ext. Outside the image: no effect, result 0.
+  kImageAtomic,
 };
 
 // A short name for traces and dumps ("IAdd", "BlockBegin"...).

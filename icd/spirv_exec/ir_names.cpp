@@ -107,6 +107,7 @@ const char* OpName(Op op) {
     case Op::kLoadIndexed: return "LoadIndexed";
     case Op::kStoreIndexed: return "StoreIndexed";
     case Op::kAtomicIndexed: return "AtomicIndexed";
+    case Op::kImageAtomic: return "ImageAtomic";
     case Op::kArrayLengthIndexed: return "ArrayLengthIndexed";
     case Op::kAddressAdd: return "AddressAdd";
     case Op::kLoadAddress: return "LoadAddress";

@@ -103,6 +103,7 @@ bool WritesOf(const Inst& in, const LaneKernels& kernels, Writes* writes) {
     case Op::kDeterminant:
     case Op::kLoad:
     case Op::kAtomic:
+    case Op::kImageAtomic:
     case Op::kAtomicIndexed:
     case Op::kAtomicAddress:
     case Op::kArrayLength:
@@ -180,6 +181,7 @@ bool ReadsOf(const Program& p, const Inst& in, const LaneKernels& kernels, std::
     case Op::kImageArray: add(in.a); add(in.b); return true;
     case Op::kImageRead: add(in.a, in.b); add(in.c); add(in.ext); return true;
     case Op::kImageWrite: add(in.a, in.b); add(in.c, 4); return true;
+    case Op::kImageAtomic: add(in.a, 4); add(in.c, 2); return true;
     case Op::kImageQuerySize: add(in.a); return true;
     case Op::kImageSample: {
       if (in.b >= p.sample_operands.size()) return false;

@@ -49,8 +49,12 @@ ComputeFixture::Kernel ComputeFixture::MakeKernelWithBindings(std::span<const ui
     const bool image = w.descriptorType == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
                        w.descriptorType == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE ||
                        w.descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    const bool texel_buffer = w.descriptorType == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER ||
+                              w.descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
     if (image) {
       w.pImageInfo = &image_infos[i];
+    } else if (texel_buffer) {
+      w.pTexelBufferView = &buffers[i].texel_view;
     } else {
       w.pBufferInfo = &infos[i];
     }

@@ -27,7 +27,8 @@ class ComputeFixture : public QueueTest {
 
   // One buffer descriptor: `range` bytes from `offset` (VK_WHOLE_SIZE: to the end).
   // Image descriptor types (sampled, storage, combined image sampler) take
-  // `view` and `sampler` instead, in VK_IMAGE_LAYOUT_GENERAL.
+  // `view` and `sampler` instead, in VK_IMAGE_LAYOUT_GENERAL; texel buffer
+  // types take `texel_view`.
   struct BufferBinding {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
@@ -35,6 +36,7 @@ class ComputeFixture : public QueueTest {
     VkDeviceSize range = VK_WHOLE_SIZE;
     VkImageView view = VK_NULL_HANDLE;
     VkSampler sampler = VK_NULL_HANDLE;
+    VkBufferView texel_view = VK_NULL_HANDLE;
   };
 
   // The pipeline, its layout and a written descriptor set; objects go away at TearDown.

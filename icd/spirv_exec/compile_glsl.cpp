@@ -241,9 +241,9 @@ bool Compiler::CompileGlslInstruction(const SpirvInstruction& inst) {
       const CompiledValue& input = Value(inst[4]);
       if (input.kind != CompiledValue::Kind::kPointer || input.pointer.builtin_register == kNoRegister)
         return Fail("interpolateAt* of something other than a stage input");
+      const PointerValue p = input.pointer;  // (Define may move values_)
       const CompiledValue& v = Define(inst[1], inst[0], count);
-      for (uint32_t c = 0; c < count; ++c) Emit(Op::kMove, v.reg + c, input.pointer.builtin_register + c);
-      return true;
+      return LoadThrough(p, inst[0], v.reg);
     }
     default:
       return Fail("unsupported GLSL.std.450 instruction " + std::to_string(op));

@@ -14,6 +14,8 @@
 // pointer that is itself used as a value gets its whole address computed.
 #include <algorithm>
 #include <functional>
+#include <numeric>
+#include <unordered_map>
 
 #include "spirv_exec/compiler.h"
 
@@ -337,9 +339,58 @@ Compiler::Access Compiler::AccessThrough(const PointerValue& p, Op plain) {
   return {p.descriptor_index != kNoRegister ? kIndexed[kind] : plain, offset};
 }
 
+void Compiler::AddRegisterIndex(PointerValue& p, uint32_t index_id, uint32_t element_registers) {
+  if (p.register_offset == kNoRegister) {
+    p.register_span_first = p.builtin_register;
+    p.register_span_count = ScalarCount(p.pointee);
+    p.register_step = element_registers;
+  } else {
+    p.register_step = std::gcd(p.register_step, element_registers);
+  }
+  const uint32_t scaled = NewRegisters(1);
+  Emit(Op::kIMul, scaled, Value(index_id).reg, ConstantRegister(element_registers));
+  if (p.register_offset != kNoRegister) {
+    const uint32_t sum = NewRegisters(1);
+    Emit(Op::kIAdd, sum, p.register_offset, scaled);
+    p.register_offset = sum;
+  } else {
+    p.register_offset = scaled;
+  }
+}
+
+// The offsets (multiples of the step) at which scalar `j` of an access
+// through `p` stays inside the span, with a register that holds, per lane,
+// whether the lane's offset is that one.
+std::vector<std::pair<uint32_t, uint32_t>> Compiler::RegisterCandidates(const PointerValue& p, uint32_t j,
+                                                                        std::unordered_map<uint32_t, uint32_t>* conds) {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  const uint32_t step = std::max(p.register_step, 1u);
+  for (uint32_t offset = 0; p.builtin_register + offset + j < p.register_span_first + p.register_span_count;
+       offset += step) {
+    if (p.builtin_register + offset + j < p.register_span_first) continue;
+    auto [it, fresh] = conds->try_emplace(offset, 0);
+    if (fresh) {
+      it->second = NewRegisters(1);
+      Emit(Op::kIEqual, it->second, p.register_offset, ConstantRegister(offset));
+    }
+    out.emplace_back(offset, it->second);
+  }
+  return out;
+}
+
 bool Compiler::LoadThrough(const PointerValue& p, uint32_t type, uint32_t first) {
   if (p.image) return Fail("load of an image through a data pointer");
   if (p.descriptor_variable != 0) return Fail("load of a whole array of descriptors");
+  if (p.register_offset != kNoRegister) {
+    // Each scalar is the register the lane's offset picks (0 outside the array).
+    std::unordered_map<uint32_t, uint32_t> conds;
+    for (uint32_t j = 0; j < ScalarCount(type); ++j) {
+      Emit(Op::kMove, first + j, ConstantRegister(0));
+      for (const auto& [offset, cond] : RegisterCandidates(p, j, &conds))
+        Emit(Op::kSelect, first + j, cond, p.builtin_register + offset + j, first + j);
+    }
+    return true;
+  }
   if (p.builtin_register != kNoRegister) {
     const uint32_t count = ScalarCount(type);
     for (uint32_t i = 0; i < count; ++i) Emit(Op::kMove, first + i, p.builtin_register + i);
@@ -356,6 +407,14 @@ bool Compiler::LoadThrough(const PointerValue& p, uint32_t type, uint32_t first)
 bool Compiler::StoreThrough(const PointerValue& p, uint32_t first) {
   if (p.image) return Fail("store of an image through a data pointer");
   if (p.descriptor_variable != 0) return Fail("store of a whole array of descriptors");
+  if (p.register_offset != kNoRegister) {
+    // Each register the offset may pick takes the value in the lanes that pick it.
+    std::unordered_map<uint32_t, uint32_t> conds;
+    for (uint32_t j = 0; j < ScalarCount(p.pointee); ++j)
+      for (const auto& [offset, cond] : RegisterCandidates(p, j, &conds))
+        Emit(Op::kSelect, p.builtin_register + offset + j, cond, first + j, p.builtin_register + offset + j);
+    return true;
+  }
   if (p.builtin_register != kNoRegister) {
     const uint32_t count = ScalarCount(p.pointee);
     for (uint32_t i = 0; i < count; ++i) Emit(Op::kMove, p.builtin_register + i, first + i);
@@ -476,8 +535,12 @@ bool Compiler::CompileAccessChain(const SpirvInstruction& inst) {
       return Fail("access chain through an unsupported type");
     }
     if (p.builtin_register != kNoRegister) {
-      if (!is_constant) return Fail("dynamic index into a stage input or output");
-      p.builtin_register += constant_index * ScalarCount(next);
+      const uint32_t element_registers = ScalarCount(next);
+      if (is_constant) {
+        p.builtin_register += constant_index * element_registers;
+      } else {
+        AddRegisterIndex(p, index_id, element_registers);
+      }
     } else {
       AddScaledIndex(p, index_id, stride);
     }

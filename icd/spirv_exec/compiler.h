@@ -32,6 +32,14 @@ struct PointerValue {
   // Stage inputs and outputs are registers, not memory: the first register
   // of what the pointer points to.
   uint32_t builtin_register = kNoRegister;
+  // A dynamic index into registers (arrays of inputs or outputs): the
+  // register holding each lane's offset from builtin_register, a multiple
+  // of register_step, and the registers [register_span_first,
+  // + register_span_count) it may reach (what the outermost dynamically
+  // indexed array holds). Accesses select among those registers.
+  uint32_t register_offset = kNoRegister;
+  uint32_t register_step = 0;
+  uint32_t register_span_first = 0, register_span_count = 0;
   bool image = false;  // UniformConstant: root indexes Program::images
   // An array of descriptors not indexed yet: its variable (set and
   // binding); the access chain's first index picks the root.
@@ -124,6 +132,10 @@ class Compiler {
   void FindDataUses(const SpirvFunction& function);
   bool CompileAccessChain(const SpirvInstruction& inst);  // compile_memory.cpp
   bool SelectDescriptor(PointerValue& p, uint32_t index_id);
+  // A dynamic index into registers of `element_registers` each (compile_memory.cpp).
+  void AddRegisterIndex(PointerValue& p, uint32_t index_id, uint32_t element_registers);
+  std::vector<std::pair<uint32_t, uint32_t>> RegisterCandidates(const PointerValue& p, uint32_t j,
+                                                                std::unordered_map<uint32_t, uint32_t>* conds);
   void AddScaledIndex(PointerValue& p, uint32_t index_id, uint32_t stride);
 
   const SpirvModule& module_;

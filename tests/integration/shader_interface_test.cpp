@@ -1,10 +1,12 @@
 // Stage inputs and outputs between the vertex and fragment shaders: outputs
-// that keep their initializer.
+// that keep their initializer, arrays indexed at run time.
 #include <vector>
 
 #include "graphics_fixture.h"
 #include "shaders/color_triangle.frag.h"
 #include "shaders/output_initializer.spvasm.h"
+#include "shaders/varying_array.frag.h"
+#include "shaders/varying_array.vert.h"
 
 namespace duet_test {
 namespace {
@@ -14,7 +16,8 @@ constexpr VkExtent2D kExtent{8, 8};
 class ShaderInterfaceTest : public GraphicsTest {
  protected:
   // Draws `vertex_count` vertices of `desc` into a cleared RGBA8 target.
-  std::vector<uint32_t> Render(const PipelineDesc& desc, uint32_t vertex_count) {
+  std::vector<uint32_t> Render(const PipelineDesc& desc, uint32_t vertex_count, const void* push = nullptr,
+                               uint32_t push_bytes = 0) {
     const VkPipeline pipeline = MakePipeline(desc);
     EXPECT_NE(pipeline, VK_NULL_HANDLE);
     if (pipeline == VK_NULL_HANDLE) return {};
@@ -22,6 +25,9 @@ class ShaderInterfaceTest : public GraphicsTest {
     VkCommandBuffer cb = BeginCommands();
     BeginRendering(cb, {{&color, VK_ATTACHMENT_LOAD_OP_CLEAR}});
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    if (push_bytes != 0)
+      vkCmdPushConstants(cb, desc.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, push_bytes,
+                         push);
     vkCmdDraw(cb, vertex_count, 1, 0, 0);
     vkCmdEndRendering(cb);
     EndSubmitWait(cb);
@@ -44,6 +50,29 @@ TEST_F(ShaderInterfaceTest, OutputsStartWithTheirInitializer) {
     EXPECT_NEAR(int((p >> 8) & 0xFF), 128, 1);
     EXPECT_NEAR(int((p >> 16) & 0xFF), 191, 1);
     EXPECT_EQ(p >> 24, 0xFFu);
+  }
+}
+
+// An output array written and an input array read at indices the shaders
+// know only at run time (glsl.indexing.varying_array in the CTS).
+TEST_F(ShaderInterfaceTest, ArraysIndexedAtRunTime) {
+  PipelineDesc desc;
+  desc.vertex = Module(kVaryingArrayVert);
+  desc.fragment = Module(kVaryingArrayFrag);
+  desc.layout = MakePipelineLayout({}, 8);
+  desc.extent = kExtent;
+  for (int32_t write = 0; write < 4; ++write) {
+    for (int32_t read = 0; read < 4; ++read) {
+      const int32_t indices[2] = {write, read};
+      const std::vector<uint32_t> pixels = Render(desc, 3, indices, sizeof indices);
+      ASSERT_EQ(pixels.size(), size_t(kExtent.width * kExtent.height));
+      const uint32_t expected = write == read ? 0xFF9FBFDFu : 0xFF7F4000u | uint32_t(32 * read);
+      for (uint32_t p : pixels) {
+        for (int c = 0; c < 4; ++c)
+          ASSERT_NEAR(int((p >> (8 * c)) & 0xFF), int((expected >> (8 * c)) & 0xFF), 1)
+              << "write " << write << " read " << read << " component " << c;
+      }
+    }
   }
 }
 

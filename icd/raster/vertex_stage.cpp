@@ -2,6 +2,7 @@
 
 #include <spirv/unified1/spirv.hpp11>
 
+#include <algorithm>
 #include <cstring>
 
 #include "objects/buffer.h"
@@ -18,11 +19,14 @@ VaryingLayout MatchVaryings(const Program& vertex, const Program* fragment) {
   if (fragment == nullptr) return layout;
   for (const spirv_exec::InterfaceSlot& in : fragment->inputs) {
     VaryingLayout::Varying v;
-    v.count = in.count;
+    v.count = std::min(in.count, 4u);
     v.offset = layout.floats;
-    for (const spirv_exec::InterfaceSlot& out : vertex.outputs)
-      if (out.location == in.location && out.component <= in.component)
-        v.vertex_register = out.reg + (in.component - out.component);
+    for (uint32_t c = 0; c < v.count; ++c) {
+      const uint32_t component = in.component + c;
+      for (const spirv_exec::InterfaceSlot& out : vertex.outputs)
+        if (out.location == in.location && out.component <= component && component < out.component + out.count)
+          v.vertex_registers[c] = out.reg + (component - out.component);
+    }
     layout.floats += in.count;
     layout.varyings.push_back(v);
   }
@@ -39,16 +43,13 @@ struct AttributeFetch {
   uint32_t divisor = 1;
   const texel::TexelCodec* codec = nullptr;
   uint32_t reg = 0, count = 0;      // destination registers
+  uint32_t component = 0;           // the first of the attribute's components they take
 };
 
 std::vector<AttributeFetch> PlanFetches(const DrawBindings& bindings, const GraphicsState& state,
                                         const Program& program) {
   std::vector<AttributeFetch> fetches;
   for (const VkVertexInputAttributeDescription& attribute : state.vertex_input.attributes) {
-    const spirv_exec::InterfaceSlot* slot = nullptr;
-    for (const spirv_exec::InterfaceSlot& s : program.inputs)
-      if (s.location == attribute.location) slot = &s;
-    if (slot == nullptr) continue;
     const VkVertexInputBindingDescription* binding = nullptr;
     uint32_t divisor = 1;
     for (size_t b = 0; b < state.vertex_input.bindings.size(); ++b) {
@@ -68,9 +69,15 @@ std::vector<AttributeFetch> PlanFetches(const DrawBindings& bindings, const Grap
     f.stride = vb.has_stride ? vb.stride : binding->stride;
     f.per_instance = binding->inputRate == VK_VERTEX_INPUT_RATE_INSTANCE;
     f.divisor = divisor;
-    f.reg = slot->reg;
-    f.count = slot->count;
-    fetches.push_back(f);
+    // Every input at the attribute's location takes its components (inputs
+    // with Component decorations share a location).
+    for (const spirv_exec::InterfaceSlot& slot : program.inputs) {
+      if (slot.location != attribute.location) continue;
+      f.reg = slot.reg;
+      f.count = slot.count;
+      f.component = slot.component;
+      fetches.push_back(f);
+    }
   }
   return fetches;
 }
@@ -124,7 +131,8 @@ void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, con
           const VkDeviceSize at = VkDeviceSize(element) * f.stride;
           // Robust buffer access: attributes beyond the buffer read zero.
           if (f.base != nullptr && at + f.codec->texel_size <= f.limit) f.codec->unpack(f.base + at, &value, 1);
-          for (uint32_t c = 0; c < f.count && c < 4; ++c) wave.Register(f.reg + c)[l] = value.u[c];
+          for (uint32_t c = 0; c < f.count && f.component + c < 4; ++c)
+            wave.Register(f.reg + c)[l] = value.u[f.component + c];
         }
       }
       spirv_exec::RunWave(program, resources.roots.data(), resources.images.data(), resources.sampled.data(), &wave);
@@ -135,9 +143,9 @@ void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, con
         v[4] = 1.0f;
         if (point_size != UINT32_MAX) std::memcpy(&v[4], &wave.Register(point_size)[l], 4);
         for (const VaryingLayout::Varying& varying : layout.varyings) {
-          if (varying.vertex_register == UINT32_MAX) continue;
           for (uint32_t c = 0; c < varying.count; ++c)
-            std::memcpy(&v[kVaryingsOffset + varying.offset + c], &wave.Register(varying.vertex_register + c)[l], 4);
+            if (varying.vertex_registers[c] != UINT32_MAX)
+              std::memcpy(&v[kVaryingsOffset + varying.offset + c], &wave.Register(varying.vertex_registers[c])[l], 4);
         }
       }
     }

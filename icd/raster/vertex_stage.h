@@ -2,6 +2,7 @@
 // shades each distinct index once per instance (a post-transform cache).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -12,12 +13,15 @@
 namespace duet::raster {
 
 // How the fragment shader's inputs map to vertex shader outputs: for each
-// fragment input slot (in order), the vertex output registers to read.
+// fragment input slot (in order), the vertex output register of each of its
+// components (by location and component: one input may gather several
+// outputs that share a location, and the other way round).
 struct VaryingLayout {
   struct Varying {
-    uint32_t vertex_register = UINT32_MAX;  // UINT32_MAX: not written by the vertex shader (reads 0)
+    // UINT32_MAX: a component the vertex shader does not write (reads 0).
+    std::array<uint32_t, 4> vertex_registers{UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
     uint32_t count = 0;
-    uint32_t offset = 0;                    // in floats, within a vertex's varyings
+    uint32_t offset = 0;  // in floats, within a vertex's varyings
   };
   std::vector<Varying> varyings;
   uint32_t floats = 0;  // per vertex

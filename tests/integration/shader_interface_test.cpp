@@ -1,9 +1,12 @@
 // Stage inputs and outputs between the vertex and fragment shaders: outputs
-// that keep their initializer, arrays indexed at run time.
+// that keep their initializer, arrays indexed at run time, inputs and
+// outputs that share a location (Component decorations).
 #include <vector>
 
 #include "graphics_fixture.h"
 #include "shaders/color_triangle.frag.h"
+#include "shaders/component_varyings.frag.h"
+#include "shaders/component_varyings.vert.h"
 #include "shaders/output_initializer.spvasm.h"
 #include "shaders/varying_array.frag.h"
 #include "shaders/varying_array.vert.h"
@@ -74,6 +77,36 @@ TEST_F(ShaderInterfaceTest, ArraysIndexedAtRunTime) {
       }
     }
   }
+}
+
+// A vertex attribute read as several inputs of one location, varyings
+// written as several outputs of one location and read as one input, and
+// the other way round.
+TEST_F(ShaderInterfaceTest, ComponentsOfOneLocation) {
+  PipelineDesc desc = ColorPipeline(kExtent);
+  desc.vertex = Module(kComponentVaryingsVert);
+  desc.fragment = Module(kComponentVaryingsFrag);
+  const float color[4] = {0.25f, 0.5f, 0.75f, 1.0f};
+  const float corners[3][2] = {{-1.0f, -1.0f}, {3.0f, -1.0f}, {-1.0f, 3.0f}};
+  std::vector<ColorVertex> vertices;
+  for (const auto& p : corners) vertices.push_back({{p[0], p[1], 0.5f, 1.0f}, {color[0], color[1], color[2], color[3]}});
+  HostBuffer buffer = Upload(vertices, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+  const VkPipeline pipeline = MakePipeline(desc);
+  ASSERT_NE(pipeline, VK_NULL_HANDLE);
+  const Target target = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
+  VkCommandBuffer cb = BeginCommands();
+  BeginRendering(cb, {{&target, VK_ATTACHMENT_LOAD_OP_CLEAR}});
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  const VkDeviceSize offset = 0;
+  vkCmdBindVertexBuffers(cb, 0, 1, &buffer.buffer, &offset);
+  vkCmdDraw(cb, 3, 1, 0, 0);
+  vkCmdEndRendering(cb);
+  ASSERT_NO_FATAL_FAILURE(EndSubmitWait(cb));
+  const std::vector<uint32_t> pixels = Read<uint32_t>(target);
+  ASSERT_EQ(pixels.size(), size_t(kExtent.width * kExtent.height));
+  for (uint32_t p : pixels)
+    for (int c = 0; c < 4; ++c)
+      ASSERT_NEAR(int((p >> (8 * c)) & 0xFF), int(color[c] * 255.0f + 0.5f), 1) << "component " << c;
 }
 
 }  // namespace

@@ -78,6 +78,13 @@ int main(int argc, char** argv) {
   }
   std::printf("compiled: %zu instructions, %u registers, %zu roots\n", program.code.size(), program.register_count,
               program.roots.size());
+  auto print_slots = [](const char* what, const std::vector<InterfaceSlot>& slots) {
+    for (const InterfaceSlot& s : slots)
+      std::printf("%s location %u component %u: r%u x%u%s%s\n", what, s.location, s.component, s.reg, s.count,
+                  s.flat ? " flat" : "", s.integer ? " integer" : "");
+  };
+  print_slots("input", program.inputs);
+  print_slots("output", program.outputs);
   if (print_ir) {
     for (size_t i = 0; i < program.code.size(); ++i) {
       const Inst& inst = program.code[i];

@@ -227,8 +227,8 @@ DeviceProperties MakeProperties() {
   l.maxCullDistances = 8;
   l.maxCombinedClipAndCullDistances = 8;
   l.discreteQueuePriorities = 2;
-  l.pointSizeRange[0] = 1.0f;
-  l.pointSizeRange[1] = 64.0f;
+  l.pointSizeRange[0] = limits::kMinPointSize;
+  l.pointSizeRange[1] = limits::kMaxPointSize;
   l.lineWidthRange[0] = 1.0f;
   l.lineWidthRange[1] = 1.0f;
   l.pointSizeGranularity = 0.125f;

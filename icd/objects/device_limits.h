@@ -21,5 +21,9 @@ inline constexpr VkSampleCountFlags kSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_S
 inline constexpr uint32_t kMaxMemoryAllocationCount = 65536;
 inline constexpr VkDeviceSize kBufferAlignment = 64;
 inline constexpr VkDeviceSize kImageAlignment = 64;
+// PointSize is clamped to this range (pointSizeRange); a point is two
+// triangles, so the bound is only how far past the viewport one may reach.
+inline constexpr float kMinPointSize = 1.0f;
+inline constexpr float kMaxPointSize = 1024.0f;
 
 }  // namespace duet::limits

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "objects/device_limits.h"
 #include "util/thread_pool.h"
 
 namespace duet::raster {
@@ -195,7 +196,8 @@ void SetupPoint(const float* v, const SetupParameters& p, uint32_t varying_float
     if (PlaneDistance(v, plane) < 0) return;
   }
   const WindowVertex c = ToWindow(v, p.viewport, v + kVaryingsOffset);
-  const float size = std::max(v[4], 1.0f);
+  // Sizes outside pointSizeRange are clamped to it (NaN: the smallest).
+  const float size = v[4] >= limits::kMinPointSize ? std::min(v[4], limits::kMaxPointSize) : limits::kMinPointSize;
   const double h = size * 0.5;
   WindowVertex corners[4] = {c, c, c, c};
   corners[0].x -= h; corners[0].y -= h;

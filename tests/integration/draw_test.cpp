@@ -3,12 +3,15 @@
 // interpolation, depth testing and instancing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
 
 #include "graphics_fixture.h"
+#include "shaders/flat_color.frag.h"
 #include "shaders/point.vert.h"
+#include "shaders/point_size.vert.h"
 #include "shaders/textured.frag.h"
 #include "shaders/textured.vert.h"
 
@@ -231,6 +234,46 @@ TEST_F(DrawTest, PointsAreSquaresOfTheirSize) {
       const bool inside = px >= 18 && px < 22 && py >= 10 && py < 14;
       ASSERT_EQ(pixels[(py * kWidth + px) * 4 + 1], inside ? 255 : 0) << px << "," << py;
     }
+}
+
+// PointSize outside pointSizeRange is clamped to it: a point centred on
+// the first pixel of a wide target covers half its clamped size (rounded
+// up) of the row.
+TEST_F(DrawTest, PointSizesAreClampedToTheRange) {
+  const float max_size = props_.limits.pointSizeRange[1];
+  const VkExtent2D extent{uint32_t(max_size) + 64, 2};
+  PipelineDesc desc;
+  desc.vertex = Module(kPointSizeVert);
+  desc.fragment = Module(kFlatColorFrag);
+  desc.layout = MakePipelineLayout({}, 32);
+  desc.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+  desc.extent = extent;
+  const VkPipeline pipeline = MakePipeline(desc);
+  ASSERT_NE(pipeline, VK_NULL_HANDLE);
+  // flat_color.frag's colour is the 16 bytes from offset 16: (size, 1, 1, 1).
+  struct {
+    float position[4];
+    float size;
+    float green_blue_alpha[3];
+  } point{{Ndc(0.5, extent.width), Ndc(0.5, extent.height), 0.0f, 1.0f}, 0, {1, 1, 1}};
+  for (float size : {max_size * 2, max_size + 100, 0.25f, 0.0f, -3.0f}) {
+    const Target target = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, extent);
+    VkCommandBuffer cb = BeginCommands();
+    BeginRendering(cb, {{&target, VK_ATTACHMENT_LOAD_OP_CLEAR}});
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    point.size = size;
+    vkCmdPushConstants(cb, desc.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof point,
+                       &point);
+    vkCmdDraw(cb, 1, 1, 0, 0);
+    vkCmdEndRendering(cb);
+    ASSERT_NO_FATAL_FAILURE(EndSubmitWait(cb));
+    const std::vector<uint32_t> pixels = Read<uint32_t>(target);
+    ASSERT_EQ(pixels.size(), size_t(extent.width * extent.height));
+    const float clamped = std::clamp(size, props_.limits.pointSizeRange[0], max_size);
+    uint32_t covered = 0;
+    for (uint32_t x = 0; x < extent.width; ++x) covered += pixels[x] != 0 ? 1 : 0;
+    EXPECT_EQ(covered, uint32_t(std::ceil(clamped / 2))) << "point size " << size;
+  }
 }
 
 TEST_F(DrawTest, LinesCoverOnePixelAcrossTheirLength) {

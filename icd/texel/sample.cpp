@@ -162,6 +162,8 @@ void SampleLanes(const SampledImageState& state, const SampleRequest& request, L
         value = reducer.value();
       }
     }
+    if (state.filtered_min <= state.filtered_max)
+      for (int c = 0; c < 4; ++c) value.f[c] = std::clamp(value.f[c], state.filtered_min, state.filtered_max);
     sampling::ApplySwizzle(state, value, &out[lane]);
   }
 }

@@ -112,6 +112,10 @@ struct SampledImageState {
   bool identity_swizzle = true;       // swizzle is {0, 1, 2, 3}: results are copied
   uint32_t one_bits = 0;              // bits of "one": 1.0f for float formats, 1 for integer formats
   TexelValue invalid_texel{};         // what a fetch outside the image reads (before the swizzle)
+  // Normalized formats (UNORM, SNORM, sRGB): the range their texels hold.
+  // Filtered results are clamped to it: weights that sum to a little more
+  // than 1 in float would otherwise leave it (filtered_min > filtered_max: none).
+  float filtered_min = 1.0f, filtered_max = 0.0f;
   SampledLevel levels[kMaxMipLevels];
 
   // --- the sampler (has_sampler false: fetches and queries only) ---

@@ -235,6 +235,16 @@ void ResolveSampledImage(const ImageView& view, const SamplerState* sampler, Sam
   bool present[4];
   PresentComponents(*view_info, aspect, present);
   out->invalid_texel = ExpandToRgba(TexelValue{}, present, out->one_bits);
+  for (uint32_t c = 0; c < view_info->component_count; ++c) {
+    const ComponentInfo& component = view_info->components[c];
+    if (aspect == VK_IMAGE_ASPECT_DEPTH_BIT && component.name != 'D') continue;
+    if (component.type == NumericType::kUnorm || component.type == NumericType::kSrgb) {
+      out->filtered_min = 0.0f, out->filtered_max = 1.0f;
+    } else if (component.type == NumericType::kSnorm) {
+      out->filtered_min = -1.0f, out->filtered_max = 1.0f;
+    }
+    break;
+  }
 
   // A 2D (array) view of a 3D image (2D_ARRAY_COMPATIBLE) reads the depth
   // slices of its one level as layers.

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 #include <vector>
 
 #include "objects/sampler.h"
@@ -283,6 +284,34 @@ TEST(SampleSrgb, DecodesEachTexelThenFilters) {
   EXPECT_NEAR(got.f[1], (srgb_to_linear(128) + srgb_to_linear(10)) / 2, 1e-6);
   EXPECT_NEAR(got.f[2], (srgb_to_linear(255) + srgb_to_linear(128)) / 2, 1e-6);
   EXPECT_NEAR(got.f[3], (51 + 204) / 2.0 / 255.0, 1e-6);  // alpha is linear
+}
+
+// Filtered normalized texels stay in the format's range, although the
+// bilinear weights may sum to a little more than 1 in float: every texel at
+// the format's end (-1 for SNORM, 1 for UNORM) filters to that end, never
+// past it.
+TEST(SampleNormalized, FilteringStaysInTheFormatsRange) {
+  for (const auto& [format, code, end] : {std::tuple{VK_FORMAT_R8_SNORM, uint8_t(0x81), -1.0f},
+                                          std::tuple{VK_FORMAT_R8_SNORM, uint8_t(0x80), -1.0f},
+                                          std::tuple{VK_FORMAT_R8_UNORM, uint8_t(0xFF), 1.0f}}) {
+    TestImage image(VK_IMAGE_TYPE_2D, format, {8, 8, 1});
+    for (uint32_t y = 0; y < 8; ++y)
+      for (uint32_t x = 0; x < 8; ++x) image.Set(0, 0, x, y, 0, code);
+    const ImageView view = image.View(VK_IMAGE_VIEW_TYPE_2D);
+    // REPEAT: footprints across the edges take the general path's four
+    // separately weighted texels.
+    const SamplerState sampler = MakeSampler(VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_REPEAT);
+    const SampledImageState state = Resolve(view, &sampler);
+    for (int i = 0; i < 16384; ++i) {
+      Lane lane;
+      lane.coords[0] = float(i % 128) / 127.0f + 1e-4f * float(i / 128);
+      lane.coords[1] = float(i / 128) / 127.0f;
+      const TexelValue got = SampleOne(state, lane);
+      ASSERT_GE(got.f[0], -1.0f) << "format " << format << " at " << lane.coords[0] << "," << lane.coords[1];
+      ASSERT_LE(got.f[0], 1.0f) << "format " << format << " at " << lane.coords[0] << "," << lane.coords[1];
+      ASSERT_NEAR(got.f[0], end, 1e-6f);
+    }
+  }
 }
 
 TEST_F(Sample2D, MinAndMaxReductionTakeNonZeroWeightTexelsOnly) {

@@ -76,6 +76,8 @@ GraphicsState EffectiveState(const GraphicsPipelineState& pipeline, const DrawBi
   if (dynamic(VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE)) s.rasterization.depth_bias = d.rasterization.depth_bias;
   if (dynamic(VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE)) s.primitive_restart = d.primitive_restart;
   if (dynamic(VK_DYNAMIC_STATE_LOGIC_OP_EXT)) s.blend.logic_op = d.blend.logic_op;
+  const int stride_index = DynamicStateIndex(VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE);
+  s.vertex_input.dynamic_strides = pipeline.dynamic[size_t(stride_index)];
   return s;
 }
 

@@ -22,6 +22,10 @@ struct VertexInputState {
   std::vector<VkVertexInputBindingDescription> bindings;
   std::vector<uint32_t> divisors;  // per binding (1 unless a divisor struct says otherwise)
   std::vector<VkVertexInputAttributeDescription> attributes;
+  // VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE: the strides given to
+  // vkCmdBindVertexBuffers2 replace the bindings' (a pipeline with static
+  // strides ignores them).
+  bool dynamic_strides = false;
 };
 
 struct RasterizationState {

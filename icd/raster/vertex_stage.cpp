@@ -66,7 +66,7 @@ std::vector<AttributeFetch> PlanFetches(const DrawBindings& bindings, const Grap
       const VkDeviceSize end = vb.buffer->size;
       f.limit = end > vb.offset + attribute.offset ? end - vb.offset - attribute.offset : 0;
     }
-    f.stride = vb.has_stride ? vb.stride : binding->stride;
+    f.stride = state.vertex_input.dynamic_strides && vb.has_stride ? vb.stride : binding->stride;
     f.per_instance = binding->inputRate == VK_VERTEX_INPUT_RATE_INSTANCE;
     f.divisor = divisor;
     // Every input at the attribute's location takes its components (inputs

@@ -276,6 +276,44 @@ TEST_F(DrawTest, PointSizesAreClampedToTheRange) {
   }
 }
 
+// vkCmdBindVertexBuffers2's strides replace the pipeline's only when it
+// has VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE; a pipeline with static
+// strides ignores them (dEQP-VK...extended_dynamic_state.before_good_static).
+TEST_F(DrawTest, BindVertexBuffers2StridesApplyToDynamicStridePipelinesOnly) {
+  constexpr VkExtent2D kExtent{8, 8};
+  const float corners[3][2] = {{-1.0f, -1.0f}, {3.0f, -1.0f}, {-1.0f, 3.0f}};
+  // The triangle laid out with `stride` bytes per ColorVertex (zero padding).
+  auto vertices = [&](size_t stride) {
+    std::vector<uint8_t> bytes(3 * stride, 0);
+    for (int v = 0; v < 3; ++v) {
+      const ColorVertex cv{{corners[v][0], corners[v][1], 0.0f, 1.0f}, {1.0f, 0.0f, 0.0f, 1.0f}};
+      std::memcpy(bytes.data() + v * stride, &cv, sizeof cv);
+    }
+    return bytes;
+  };
+  for (bool dynamic : {false, true}) {
+    PipelineDesc desc = ColorPipeline(kExtent);  // binding stride 32
+    if (dynamic) desc.dynamic_states = {VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE};
+    const VkPipeline pipeline = MakePipeline(desc);
+    ASSERT_NE(pipeline, VK_NULL_HANDLE);
+    // The data is laid out with the stride the pipeline must use: 48 when
+    // dynamic (given to vkCmdBindVertexBuffers2), else the static 32.
+    HostBuffer buffer = Upload(vertices(dynamic ? 48 : sizeof(ColorVertex)), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+    const Target target = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
+    VkCommandBuffer cb = BeginCommands();
+    BeginRendering(cb, {{&target, VK_ATTACHMENT_LOAD_OP_CLEAR}});
+    // The strides are set before the pipeline is bound: a static pipeline
+    // then overrides them (setting them after would be invalid usage).
+    const VkDeviceSize offset = 0, stride = 48;
+    vkCmdBindVertexBuffers2(cb, 0, 1, &buffer.buffer, &offset, nullptr, &stride);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    vkCmdDraw(cb, 3, 1, 0, 0);
+    vkCmdEndRendering(cb);
+    ASSERT_NO_FATAL_FAILURE(EndSubmitWait(cb));
+    for (uint32_t p : Read<uint32_t>(target)) ASSERT_EQ(p, 0xFF0000FFu) << (dynamic ? "dynamic" : "static") << " strides";
+  }
+}
+
 TEST_F(DrawTest, LinesCoverOnePixelAcrossTheirLength) {
   // Window y 24.25: the 1-pixel-wide rectangle spans y 23.75..24.75, so only row 24's centres are inside.
   const float y = 24.25f / kHeight * 2 - 1;

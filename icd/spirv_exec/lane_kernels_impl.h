@@ -795,8 +795,15 @@ constexpr auto kLibTan = [](float x) { return std::tan(x); };
 constexpr auto kAsin = [](float x) { return std::asin(x); };
 constexpr auto kAcos = [](float x) { return std::acos(x); };
 constexpr auto kAtan = [](float x) { return std::atan(x); };
-constexpr auto kSinh = [](float x) { return std::sinh(x); };
-constexpr auto kCosh = [](float x) { return std::cosh(x); };
+// The spec defines sinh and cosh as (e^x -+ e^-x) / 2 in float: where e^|x|
+// overflows (|x| past ~88.72) the result is infinite, though the exact
+// value still fits a float.
+constexpr auto kSinh = [](float x) {
+  return std::isinf(std::exp(std::fabs(x))) ? std::copysign(std::numeric_limits<float>::infinity(), x) : std::sinh(x);
+};
+constexpr auto kCosh = [](float x) {
+  return std::isinf(std::exp(std::fabs(x))) ? std::numeric_limits<float>::infinity() : std::cosh(x);
+};
 constexpr auto kTanh = [](float x) { return std::tanh(x); };
 constexpr auto kAsinh = [](float x) { return std::asinh(x); };
 constexpr auto kAcosh = [](float x) { return std::acosh(x); };

@@ -236,6 +236,14 @@ TEST(SpirvExecLaneKernelsTest, SpecialOperands) {
   EXPECT_EQ(one(k.glsl[GLSLstd450Trunc][0], 1e30f), 1e30f);
   EXPECT_EQ(std::signbit(one(k.glsl[GLSLstd450Modf][0], -3.0f)), true);
   EXPECT_EQ(one(k.glsl[GLSLstd450Modf][0], -inf), 0.0f);
+  // sinh and cosh are (e^x -+ e^-x) / 2 in float: infinite once e^|x| is,
+  // although sinh(89.4) itself would fit a float.
+  EXPECT_EQ(one(k.glsl[GLSLstd450Sinh][0], 89.4f), inf);
+  EXPECT_EQ(one(k.glsl[GLSLstd450Sinh][0], -89.4f), -inf);
+  EXPECT_EQ(one(k.glsl[GLSLstd450Cosh][0], -89.4f), inf);
+  EXPECT_NEAR(one(k.glsl[GLSLstd450Sinh][0], 88.0f), std::sinh(88.0), std::sinh(88.0) * 1e-6);
+  EXPECT_NEAR(one(k.glsl[GLSLstd450Cosh][0], 1.0f), std::cosh(1.0), 1e-6);
+  EXPECT_TRUE(std::isnan(one(k.glsl[GLSLstd450Sinh][0], nan)));
 }
 
 TEST(SpirvExecLaneKernelsTest, LoadsAndStoresStayInRange) {

@@ -1,6 +1,7 @@
 // Resolving a (view, sampler) pair into a SampledImageState, and the
 // instructions that need no filtering: texel fetches and image queries.
 #include <algorithm>
+#include <string_view>
 
 #include "objects/image.h"
 #include "objects/sampler.h"
@@ -235,15 +236,14 @@ void ResolveSampledImage(const ImageView& view, const SamplerState* sampler, Sam
   bool present[4];
   PresentComponents(*view_info, aspect, present);
   out->invalid_texel = ExpandToRgba(TexelValue{}, present, out->one_bits);
-  for (uint32_t c = 0; c < view_info->component_count; ++c) {
-    const ComponentInfo& component = view_info->components[c];
-    if (aspect == VK_IMAGE_ASPECT_DEPTH_BIT && component.name != 'D') continue;
-    if (component.type == NumericType::kUnorm || component.type == NumericType::kSrgb) {
-      out->filtered_min = 0.0f, out->filtered_max = 1.0f;
-    } else if (component.type == NumericType::kSnorm) {
+  // (By the format's name: vk.xml 1.3.239 gives BC4_SNORM's component as SRGB.)
+  if (out->value_class == ValueClass::kFloat && aspect != VK_IMAGE_ASPECT_STENCIL_BIT) {
+    const std::string_view name = view_info->name;
+    if (name.find("_SNORM") != std::string_view::npos) {
       out->filtered_min = -1.0f, out->filtered_max = 1.0f;
+    } else if (name.find("_UNORM") != std::string_view::npos || name.find("_SRGB") != std::string_view::npos) {
+      out->filtered_min = 0.0f, out->filtered_max = 1.0f;
     }
-    break;
   }
 
   // A 2D (array) view of a 3D image (2D_ARRAY_COMPATIBLE) reads the depth

@@ -26,6 +26,24 @@ VkResult Enqueue(Queue* queue, std::vector<cmdtape::Submission> batch, VkFence f
   return VK_SUCCESS;
 }
 
+// The semaphore operations of a VkSubmitInfo or VkBindSparseInfo (timeline
+// values from a VkTimelineSemaphoreSubmitInfo in `next`).
+void AddSemaphores(const void* next, uint32_t wait_count, const VkSemaphore* waits, uint32_t signal_count,
+                   const VkSemaphore* signals, cmdtape::Submission* s) {
+  const auto* timeline =
+      FindInChain<VkTimelineSemaphoreSubmitInfo>(next, VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+  auto value_of = [](const uint64_t* values, uint32_t count, uint32_t index) {
+    return values != nullptr && index < count ? values[index] : 0;
+  };
+  for (uint32_t w = 0; w < wait_count; ++w)
+    s->waits.push_back({FromHandle<Semaphore>(waits[w]),
+                        timeline ? value_of(timeline->pWaitSemaphoreValues, timeline->waitSemaphoreValueCount, w) : 0});
+  for (uint32_t g = 0; g < signal_count; ++g)
+    s->signals.push_back(
+        {FromHandle<Semaphore>(signals[g]),
+         timeline ? value_of(timeline->pSignalSemaphoreValues, timeline->signalSemaphoreValueCount, g) : 0});
+}
+
 }  // namespace
 }  // namespace duet
 
@@ -37,21 +55,25 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue _queue, uint32_t submitCount,
   std::vector<cmdtape::Submission> batch(submitCount);
   for (uint32_t i = 0; i < submitCount; ++i) {
     const VkSubmitInfo& info = pSubmits[i];
-    const auto* timeline = FindInChain<VkTimelineSemaphoreSubmitInfo>(
-        info.pNext, VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
-    auto value_of = [](const uint64_t* values, uint32_t count, uint32_t index) {
-      return values != nullptr && index < count ? values[index] : 0;
-    };
     cmdtape::Submission& s = batch[i];
-    for (uint32_t w = 0; w < info.waitSemaphoreCount; ++w)
-      s.waits.push_back({FromHandle<Semaphore>(info.pWaitSemaphores[w]),
-                         timeline ? value_of(timeline->pWaitSemaphoreValues, timeline->waitSemaphoreValueCount, w) : 0});
+    AddSemaphores(info.pNext, info.waitSemaphoreCount, info.pWaitSemaphores, info.signalSemaphoreCount,
+                  info.pSignalSemaphores, &s);
     for (uint32_t c = 0; c < info.commandBufferCount; ++c)
       s.command_buffers.push_back(FromHandle<CommandBuffer>(info.pCommandBuffers[c]));
-    for (uint32_t g = 0; g < info.signalSemaphoreCount; ++g)
-      s.signals.push_back(
-          {FromHandle<Semaphore>(info.pSignalSemaphores[g]),
-           timeline ? value_of(timeline->pSignalSemaphoreValues, timeline->signalSemaphoreValueCount, g) : 0});
+  }
+  return Enqueue(queue, std::move(batch), fence);
+}
+
+// No queue family has sparse binding (no resource can be sparse), so a bind
+// carries only its semaphore operations and fence, which are kept in order.
+VKAPI_ATTR VkResult VKAPI_CALL QueueBindSparse(VkQueue _queue, uint32_t bindInfoCount,
+                                               const VkBindSparseInfo* pBindInfo, VkFence fence) {
+  Queue* queue = FromHandle<Queue>(_queue);
+  std::vector<cmdtape::Submission> batch(bindInfoCount);
+  for (uint32_t i = 0; i < bindInfoCount; ++i) {
+    const VkBindSparseInfo& info = pBindInfo[i];
+    AddSemaphores(info.pNext, info.waitSemaphoreCount, info.pWaitSemaphores, info.signalSemaphoreCount,
+                  info.pSignalSemaphores, &batch[i]);
   }
   return Enqueue(queue, std::move(batch), fence);
 }

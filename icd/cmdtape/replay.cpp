@@ -62,6 +62,7 @@ constexpr bool WritesOnlyAttachments() {
                 CmdNextSubpassRecord, CmdNextSubpass2Record, CmdEndRenderPassRecord, CmdEndRenderPass2Record,
                 CmdBeginRenderingRecord, CmdEndRenderingRecord, CmdClearAttachmentsRecord, CmdExecuteCommandsRecord,
                 CmdBeginDebugUtilsLabelEXTRecord, CmdEndDebugUtilsLabelEXTRecord, CmdInsertDebugUtilsLabelEXTRecord,
+                CmdSetDeviceMaskRecord,
                 CmdSetEventRecord, CmdSetEvent2Record, CmdResetEventRecord, CmdResetEvent2Record, CmdWaitEventsRecord,
                 CmdWaitEvents2Record, CmdBeginQueryRecord, CmdEndQueryRecord, CmdResetQueryPoolRecord,
                 CmdWriteTimestampRecord, CmdWriteTimestamp2Record, CmdCopyQueryPoolResultsRecord, CmdUpdateBufferRecord,
@@ -294,6 +295,9 @@ class TapeExecutor {
   void operator()(const CmdClearAttachmentsRecord& r) {
     render_pass_.ClearAttachments(r.attachmentCount, r.pAttachments, r.rectCount, r.pRects);
   }
+
+  // A device group has one device: every device mask is that device.
+  void operator()(const CmdSetDeviceMaskRecord&) {}
 
   // Labels only annotate; the driver keeps no label stack yet.
   void operator()(const CmdBeginDebugUtilsLabelEXTRecord&) {}

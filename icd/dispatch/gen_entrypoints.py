@@ -25,7 +25,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from vkxml import load_registry, for_vulkan, c_decl, core_versions  # noqa: E402
+from vkxml import load_registry, for_vulkan, c_decl, core_versions, require_applies  # noqa: E402
 
 DISPATCHABLE_DEVICE = {'VkDevice', 'VkQueue', 'VkCommandBuffer'}
 GLOBAL_COMMANDS = {'vkCreateInstance', 'vkEnumerateInstanceVersion',
@@ -110,8 +110,10 @@ def read_registry(root, supported_names):
         version = None
         for req in ext.findall('require'):
             for e in req.findall('enum'):
-                if e.get('name', '').endswith('_SPEC_VERSION'):
+                if e.get('name', '').endswith('_SPEC_VERSION') and e.get('value'):
                     version = e.get('value')
+            if not require_applies(req, supported_names):
+                continue
             for c in req.findall('command'):
                 entry = origin.setdefault(c.get('name'), [None, []])
                 if name not in entry[1]:
@@ -205,6 +207,8 @@ def stub_result(cmd):
 def gen_entrypoints(out, commands, aliases, origin, extensions):
     names = sorted(n for n in origin if canonical_command(n, aliases) in commands)
     impls = sorted({canonical_command(n, aliases) for n in names})
+    # Room for the most extensions any command comes from, and the kNone end.
+    ext_slots = max(len(origin[n][1]) for n in names) + 1
 
     h = [HEADER, '#pragma once', '', '#include <vulkan/vulkan.h>', '',
          '#include <cstdint>', '#include <span>', '',
@@ -220,7 +224,7 @@ def gen_entrypoints(out, commands, aliases, origin, extensions):
           'struct EntryPoint {', '  const char* name;', '  PFN_vkVoidFunction function;',
           '  CommandLevel level;',
           '  uint32_t core_version;  // 0 when the command comes only from extensions',
-          '  Extension extensions[2];  // kNone-terminated: any one of them exposes it',
+          f'  Extension extensions[{ext_slots}];  // kNone-terminated: any one of them exposes it',
           '};', '',
           '// Sorted by name; includes extension aliases of core commands.',
           'std::span<const EntryPoint> AllEntryPoints();',
@@ -235,8 +239,6 @@ def gen_entrypoints(out, commands, aliases, origin, extensions):
     for n in names:
         impl = commands[canonical_command(n, aliases)]
         core, exts = origin[n]
-        if len(exts) > 2:
-            sys.exit(f'{n}: more than two extensions expose it')
         ext_list = ', '.join([f'Extension::{extension_enum(e)}' for e in exts] + ['Extension::kNone'])
         row = (f'    {{"{n}", reinterpret_cast<PFN_vkVoidFunction>(&api::{impl.short()}), '
                f'CommandLevel::{impl.level}, {core or 0}, {{{ext_list}}}}},')

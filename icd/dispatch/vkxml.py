@@ -16,6 +16,19 @@ def for_vulkan(elem):
     return api is None or 'vulkan' in api.split(',')
 
 
+def require_applies(req, supported):
+    """Whether an extension's <require> block applies: one naming another
+    extension (extension=, or depends= in newer registries) applies only
+    when that one is supported too; core versions (feature=) always do."""
+    names = []
+    for attr in ('extension', 'depends'):
+        value = req.get(attr)
+        if value:
+            names += [n for n in value.replace('+', ',').replace('(', '').replace(')', '').split(',')
+                      if n and not n.startswith('VK_VERSION_')]
+    return all(n in supported for n in names)
+
+
 def c_decl(elem):
     """The C text of a <param> or <member>, without comments."""
     parts = [elem.text or '']

@@ -122,3 +122,16 @@ VKAPI_ATTR void VKAPI_CALL GetDeviceQueue(VkDevice device, uint32_t queueFamilyI
 }
 
 }  // namespace duet::api
+
+namespace duet::api {
+
+// A device group of one device: its memory is its own in every way. (The
+// spec asks for two different indices, which one device cannot give; this
+// answers anyway rather than leave the output unwritten.)
+VKAPI_ATTR void VKAPI_CALL GetDeviceGroupPeerMemoryFeatures(VkDevice, uint32_t, uint32_t, uint32_t,
+                                                            VkPeerMemoryFeatureFlags* pPeerMemoryFeatures) {
+  *pPeerMemoryFeatures = VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT | VK_PEER_MEMORY_FEATURE_COPY_DST_BIT |
+                         VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT | VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT;
+}
+
+}  // namespace duet::api

@@ -74,6 +74,9 @@ DeviceFeatures MakeFeatures() {
   f.vulkan12.descriptorBindingPartiallyBound = VK_TRUE;
   f.vulkan12.descriptorBindingVariableDescriptorCount = VK_TRUE;
   f.vulkan12.runtimeDescriptorArray = VK_TRUE;
+  // Descriptors are read when the commands that use them run: updating the
+  // ones a pending command buffer does not use is harmless.
+  f.vulkan12.descriptorBindingUpdateUnusedWhilePending = VK_TRUE;
 
   // Implemented and tested (tests/integration/blend_test.cpp,
   // viewport_depth_test.cpp, draw_call_test.cpp).
@@ -87,6 +90,12 @@ DeviceFeatures MakeFeatures() {
 
   // Mandatory since Vulkan 1.1.
   f.vulkan11.multiview = VK_TRUE;
+  // BaseVertex, BaseInstance and DrawIndex in vertex shaders
+  // (tests/integration/draw_parameters_test.cpp).
+  f.vulkan11.shaderDrawParameters = VK_TRUE;
+  // MIRROR_CLAMP_TO_EDGE addressing (texel/sample_addressing,
+  // tests/integration/graphics_sampling_test.cpp).
+  f.vulkan12.samplerMirrorClampToEdge = VK_TRUE;
 
   // Mandatory since Vulkan 1.2.
   f.vulkan12.uniformBufferStandardLayout = VK_TRUE;
@@ -120,6 +129,11 @@ DeviceFeatures MakeFeatures() {
   // Present fences, per-present modes, image release (wsi/,
   // tests/integration/wsi_maintenance1_test.cpp).
   f.extension.swapchainMaintenance1 = VK_TRUE;
+  // The dynamic states of Vulkan 1.3, under VK_EXT_extended_dynamic_state's name.
+  f.extension.extendedDynamicState = VK_TRUE;
+  // Texel buffer views at any offset aligned to their texel
+  // (storage/uniformTexelBufferOffsetSingleTexelAlignment).
+  f.extension.texelBufferAlignment = VK_TRUE;
   return f;
 }
 

@@ -7,6 +7,7 @@
 #include "objects/device.h"
 #include "objects/device_capabilities.h"
 #include "objects/pipeline.h"
+#include "objects/pipeline_feedback.h"
 #include "spirv_exec/shader_module.h"
 #include "spirv_exec/spirv_ingest.h"
 #include "util/host_alloc.h"
@@ -19,6 +20,7 @@ namespace {
 VkResult CreateComputePipeline(Device* device, const VkComputePipelineCreateInfo& info,
                                const VkAllocationCallbacks* allocator, Pipeline** out) {
   const VkPipelineShaderStageCreateInfo& stage = info.stage;
+  PipelineFeedback feedback(info.pNext, 1);
   const ShaderModule* module = FromHandle<ShaderModule>(stage.module);
   if (module == nullptr) {
     // VK_KHR_maintenance5-style inline modules are not supported; nothing else can be null.
@@ -29,6 +31,7 @@ VkResult CreateComputePipeline(Device* device, const VkComputePipelineCreateInfo
   std::string error;
   auto* pipeline = HostNew<Pipeline>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
   if (pipeline == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  feedback.BeginStage();
   if (!spirv_exec::PrepareModule(module->words, stage.pSpecializationInfo, ShaderValidationRules(*device), &prepared,
                                  &error) ||
       !spirv_exec::CompileCompute(prepared, stage.pName, &pipeline->compute, &error)) {
@@ -44,6 +47,8 @@ VkResult CreateComputePipeline(Device* device, const VkComputePipelineCreateInfo
     pipeline->set_dynamic_offset_start = layout->set_dynamic_offset_start;
   }
   pipeline->bind_point = VK_PIPELINE_BIND_POINT_COMPUTE;
+  feedback.EndStage(0);
+  feedback.Finish();
   *out = pipeline;
   return VK_SUCCESS;
 }

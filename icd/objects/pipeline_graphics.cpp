@@ -6,6 +6,7 @@
 #include "dispatch/entrypoints.h"
 #include "objects/device.h"
 #include "objects/pipeline.h"
+#include "objects/pipeline_feedback.h"
 #include "objects/render_pass.h"
 #include "spirv_exec/shader_module.h"
 #include "spirv_exec/spirv_ingest.h"
@@ -181,10 +182,12 @@ VkResult CreateGraphicsPipeline(const Device& device, const VkGraphicsPipelineCr
   if (pipeline == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
   pipeline->bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS;
   raster::GraphicsPipelineState& g = pipeline->graphics;
+  PipelineFeedback feedback(info.pNext, info.stageCount);
   VkResult result = VK_SUCCESS;
   bool has_vertex = false;
   for (uint32_t i = 0; i < info.stageCount && result == VK_SUCCESS; ++i) {
     const VkPipelineShaderStageCreateInfo& stage = info.pStages[i];
+    feedback.BeginStage();
     if (stage.stage == VK_SHADER_STAGE_VERTEX_BIT) {
       result = CompileShaderStage(device, stage, spirv_exec::ShaderStage::kVertex, &g.vertex);
       has_vertex = true;
@@ -195,6 +198,7 @@ VkResult CreateGraphicsPipeline(const Device& device, const VkGraphicsPipelineCr
       DUET_ERROR("vkCreateGraphicsPipelines: shader stage 0x%x is not supported", stage.stage);
       result = VK_ERROR_UNKNOWN;
     }
+    if (result == VK_SUCCESS) feedback.EndStage(i);
   }
   if (result == VK_SUCCESS && !has_vertex) result = VK_ERROR_UNKNOWN;
   if (result == VK_SUCCESS) result = FillState(info, &g);
@@ -208,6 +212,7 @@ VkResult CreateGraphicsPipeline(const Device& device, const VkGraphicsPipelineCr
     HostDelete(allocator, pipeline);
     return result;
   }
+  feedback.Finish();
   *out = pipeline;
   return VK_SUCCESS;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Generate core_commands.h: the names of every Vulkan 1.0-1.3 core command
-(and of every extension the registry defines).
+"""Generate core_commands.h: the names of every Vulkan 1.0-1.3 core command,
+of every extension the registry defines, and for each extension what it
+depends on and the commands it brings.
 
 Read from the installed registry (vk.xml) so the integration tests check the
 driver against the spec's list, not against the driver's own tables.
@@ -94,6 +95,7 @@ def main():
     # Every extension the registry defines for Vulkan (not disabled, not
     # Vulkan SC only), by type: advertised extensions must come from here.
     known = {'instance': [], 'device': []}
+    details = []  # (name, device, requires, promoted version, commands)
     for ext in root.iter('extension'):
         supported = ext.get('supported', '')
         if 'vulkan' not in supported.split(','):
@@ -101,6 +103,18 @@ def main():
         etype = ext.get('type')
         if etype in known:
             known[etype].append(ext.get('name'))
+        else:
+            continue
+        requires = ext.get('requires') or ext.get('depends') or ''
+        commands = []
+        for req in ext.findall('require'):
+            # A block conditional on another extension (extension=) is
+            # listed with it: "name@VK_OTHER_extension".
+            cond = req.get('extension')
+            for cmd in req.findall('command'):
+                commands.append(cmd.get('name') + (f'@{cond}' if cond else ''))
+        promoted = VERSIONS.get(ext.get('promotedto') or '', '0')
+        details.append((ext.get('name'), etype == 'device', requires, promoted, ' '.join(commands)))
 
     if len(groups['device']) < 100 or len(groups['instance']) < 10:
         sys.exit('gen_core_commands: suspiciously few commands found; registry format changed?')
@@ -138,6 +152,21 @@ def main():
             lines.append(f'    "{name}",')
         lines.append('};')
         lines.append('')
+    lines += ['// Every extension: whether it is a device extension, what it requires',
+              '// (comma-separated), the core version it was promoted to (0: none) and',
+              '// its commands (space-separated; "name@VK_x" needs VK_x as well).',
+              'struct KnownExtension {',
+              '  const char* name;',
+              '  bool device;',
+              '  const char* dependencies;',
+              '  uint32_t promoted_to;',
+              '  const char* commands;',
+              '};',
+              '',
+              'inline constexpr KnownExtension kKnownExtensions[] = {']
+    for name, device, requires, promoted, commands in sorted(details):
+        lines.append(f'    {{"{name}", {str(device).lower()}, "{requires}", {promoted}, "{commands}"}},')
+    lines += ['};', '']
     lines.append('}  // namespace duet_test')
     lines.append('')
 

@@ -126,7 +126,8 @@ VkPipeline GraphicsTest::MakePipeline(const PipelineDesc& d) {
   rendering.depthAttachmentFormat = d.depth_format;
   rendering.stencilAttachmentFormat = d.stencil_format;
   VkGraphicsPipelineCreateInfo ci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
-  ci.pNext = d.render_pass == VK_NULL_HANDLE ? &rendering : nullptr;
+  rendering.pNext = d.next;
+  ci.pNext = d.render_pass == VK_NULL_HANDLE ? &rendering : d.next;
   ci.renderPass = d.render_pass;
   ci.subpass = d.subpass;
   ci.stageCount = uint32_t(stages.size());

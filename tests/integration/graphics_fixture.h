@@ -49,6 +49,8 @@ struct PipelineDesc {
   // formats above.
   VkRenderPass render_pass = VK_NULL_HANDLE;
   uint32_t subpass = 0;
+  // More structs for the VkGraphicsPipelineCreateInfo chain (e.g. feedback).
+  const void* next = nullptr;
 };
 
 // The colour blend state of one attachment: blending `enable`d with these

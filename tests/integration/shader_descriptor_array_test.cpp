@@ -451,5 +451,57 @@ TEST_F(ShaderDescriptorArrayTest, ConstantIndexDescriptorOfADestroyedViewLeftAlo
   EXPECT_EQ(results.as<uint32_t>()[1], 7u);
 }
 
+// descriptorBindingUpdateUnusedWhilePending: an element the pending work
+// does not use may be written while it waits; the work reads what it uses
+// unchanged, and later work sees the new element.
+TEST_F(ShaderDescriptorArrayTest, UnusedElementsUpdatedWhilePending) {
+  constexpr VkDescriptorBindingFlags kFlags =
+      VK_DESCRIPTOR_BINDING_UPDATE_UNUSED_WHILE_PENDING_BIT | VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT;
+  VkDescriptorSetLayout layout =
+      MakeSetLayout({{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2, kFlags}});
+  Kernel k = MakePipeline(kDescriptorConstantPartialComp, {layout}, 4);
+  VkDescriptorPool pool = MakePool({{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2}},
+                                   1, 0);
+  VkDescriptorSet set = AllocateSet(pool, layout, 0);
+  HostBuffer results = StorageBuffer(8);
+  Write(set, 0, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{results.buffer, 0, VK_WHOLE_SIZE}});
+  const VkSampler sampler = MakeSampler(VK_FILTER_NEAREST);
+  const uint32_t colours[2] = {Rgba(10, 20, 30, 40), Rgba(50, 60, 70, 80)};
+  std::vector<VkDescriptorImageInfo> textures;
+  for (uint32_t t = 0; t < 2; ++t) {
+    VkImage image = MakeFilledImage(VK_FORMAT_R8G8B8A8_UNORM, 1, 1, VK_IMAGE_USAGE_SAMPLED_BIT, &colours[t], 4);
+    textures.push_back({sampler, MakeImageView(image, VK_FORMAT_R8G8B8A8_UNORM), VK_IMAGE_LAYOUT_GENERAL});
+  }
+  Write(set, 1, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, {}, {textures[0]});
+
+  auto record = [&](uint32_t use_second, VkEvent wait) {
+    VkCommandBuffer cb = BeginCommands();
+    if (wait != VK_NULL_HANDLE)
+      vkCmdWaitEvents(cb, 1, &wait, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, nullptr, 0,
+                      nullptr, 0, nullptr);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.layout, 0, 1, &set, 0, nullptr);
+    vkCmdPushConstants(cb, k.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &use_second);
+    vkCmdDispatch(cb, 1, 1, 1);
+    HostReadBarrier(cb);
+    VK_EXPECT_RESULT(VK_SUCCESS, vkEndCommandBuffer(cb));
+    return cb;
+  };
+  VkEvent event = MakeEvent();
+  ScopeExit unblock([&] { vkSetEvent(device_, event); });
+  VkFence fence = MakeFence();
+  ASSERT_NO_FATAL_FAILURE(Submit(record(0, event), fence));
+  // Pending (it waits on the event): element 1 is unused by it.
+  Write(set, 1, 1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, {}, {textures[1]});
+  VK_ASSERT_OK(vkSetEvent(device_, event));
+  ASSERT_NO_FATAL_FAILURE(WaitFence(fence));
+  EXPECT_EQ(results.as<uint32_t>()[0], colours[0]);
+  EXPECT_EQ(results.as<uint32_t>()[1], 7u);
+  VkFence second = MakeFence();
+  ASSERT_NO_FATAL_FAILURE(Submit(record(1, VK_NULL_HANDLE), second));
+  ASSERT_NO_FATAL_FAILURE(WaitFence(second));
+  EXPECT_EQ(results.as<uint32_t>()[1], colours[1]);
+}
+
 }  // namespace
 }  // namespace duet_test

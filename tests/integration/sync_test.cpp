@@ -223,6 +223,39 @@ TEST_F(Sync, FenceWaitBlocksUntilBlockedSubmissionRuns) {
   EXPECT_TRUE(AllWords(b, 0x600DF00D));
 }
 
+// No queue family binds sparse memory, so vkQueueBindSparse carries only
+// semaphores and a fence: they keep their place in the queue's order. (The
+// call is invalid usage on such a queue; the driver still must not fail it.)
+TEST_F(Sync, BindSparseWaitsAndSignalsInQueueOrder) {
+  expected_validation_ids_.push_back("VUID-vkQueueBindSparse-queuetype");
+  HostBuffer b = MakeHostBuffer(256);
+  ASSERT_NE(b.data, nullptr);
+  std::memset(b.data, 0, 256);
+  VkEvent event = MakeEvent();
+  ScopeExit unblock([&] { vkSetEvent(device_, event); });
+  VkCommandBuffer cb = WaitHostEventThenFill(event, b, 0x5EA5E, false);
+  ASSERT_NO_FATAL_FAILURE(Submit(cb, VK_NULL_HANDLE, queue_));
+  VkSemaphore timeline = MakeTimelineSemaphore(0);
+  const uint64_t signal_value = 3;
+  VkTimelineSemaphoreSubmitInfo ti{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  ti.signalSemaphoreValueCount = 1;
+  ti.pSignalSemaphoreValues = &signal_value;
+  VkBindSparseInfo bind{VK_STRUCTURE_TYPE_BIND_SPARSE_INFO};
+  bind.pNext = &ti;
+  bind.signalSemaphoreCount = 1;
+  bind.pSignalSemaphores = &timeline;
+  VkFence fence = MakeFence();
+  VK_ASSERT_OK(vkQueueBindSparse(queue_, 1, &bind, fence));
+  SleepMs(30);
+  // The bind must not run before the work ahead of it.
+  VK_EXPECT_RESULT(VK_NOT_READY, vkGetFenceStatus(device_, fence));
+  EXPECT_EQ(Counter(timeline), 0u);
+  VK_ASSERT_OK(vkSetEvent(device_, event));
+  VK_EXPECT_RESULT(VK_SUCCESS, vkWaitForFences(device_, 1, &fence, VK_TRUE, kWaitNs));
+  EXPECT_EQ(Counter(timeline), 3u);
+  EXPECT_TRUE(AllWords(b, 0x5EA5E));
+}
+
 TEST_F(Sync, FenceWaitAnyAndAll) {
   HostBuffer b = MakeHostBuffer(256);
   ASSERT_NE(b.data, nullptr);

@@ -1,12 +1,14 @@
 // texelFetch and texelFetchOffset on sampled images: the texel at integer
 // coordinates, moved by the offset, through the view's component mapping
-// (which sampling applies and fetches must too).
+// (which sampling applies and fetches must too); and the texel a
+// MIRROR_CLAMP_TO_EDGE sampler picks (samplerMirrorClampToEdge).
 #include <array>
 #include <cstring>
 #include <vector>
 
 #include "compute_fixture.h"
 #include "shaders/fetch_points.comp.h"
+#include "shaders/sample_points.comp.h"
 
 namespace duet_test {
 namespace {
@@ -24,9 +26,33 @@ class TexelFetchTest : public ComputeFixture {
   // `mapping`; three results per point (plain, offset (1, -1), (-2, 3)).
   std::vector<std::array<float, 4>> Fetch(const VkComponentMapping& mapping,
                                           const std::vector<std::array<int32_t, 2>>& points) {
+    const VkImageView view = TestView(mapping);
+    VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    VkSampler sampler = VK_NULL_HANDLE;
+    EXPECT_EQ(vkCreateSampler(device_, &sci, nullptr, &sampler), VK_SUCCESS);
+    Defer([this, sampler] { vkDestroySampler(device_, sampler, nullptr); });
+
+    const uint32_t count = uint32_t(points.size());
+    HostBuffer in = StorageBuffer(count * 8);
+    HostBuffer out = StorageBuffer(count * 48);
+    if (view == VK_NULL_HANDLE || in.data == nullptr || out.data == nullptr) return {};
+    std::memcpy(in.data, points.data(), count * 8);
+    BufferBinding texture;
+    texture.type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    texture.view = view;
+    texture.sampler = sampler;
+    const Kernel k = MakeKernelWithBindings(kFetchPointsComp, {texture, {in.buffer}, {out.buffer}}, 4);
+    Run(k, (count + 31) / 32, 1, 1, &count, 4);
+    std::vector<std::array<float, 4>> results(count * 3);
+    std::memcpy(results.data(), out.data, count * 48);
+    return results;
+  }
+
+  // A view with `mapping` of the RGBA8 test image (TexelAt).
+  VkImageView TestView(const VkComponentMapping& mapping) {
     VkImage image = MakeGeneralImage(ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {kSize, kSize, 1}, 1, 1,
                                                VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT));
-    if (image == VK_NULL_HANDLE) return {};
+    if (image == VK_NULL_HANDLE) return VK_NULL_HANDLE;
     std::vector<uint8_t> bytes;
     for (uint32_t y = 0; y < kSize; ++y)
       for (uint32_t x = 0; x < kSize; ++x)
@@ -41,25 +67,7 @@ class TexelFetchTest : public ComputeFixture {
     VkImageView view = VK_NULL_HANDLE;
     EXPECT_EQ(vkCreateImageView(device_, &vci, nullptr, &view), VK_SUCCESS);
     Defer([this, view] { vkDestroyImageView(device_, view, nullptr); });
-    VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-    VkSampler sampler = VK_NULL_HANDLE;
-    EXPECT_EQ(vkCreateSampler(device_, &sci, nullptr, &sampler), VK_SUCCESS);
-    Defer([this, sampler] { vkDestroySampler(device_, sampler, nullptr); });
-
-    const uint32_t count = uint32_t(points.size());
-    HostBuffer in = StorageBuffer(count * 8);
-    HostBuffer out = StorageBuffer(count * 48);
-    if (in.data == nullptr || out.data == nullptr) return {};
-    std::memcpy(in.data, points.data(), count * 8);
-    BufferBinding texture;
-    texture.type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-    texture.view = view;
-    texture.sampler = sampler;
-    const Kernel k = MakeKernelWithBindings(kFetchPointsComp, {texture, {in.buffer}, {out.buffer}}, 4);
-    Run(k, (count + 31) / 32, 1, 1, &count, 4);
-    std::vector<std::array<float, 4>> results(count * 3);
-    std::memcpy(results.data(), out.data, count * 48);
-    return results;
+    return view;
   }
 };
 
@@ -105,6 +113,39 @@ TEST_F(TexelFetchTest, OffsetsAndComponentMappings) {
           ASSERT_NEAR(results[3 * i + r][c], want[r][c], 1e-6)
               << "point " << x << "," << y << " result " << r << " component " << c;
     }
+  }
+}
+
+// MIRROR_CLAMP_TO_EDGE: a coordinate is mirrored once about 0, then clamped
+// to the edge texels (nearest filtering picks one texel).
+TEST_F(TexelFetchTest, MirrorClampToEdgeAddressing) {
+  const VkImageView view = TestView({});
+  VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+  sci.magFilter = sci.minFilter = VK_FILTER_NEAREST;
+  sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE;
+  VkSampler sampler = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateSampler(device_, &sci, nullptr, &sampler), VK_SUCCESS);
+  Defer([this, sampler] { vkDestroySampler(device_, sampler, nullptr); });
+  // u (in texture widths) -> the texel column: within [0, 1) the texel
+  // itself; below 0 its mirror image -1 - i; past either end the edge texel.
+  const std::vector<std::pair<float, int32_t>> columns = {
+      {0.3f / kSize, 0}, {5.5f / kSize, 5}, {-0.4f / kSize, 0}, {-2.5f / kSize, 2}, {-7.5f / kSize, 7},
+      {-12.5f / kSize, 7}, {8.5f / kSize, 7}, {30.0f / kSize, 7}};
+  std::vector<std::array<float, 4>> points;
+  for (const auto& [u, column] : columns) points.push_back({u, 2.5f / kSize, 0.0f, 0.0f});
+  const uint32_t count = uint32_t(points.size());
+  HostBuffer in = StorageBuffer(count * 16), out = StorageBuffer(count * 16);
+  std::memcpy(in.data, points.data(), count * 16);
+  BufferBinding texture;
+  texture.type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  texture.view = view;
+  texture.sampler = sampler;
+  const Kernel k = MakeKernelWithBindings(kSamplePointsComp, {texture, {in.buffer}, {out.buffer}}, 4);
+  Run(k, 1, 1, 1, &count, 4);
+  for (uint32_t i = 0; i < count; ++i) {
+    const std::array<float, 4> want = Expected({}, uint32_t(columns[i].second), 2);
+    for (int c = 0; c < 4; ++c)
+      ASSERT_NEAR(out.as<float>()[4 * i + c], want[c], 1e-6) << "u " << columns[i].first * kSize << " texels";
   }
 }
 

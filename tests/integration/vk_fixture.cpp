@@ -363,11 +363,17 @@ void DeviceTest::SetUp() {
       enable12.pNext = const_cast<void*>(chain);
       chain = &enable12;
     }
+    enable11.shaderDrawParameters = supported.v11.shaderDrawParameters;
+    if (chain != &enable11) {  // and enable11
+      enable11.pNext = const_cast<void*>(chain);
+      chain = &enable11;
+    }
   }
   if (device_options_.shader_features) {
     ASSERT_EQ(supported.v12.bufferDeviceAddress, VK_TRUE);  // required by Vulkan 1.3
     enable12.bufferDeviceAddress = VK_TRUE;
     enable12.uniformBufferStandardLayout = supported.v12.uniformBufferStandardLayout;  // mandatory in 1.3
+    enable12.samplerMirrorClampToEdge = supported.v12.samplerMirrorClampToEdge;
     enable13.maintenance4 = supported.v13.maintenance4;  // glslang's compute shaders use LocalSizeId
     enable13.shaderIntegerDotProduct = supported.v13.shaderIntegerDotProduct;
     enable_core.shaderUniformBufferArrayDynamicIndexing = features_.shaderUniformBufferArrayDynamicIndexing;

@@ -163,11 +163,12 @@ struct DeviceOptions {
   // independentBlend, dualSrcBlend, logicOp, depthClamp, depthBiasClamp,
   // multiDrawIndirect, drawIndirectFirstInstance, sampleRateShading,
   // fillModeNonSolid, fragmentStoresAndAtomics, vertexPipelineStoresAndAtomics
-  // (1.0), drawIndirectCount (1.2).
+  // (1.0), shaderDrawParameters (1.1), drawIndirectCount (1.2).
   // Tests read features_ to know which are on.
   bool graphics_features = false;
   // Also enable bufferDeviceAddress (1.2), maintenance4 (1.3, for
-  // LocalSizeId) and those of the descriptor indexing features the device
+  // LocalSizeId), uniformBufferStandardLayout and samplerMirrorClampToEdge
+  // (1.2) and those of the descriptor indexing features the device
   // supports: the four *ArrayDynamicIndexing of 1.0 and every one of
   // VkPhysicalDeviceDescriptorIndexingFeatures (1.2).
   bool shader_features = false;

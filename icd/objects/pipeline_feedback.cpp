@@ -1,0 +1,39 @@
+#include "objects/pipeline_feedback.h"
+
+#include "util/vk_util.h"
+
+namespace duet {
+namespace {
+
+uint64_t Nanoseconds(std::chrono::steady_clock::duration d) {
+  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
+}
+
+}  // namespace
+
+PipelineFeedback::PipelineFeedback(const void* next, uint32_t stage_count)
+    : info_(FindInChain<VkPipelineCreationFeedbackCreateInfo>(
+          next, VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO)),
+      stage_count_(stage_count),
+      start_(Clock::now()) {
+  if (info_ == nullptr) return;
+  if (info_->pPipelineCreationFeedback != nullptr) *info_->pPipelineCreationFeedback = {};
+  // Stages the driver does not reach (creation failed early) stay invalid.
+  for (uint32_t i = 0; i < info_->pipelineStageCreationFeedbackCount && info_->pPipelineStageCreationFeedbacks; ++i)
+    info_->pPipelineStageCreationFeedbacks[i] = {};
+}
+
+void PipelineFeedback::EndStage(uint32_t index) {
+  if (info_ == nullptr || info_->pPipelineStageCreationFeedbacks == nullptr ||
+      index >= info_->pipelineStageCreationFeedbackCount || index >= stage_count_)
+    return;
+  info_->pPipelineStageCreationFeedbacks[index] = {VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT,
+                                                    Nanoseconds(Clock::now() - stage_start_)};
+}
+
+void PipelineFeedback::Finish() {
+  if (info_ == nullptr || info_->pPipelineCreationFeedback == nullptr) return;
+  *info_->pPipelineCreationFeedback = {VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT, Nanoseconds(Clock::now() - start_)};
+}
+
+}  // namespace duet

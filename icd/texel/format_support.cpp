@@ -67,10 +67,11 @@ VkFormatFeatureFlags2 StorageFeatures(const FormatInfo& f, VkFormatFeatureFlags2
 
 VkFormatFeatureFlags2 ColorImageFeatures(const FormatInfo& f) {
   const NumericType type = ColorType(f);
-  // Scaled formats are vertex formats: images of them are only copied.
-  // (Sampling them would work, but no API above Vulkan has them as
-  // textures, and the CTS's reference sampler cannot take them.)
-  if (Is64Bit(f) || IsScaled(type)) return kTransfer;
+  // Scaled formats are vertex formats only: no API above Vulkan makes
+  // images of them, and the CTS's reference code reads their texels as
+  // normalized values, so no image test of them could pass.
+  if (IsScaled(type)) return 0;
+  if (Is64Bit(f)) return kTransfer;
   VkFormatFeatureFlags2 features = kTransfer | kSampled;
   const bool filterable = !IsInteger(type);
   if (filterable) features |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT;

@@ -2,8 +2,8 @@
 """Runs Khronos CTS cases (deqp-vk) on a Vulkan driver, the way Mesa's CI
 runs them: the case list split into shards, one deqp-vk process per shard,
 a timeout per case, and a crashed or hung process restarted after the case
-it died on. Results go to results.csv (case,status,seconds), failures.txt
-and a one-line summary; against a baseline of the same format only the
+it died on. Results go to results.csv (case,status,seconds), failures.txt,
+notsupported.txt (with deqp-vk's reasons) and a one-line summary; against a baseline of the same format only the
 changes are printed, and a regression makes the exit status non-zero.
 
 deqp-vk reports each case in its log (--deqp-log-filename) between
@@ -249,6 +249,12 @@ def main():
             r = results.get(c)
             if r is not None and r.status in FAILING:
                 f.write(f'{c} {r.status} {r.reason}\n')
+    # What is missing, for deciding what to implement next.
+    with open(os.path.join(args.out, 'notsupported.txt'), 'w') as f:
+        for c in cases:
+            r = results.get(c)
+            if r is not None and r.status == 'NotSupported':
+                f.write(f'{c} {r.reason}\n')
 
     counts = {}
     for r in results.values():

@@ -97,6 +97,10 @@ DeviceFeatures MakeFeatures() {
   // tests/integration/graphics_sampling_test.cpp).
   f.vulkan12.samplerMirrorClampToEdge = VK_TRUE;
 
+  // Blocks may use any layout their Offset, ArrayStride and MatrixStride
+  // decorations give (tests/integration/shader_buffers_test.cpp).
+  f.vulkan12.scalarBlockLayout = VK_TRUE;
+
   // Mandatory since Vulkan 1.2.
   f.vulkan12.uniformBufferStandardLayout = VK_TRUE;
   f.vulkan12.shaderSubgroupExtendedTypes = VK_TRUE;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compute_fixture.h"
+#include "shaders/scalar_layout.comp.h"
 #include "shaders/std430_uniform.comp.h"
 #include "float_reference.h"
 #include "shaders/robust_access.comp.h"
@@ -117,6 +118,24 @@ TEST_F(ShaderBuffersTest, Std430UniformBlock) {
   Kernel k = MakeKernelWithBindings(kStd430UniformComp, {uniform, {out.buffer}}, 0);
   Run(k, 1);
   for (int i = 0; i < 8; ++i) EXPECT_EQ(out.as<float>()[i], words[i]) << "word " << i;
+}
+
+// scalarBlockLayout: uniform, storage and push constant blocks with scalar
+// offsets and strides (88-byte records of packed floats).
+TEST_F(ShaderBuffersTest, ScalarBlockLayout) {
+  if (!QueryFeatures13().v12.scalarBlockLayout) GTEST_SKIP() << "scalarBlockLayout is not supported";
+  constexpr uint32_t kFloats = 22;  // per record
+  HostBuffer in = MakeHostBuffer(4 * kFloats * 4, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
+  HostBuffer out = StorageBuffer(4 * kFloats * 4);
+  ASSERT_NE(in.data, nullptr);
+  for (uint32_t f = 0; f < 4 * kFloats; ++f) in.as<float>()[f] = float(f);
+  std::memset(out.data, 0, 4 * kFloats * 4);
+  BufferBinding uniform{in.buffer};
+  uniform.type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+  Kernel k = MakeKernelWithBindings(kScalarLayoutComp, {uniform, {out.buffer}}, 16);
+  const float push[4] = {-1.0f, 0.0f, 1000.0f, 0.0f};  // offset.y = 1000 at byte 8
+  Run(k, 1, 1, 1, push, sizeof push);
+  for (uint32_t f = 0; f < 4 * kFloats; ++f) EXPECT_EQ(out.as<float>()[f], float(f) + 1000.0f) << "float " << f;
 }
 
 TEST_F(ShaderBuffersTest, SpecializationConstantsAndWorkgroupSize) {

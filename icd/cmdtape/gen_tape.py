@@ -16,9 +16,11 @@ writes, into --out:
   tape_dump.cpp      DumpRecord()/DumpTape(): one readable line per record
 
 A pointer whose extent the registry does not make certain (latexmath length
-without altlen, pointer to pointers, output or identity pointers, strided
-arrays, pointers valid only for some values of another member) fails
-generation instead of producing a copy that reads the wrong memory.
+without altlen, pointer to pointers, output or identity pointers, pointers
+valid only for some values of another member) fails generation instead of
+producing a copy that reads the wrong memory. A strided array of a command
+(vkCmdDrawMultiEXT's pVertexInfo) is copied packed, and the record's stride
+becomes the element's size.
 """
 import argparse
 import os
@@ -41,6 +43,9 @@ CHECKED_UNVALIDATED_POINTERS = {
     'vkCmdExecuteCommands.pCommandBuffers',     # noautovalidity for externsync only
     'vkCmdClearColorImage.pColor',              # a union: no implicit validity, still one element
     'vkCmdBindVertexBuffers2.pSizes',           # NULL or bindingCount elements
+    'vkCmdDrawMultiEXT.pVertexInfo',            # drawCount elements of `stride` bytes
+    'vkCmdDrawMultiIndexedEXT.pIndexInfo',      # drawCount elements of `stride` bytes
+    'vkCmdDrawMultiIndexedEXT.pVertexOffset',   # NULL or one element
 }
 NUMBER_BASETYPES = {'VkBool32', 'VkDeviceSize', 'VkDeviceAddress', 'VkSampleMask'}
 
@@ -62,6 +67,7 @@ class Field:
         self.elem = elem
         self.action = 'value'   # value | fixed | chain | string | bytes | items
         self.count_text = None  # element count in terms of sibling names; None: one element
+        self.stride = None      # strided arrays: the sibling holding the stride in bytes
 
     def plan(self, kind, siblings):
         """Decides how to copy the field; fails on shapes it cannot copy exactly."""
@@ -84,7 +90,9 @@ class Field:
             fail(f'{self.where}: noautovalidity pointer may be garbage; check the spec and '
                  'add it to CHECKED_UNVALIDATED_POINTERS or copy it by hand')
         if e.get('stride'):
-            fail(f'{self.where}: strided array')
+            self.stride = e.get('stride')
+            if self.stride not in siblings or kind != 'struct' or not owner_of(self.where).startswith('vk'):
+                fail(f'{self.where}: strided array other than a command\'s array of plain structs')
         length = e.get('len')
         if self.type == 'char':
             if length != 'null-terminated':
@@ -230,10 +238,18 @@ def type_guards(root, extensions):
     return guards
 
 
+def owner_of(where):
+    return where.rsplit('.', 1)[0]
+
+
 def copy_expr(model, f, source, tape, count_prefix):
     """C++ expression copying pointer field `f` (value at `source`) into the tape;
     `tape` is how the code names it: a Tape& ("tape") or a Tape* ("*tape")."""
     member = tape[1:] + '->' if tape.startswith('*') else tape + '.'
+    if f.stride:
+        if model.aggregates[model.canonical(f.type)].fix_up:
+            fail(f'{f.where}: a strided array of structs with pointers')
+        return f'{member}CopyStrided({source}, {f.count(count_prefix)}, {count_prefix}{f.stride})'
     if f.action == 'chain':
         return f'CopyChain({tape}, {source})'
     if f.action == 'string':
@@ -358,6 +374,8 @@ def gen_recorder(model):
                 body.append(f'    record.{f.name} = {f.name};')
             else:
                 body.append(f'    record.{f.name} = {copy_expr(model, f, f.name, "*tape", "")};')
+        # Strided arrays are copied packed: their stride is now the element's size.
+        body += [f'    record.{f.stride} = sizeof({f.type});' for f in c.fields if f.stride]
         body += [f'    *tape->Append<{record_name(c)}>() = record;', '  } catch (const std::bad_alloc&) {',
                  '    NoteRecordingFailure(commandBuffer);', '  }', '}']
         out += guarded(body, c.guard)

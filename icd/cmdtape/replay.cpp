@@ -57,6 +57,7 @@ constexpr bool WritesOnlyAttachments() {
   return kSetsDrawState<R> ||
          kOneOf<R, CmdPipelineBarrierRecord, CmdPipelineBarrier2Record, CmdBindPipelineRecord,
                 CmdBindDescriptorSetsRecord, CmdPushConstantsRecord, CmdDrawRecord, CmdDrawIndexedRecord,
+                CmdDrawMultiEXTRecord, CmdDrawMultiIndexedEXTRecord,
                 CmdDrawIndirectRecord, CmdDrawIndexedIndirectRecord, CmdDrawIndirectCountRecord,
                 CmdDrawIndexedIndirectCountRecord, CmdBeginRenderPassRecord, CmdBeginRenderPass2Record,
                 CmdNextSubpassRecord, CmdNextSubpass2Record, CmdEndRenderPassRecord, CmdEndRenderPass2Record,
@@ -254,6 +255,19 @@ class TapeExecutor {
   }
   void operator()(const CmdDrawIndexedRecord& r) {
     Draw({true, r.indexCount, r.instanceCount, r.firstIndex, r.vertexOffset, r.firstInstance, 0});
+  }
+  // VK_EXT_multi_draw: draws one after the other, gl_DrawID numbering them
+  // (the tape holds the arrays packed).
+  void operator()(const CmdDrawMultiEXTRecord& r) {
+    for (uint32_t i = 0; i < r.drawCount && r.pVertexInfo != nullptr; ++i)
+      Draw({false, r.pVertexInfo[i].vertexCount, r.instanceCount, r.pVertexInfo[i].firstVertex, 0, r.firstInstance, i});
+  }
+  void operator()(const CmdDrawMultiIndexedEXTRecord& r) {
+    for (uint32_t i = 0; i < r.drawCount && r.pIndexInfo != nullptr; ++i) {
+      const VkMultiDrawIndexedInfoEXT& d = r.pIndexInfo[i];
+      const int32_t vertex_offset = r.pVertexOffset != nullptr ? *r.pVertexOffset : d.vertexOffset;
+      Draw({true, d.indexCount, r.instanceCount, d.firstIndex, vertex_offset, r.firstInstance, i});
+    }
   }
   void operator()(const CmdDrawIndirectRecord& r) { DrawIndirect(false, r.buffer, r.offset, r.drawCount, r.stride); }
   void operator()(const CmdDrawIndexedIndirectRecord& r) {

@@ -55,6 +55,16 @@ class Tape {
     return static_cast<T*>(memory);
   }
 
+  // `count` elements `stride` bytes apart, copied next to each other.
+  template <typename T>
+  T* CopyStrided(const T* source, size_t count, size_t stride) {
+    if (source == nullptr || count == 0) return nullptr;
+    T* copy = static_cast<T*>(Allocate(sizeof(T) * count, alignof(T) < 8 ? 8 : alignof(T)));
+    for (size_t i = 0; i < count; ++i)
+      std::memcpy(copy + i, reinterpret_cast<const std::byte*>(source) + i * stride, sizeof(T));
+    return copy;
+  }
+
   const void* CopyBytes(const void* source, size_t size) {
     return CopyArray(static_cast<const std::byte*>(source), size);
   }

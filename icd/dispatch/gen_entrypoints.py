@@ -18,7 +18,8 @@ Outputs (into --out):
   extension_features.h ExtensionFeatures: one VkBool32 per feature of a
                        supported extension that no Vulkan 1.x struct holds
                        (e.g. swapchainMaintenance1), the extension-only
-                       part of DeviceFeatures
+                       part of DeviceFeatures; ExtensionProperties the same
+                       for properties (e.g. maxMultiDrawCount)
 """
 import argparse
 import os
@@ -319,7 +320,25 @@ def extension_feature_table(structs, struct_origin, core, canon_members):
     return table
 
 
-def gen_extension_features(out, table):
+def extension_property_table(structs, struct_origin, core, canon_members):
+    """[(member, struct, C declaration)]: properties of extension-only structs
+    that no Vulkan 1.x property struct holds; storage in ExtensionProperties."""
+    table, seen = [], {}
+    for sname, _, members in chained_structs(structs, 'VkPhysicalDeviceProperties2', struct_origin):
+        if sname in core:
+            continue
+        for m in members:
+            mname = m.find('name').text
+            if RENAMED_MEMBERS.get((sname, mname), mname) in canon_members:
+                continue
+            if mname in seen:
+                sys.exit(f'{sname}.{mname}: extension-only property also in {seen[mname]}')
+            seen[mname] = sname
+            table.append((mname, sname, c_decl(m)))
+    return table
+
+
+def gen_extension_features(out, table, properties_table):
     h = [HEADER, '#pragma once', '', '#include <vulkan/vulkan_core.h>', '',
          'namespace duet {', '',
          '// Features of the supported extensions that no Vulkan 1.x feature struct',
@@ -328,6 +347,11 @@ def gen_extension_features(out, table):
          '// code in feature_structs.cpp like the Vulkan 1.x ones.',
          'struct ExtensionFeatures {']
     h += [f'  VkBool32 {m};  // {s}' for m, s in table]
+    h += ['};', '']
+    h += ['// Properties of the supported extensions that no Vulkan 1.x property',
+          '// struct holds (DeviceProperties::extension).',
+          'struct ExtensionProperties {']
+    h += [f'  {decl};  // {s}' for _, s, decl in properties_table]
     h += ['};', '', '}  // namespace duet', '']
     write(os.path.join(out, 'extension_features.h'), '\n'.join(h))
 
@@ -343,7 +367,10 @@ def gen_feature_structs(out, root, struct_origin):
     ext_table = extension_feature_table(structs, struct_origin, core, canon_members['features'])
     for mname, _ in ext_table:
         canon_members['features'][mname] = EXTENSION_FEATURES_FIELD
-    gen_extension_features(out, ext_table)
+    prop_table = extension_property_table(structs, struct_origin, core, canon_members['properties'])
+    for mname, _, _ in prop_table:
+        canon_members['properties'][mname] = EXTENSION_FEATURES_FIELD
+    gen_extension_features(out, ext_table, prop_table)
 
     c = [HEADER, '#include "objects/device_capabilities.h"', '', '#include <cstring>', '',
          'namespace duet {', '']

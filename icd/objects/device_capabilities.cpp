@@ -133,6 +133,8 @@ DeviceFeatures MakeFeatures() {
   // Present fences, per-present modes, image release (wsi/,
   // tests/integration/wsi_maintenance1_test.cpp).
   f.extension.swapchainMaintenance1 = VK_TRUE;
+  // vkCmdDrawMultiEXT, vkCmdDrawMultiIndexedEXT (tests/integration/draw_parameters_test.cpp).
+  f.extension.multiDraw = VK_TRUE;
   // The dynamic states of Vulkan 1.3, under VK_EXT_extended_dynamic_state's name.
   f.extension.extendedDynamicState = VK_TRUE;
   // Texel buffer views at any offset aligned to their texel
@@ -322,6 +324,9 @@ DeviceProperties MakeProperties() {
   v13.uniformTexelBufferOffsetAlignmentBytes = 16;
   v13.uniformTexelBufferOffsetSingleTexelAlignment = VK_TRUE;
   v13.maxBufferSize = limits::kMaxResourceSize;
+
+  // Extension-only properties (ExtensionProperties).
+  p.extension.maxMultiDrawCount = UINT32_MAX;  // draws are replayed one by one
   return p;
 }
 

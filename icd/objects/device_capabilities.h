@@ -1,6 +1,7 @@
 // What the one physical device supports: features and properties kept as
-// the Vulkan 1.0-1.3 structs, plus the features of extensions that no 1.x
-// struct holds (ExtensionFeatures, generated from vk.xml). Every other
+// the Vulkan 1.0-1.3 structs, plus the features and properties of
+// extensions that no 1.x struct holds (ExtensionFeatures,
+// ExtensionProperties, generated from vk.xml). Every other
 // feature/property struct an application chains is filled from these by
 // generated code that maps members by name (dispatch/gen_entrypoints.py),
 // so there is one truth.
@@ -25,6 +26,7 @@ struct DeviceProperties {
   VkPhysicalDeviceVulkan11Properties vulkan11;
   VkPhysicalDeviceVulkan12Properties vulkan12;
   VkPhysicalDeviceVulkan13Properties vulkan13;
+  ExtensionProperties extension;
 };
 
 const DeviceFeatures& SupportedFeatures();

@@ -27,6 +27,10 @@ DeviceFeatures MakeFeatures() {
   // Mandatory in every Vulkan version.
   f.core.robustBufferAccess = VK_TRUE;
 
+  // Cube array views: sampled, fetched, stored, queried
+  // (tests/integration/graphics_sampling_test.cpp).
+  f.core.imageCubeArray = VK_TRUE;
+
   // Implemented and tested (tests/integration/draw_test.cpp).
   f.core.largePoints = VK_TRUE;
   // Implemented and tested (tests/integration/logic_op_test.cpp), also as

@@ -257,10 +257,9 @@ VkResult GetImageFormatLimits(VkFormat format, VkImageType type, VkImageTiling t
   if ((flags & VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT) && type != VK_IMAGE_TYPE_3D) {
     return VK_ERROR_FORMAT_NOT_SUPPORTED;
   }
-  // Linear images are plain row-major 2D surfaces: one level, one layer.
-  if (linear && (type != VK_IMAGE_TYPE_2D || (flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT))) {
-    return VK_ERROR_FORMAT_NOT_SUPPORTED;
-  }
+  // Every image is laid out linearly (texel/image_layout), so linear tiling
+  // allows what optimal does, levels, layers, volumes and cubes too, and
+  // vkGetImageSubresourceLayout describes each of their subresources.
   const bool depth_stencil = info->has_depth || info->has_stencil;
   if (depth_stencil && type == VK_IMAGE_TYPE_3D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
   if (!UsageIsBacked(usage, UsableFeatures(*info, linear, flags, view_formats))) {
@@ -269,9 +268,8 @@ VkResult GetImageFormatLimits(VkFormat format, VkImageType type, VkImageTiling t
 
   const VkExtent3D extent = MaxExtent(type, flags);
   out->maxExtent = extent;
-  out->maxMipLevels =
-      linear ? 1 : static_cast<uint32_t>(std::bit_width(std::max({extent.width, extent.height, extent.depth})));
-  out->maxArrayLayers = (linear || type == VK_IMAGE_TYPE_3D) ? 1 : limits::kMaxImageArrayLayers;
+  out->maxMipLevels = static_cast<uint32_t>(std::bit_width(std::max({extent.width, extent.height, extent.depth})));
+  out->maxArrayLayers = type == VK_IMAGE_TYPE_3D ? 1 : limits::kMaxImageArrayLayers;
   out->sampleCounts = SampleCounts(type, linear, usage, flags, own_features);
   out->maxResourceSize = limits::kMaxResourceSize;
   return VK_SUCCESS;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "graphics_fixture.h"
+#include "shaders/cube_array_probe.frag.h"
 #include "shaders/cube_probe.frag.h"
 #include "shaders/perspective_uv.vert.h"
 #include "shaders/shadow_probe.frag.h"
@@ -336,6 +337,38 @@ TEST_F(CubeMapTest, LinearFilteringIsSeamlessAcrossFaceEdges) {
       EXPECT_NEAR(got[i][size_t(c)], expected, 3.0 / 255.0)
           << "direction " << i << " face " << cases[i].face << " neighbour " << cases[i].neighbour << " channel " << c;
     }
+  }
+}
+
+// imageCubeArray: two cubes in one view (12 layers, cube 1's faces in
+// other colours); the fourth coordinate picks the cube, clamped to the
+// view's cubes (round to nearest).
+TEST_F(CubeMapTest, CubeArraysPickTheCubeByTheFourthCoordinate) {
+  if (!features_.imageCubeArray) GTEST_SKIP() << "imageCubeArray is not supported";
+  VkImageCreateInfo ci = ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {kFace, kFace, 1}, 1, 12);
+  ci.flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
+  const VkImage cubes = MakeGeneralImage(ci);
+  auto color = [](uint32_t cube, uint32_t face) { return cube == 0 ? kFaceColors[face] : kFaceColors[face] ^ 0x00FFFFFFu; };
+  for (uint32_t layer = 0; layer < 12; ++layer) {
+    const std::vector<uint32_t> texels(kFace * kFace, color(layer / 6, layer % 6));
+    WriteImage(cubes, {VK_IMAGE_ASPECT_COLOR_BIT, 0, layer, 1}, {0, 0, 0}, {kFace, kFace, 1}, 4,
+               {reinterpret_cast<const uint8_t*>(texels.data()), texels.size() * 4});
+  }
+  const VkImageView view =
+      MakeView(cubes, VK_IMAGE_VIEW_TYPE_CUBE_ARRAY, VK_FORMAT_R8G8B8A8_UNORM, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 12});
+  const std::vector<std::array<float, 4>> probes = {{1, 0, 0, 0},  {1, 0, 0, 1},    {0, -1, 0, 1},  {0, 0, -1, 0.4f},
+                                                    {0, 0, -1, 0.6f}, {0, 1, 0, 7.0f}, {-1, 0, 0, -3.0f}};
+  const uint32_t expected_cube[] = {0, 1, 1, 0, 1, 1, 0};
+  const VkSampler sampler = MakeSampler(SamplerInfo(VK_FILTER_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE));
+  const std::vector<std::array<float, 4>> got =
+      Probe(kCubeArrayProbeFrag, sizeof kCubeArrayProbeFrag, sampler, view, probes, {uint32_t(probes.size()), 1});
+  ASSERT_EQ(got.size(), probes.size());
+  for (size_t i = 0; i < probes.size(); ++i) {
+    double s, t;
+    const int face = CubeFace(probes[i], &s, &t);
+    for (int c = 0; c < 4; ++c)
+      EXPECT_EQ(got[i][size_t(c)], float(Channel(color(expected_cube[i], uint32_t(face)), c)) / 255.0f)
+          << "probe " << i << " channel " << c;
   }
 }
 

@@ -669,6 +669,67 @@ TEST_F(ImageTransfers, CompressedBlocksBc1) {
   EXPECT_EQ(FirstDifference(ReadLevel(plain, pm, VK_IMAGE_ASPECT_COLOR_BIT, 0), pm.bytes), SIZE_MAX);
 }
 
+// Linear images may have levels and layers like optimal ones: each
+// subresource written through its vkGetImageSubresourceLayout reads back
+// through a copy.
+TEST_F(ImageTransfers, LinearImagesWithLevelsAndLayers) {
+  const VkFormat f = VK_FORMAT_R8G8B8A8_UNORM;
+  VkImageFormatProperties limits{};
+  const VkImageUsageFlags usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+  if (vkGetPhysicalDeviceImageFormatProperties(phys_, f, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_LINEAR, usage, 0,
+                                               &limits) != VK_SUCCESS ||
+      limits.maxMipLevels < 3 || limits.maxArrayLayers < 2)
+    GTEST_SKIP() << "linear images have one level and one layer here";
+  VkImageCreateInfo ci = ImageInfo(VK_IMAGE_TYPE_2D, f, {13, 7, 1}, 3, 2, usage, VK_IMAGE_TILING_LINEAR);
+  ci.initialLayout = VK_IMAGE_LAYOUT_PREINITIALIZED;
+  VkImage image = MakeImage(ci);
+  ASSERT_NE(image, VK_NULL_HANDLE);
+  VkMemoryRequirements req{};
+  vkGetImageMemoryRequirements(device_, image, &req);
+  VkDeviceMemory mem = MakeMemory(
+      req.size, FindMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT));
+  ASSERT_NE(mem, VK_NULL_HANDLE);
+  VK_ASSERT_OK(vkBindImageMemory(device_, image, mem, 0));
+  uint8_t* map = nullptr;
+  VK_ASSERT_OK(vkMapMemory(device_, mem, 0, VK_WHOLE_SIZE, 0, reinterpret_cast<void**>(&map)));
+  std::vector<std::vector<uint8_t>> written;
+  for (uint32_t level = 0; level < 3; ++level) {
+    for (uint32_t layer = 0; layer < 2; ++layer) {
+      const uint32_t w = std::max(13u >> level, 1u), h = std::max(7u >> level, 1u);
+      const VkImageSubresource sub{VK_IMAGE_ASPECT_COLOR_BIT, level, layer};
+      VkSubresourceLayout layout{};
+      vkGetImageSubresourceLayout(device_, image, &sub, &layout);
+      ASSERT_LE(layout.offset + (h - 1) * layout.rowPitch + w * 4, req.size) << level << "/" << layer;
+      std::vector<uint8_t> texels(size_t(w) * h * 4);
+      FillPattern(texels, 7 + level * 2 + layer);
+      for (uint32_t y = 0; y < h; ++y)
+        std::memcpy(map + layout.offset + y * layout.rowPitch, texels.data() + size_t(y) * w * 4, w * 4);
+      written.push_back(texels);
+    }
+  }
+  VkCommandBuffer cb = BeginCommands();
+  VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+  b.srcAccessMask = VK_ACCESS_HOST_WRITE_BIT;
+  b.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+  b.oldLayout = VK_IMAGE_LAYOUT_PREINITIALIZED;
+  b.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+  b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  b.image = image;
+  b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 3, 0, 2};
+  vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr, 1,
+                       &b);
+  ASSERT_NO_FATAL_FAILURE(EndSubmitWait(cb));
+  for (uint32_t level = 0; level < 3; ++level) {
+    for (uint32_t layer = 0; layer < 2; ++layer) {
+      const uint32_t w = std::max(13u >> level, 1u), h = std::max(7u >> level, 1u);
+      std::vector<uint8_t> read;
+      ASSERT_NO_FATAL_FAILURE(read = ReadImage(image, {VK_IMAGE_ASPECT_COLOR_BIT, level, layer, 1}, {0, 0, 0},
+                                               {w, h, 1}, 4));
+      EXPECT_EQ(FirstDifference(read, written[level * 2 + layer]), SIZE_MAX) << "level " << level << " layer " << layer;
+    }
+  }
+}
+
 TEST_F(ImageTransfers, LinearImageWrittenThroughMapThenCopied) {
   const VkFormat f = VK_FORMAT_R8G8B8A8_UNORM;
   if (!FormatHas(f, VK_IMAGE_TILING_LINEAR, VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT))

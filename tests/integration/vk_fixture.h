@@ -162,7 +162,7 @@ struct DeviceOptions {
   // Also enable those of the optional drawing features the device supports:
   // independentBlend, dualSrcBlend, logicOp, depthClamp, depthBiasClamp,
   // multiDrawIndirect, drawIndirectFirstInstance, sampleRateShading,
-  // fillModeNonSolid, fragmentStoresAndAtomics, vertexPipelineStoresAndAtomics
+  // fillModeNonSolid, fragmentStoresAndAtomics, imageCubeArray, vertexPipelineStoresAndAtomics
   // (1.0), shaderDrawParameters (1.1), drawIndirectCount (1.2).
   // Tests read features_ to know which are on.
   bool graphics_features = false;

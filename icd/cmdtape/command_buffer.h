@@ -4,11 +4,15 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include <array>
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <vector>
 
 #include "cmdtape/tape.h"
+#include "objects/descriptor_set.h"
+#include "objects/device_limits.h"
 #include "util/object.h"
 
 namespace duet {
@@ -25,6 +29,20 @@ struct CommandPool : NonDispatchableObject {
   VkCommandPoolCreateFlags flags = 0;
   uint32_t queue_family_index = 0;
   std::vector<CommandBuffer*> buffers;  // all command buffers allocated from the pool
+};
+
+// Push descriptors (VK_KHR_push_descriptor) as recorded: every push makes a
+// new set, the one pushed before to that bind point and set number with the
+// writes applied, so the records before it keep what they saw.
+struct PushedDescriptorSets {
+  std::vector<std::unique_ptr<DescriptorSet>> made;  // every set pushed since recording began
+  // The latest set per bind point (0 graphics, 1 compute) and set number.
+  std::array<std::array<const DescriptorSet*, limits::kMaxBoundDescriptorSets>, 2> latest{};
+
+  void Clear() {
+    made.clear();
+    latest = {};
+  }
 };
 
 enum class CommandBufferState : uint8_t { kInitial, kRecording, kExecutable, kInvalid };
@@ -44,6 +62,7 @@ struct CommandBuffer : DispatchableObject {
   // Submissions that have not finished executing the tape (pending state).
   std::atomic<uint32_t> pending_submissions{0};
   cmdtape::Tape tape;
+  PushedDescriptorSets pushed_sets;  // referred to by the tape's push records
 };
 
 namespace cmdtape {

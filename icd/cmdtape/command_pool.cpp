@@ -12,6 +12,7 @@ namespace {
 
 void ReturnToInitialState(CommandBuffer* buffer) {
   buffer->tape.Reset();
+  buffer->pushed_sets.Clear();
   buffer->state = CommandBufferState::kInitial;
   buffer->usage = 0;
   buffer->record_error = VK_SUCCESS;

@@ -49,6 +49,27 @@ CHECKED_UNVALIDATED_POINTERS = {
 }
 NUMBER_BASETYPES = {'VkBool32', 'VkDeviceSize', 'VkDeviceAddress', 'VkSampleMask'}
 
+# Commands recorded by hand (cmdtape/push_descriptor_recording.cpp): what
+# they point to is not copied but turned into driver state at record time
+# (which members of a VkWriteDescriptorSet are read depends on its type; a
+# template's pData has no length). Their records keep the scalar and handle
+# arguments; the pointer arguments give way to the one member named here,
+# of a driver type declared in the duet namespace (None: no member; the
+# template push appends a vkCmdPushDescriptorSetKHR record).
+HAND_RECORDED = {
+    'vkCmdPushDescriptorSetKHR': ('DescriptorSet', 'pushed'),
+    'vkCmdPushDescriptorSetWithTemplateKHR': None,
+}
+
+
+class HandMember:
+    """The member a hand-recorded command's record holds in place of its pointers."""
+
+    def __init__(self, type_name, name):
+        self.name, self.type = name, type_name
+        self.decl = f'const {type_name}* {name}'
+        self.pointers, self.dims, self.action, self.kind = 1, [], 'hand', 'struct'
+
 
 def fail(message):
     sys.exit(f'gen_tape.py: {message}')
@@ -150,6 +171,10 @@ class Model:
                 fail(f'{n} returns {cmd.ret}: a recorder that can fail needs hand-written code')
             cmd.guard = command_protect(n, origin, extensions)
             cmd.fields = [Field(p, n) for p in cmd.params[1:]]
+            cmd.hand = n in HAND_RECORDED
+            if cmd.hand:
+                member = HAND_RECORDED[n]
+                cmd.fields = [f for f in cmd.fields if f.pointers == 0] + ([HandMember(*member)] if member else [])
             self.commands.append(cmd)
 
         extenders = {}
@@ -159,7 +184,7 @@ class Model:
                     extenders.setdefault(self.canonical(base), []).append(name)
 
         self.aggregates = {}
-        todo = [f.type for c in self.commands for f in c.fields]
+        todo = [f.type for c in self.commands if not c.hand for f in c.fields]
         while todo:
             name = self.canonical(todo.pop())
             if name in self.aggregates or self.kind(name) not in ('struct', 'union'):
@@ -176,6 +201,8 @@ class Model:
 
         for c in self.commands:
             for f in c.fields:
+                if f.action == 'hand':
+                    continue
                 f.plan(self.kind(f.type), [g.name for g in c.fields])
         for agg in self.aggregates.values():
             for f in agg.fields:
@@ -273,8 +300,11 @@ def record_name(cmd):
 
 
 def gen_records(model):
+    hand_types = sorted({m[0] for m in HAND_RECORDED.values() if m})
     out = [HEADER, '#pragma once', '', '#include <vulkan/vulkan.h>', '', '#include <cstdint>', '',
-           '#include "cmdtape/tape.h"', '', 'namespace duet::cmdtape {', '',
+           '#include "cmdtape/tape.h"', '', 'namespace duet {',
+           *[f'struct {t};  // held by hand-recorded commands' for t in hand_types],
+           '}  // namespace duet', '', 'namespace duet::cmdtape {', '',
            '// One op per recorded command (aliases share their command\'s op).',
            'enum class Op : uint16_t {']
     for c in model.commands:
@@ -364,6 +394,8 @@ def gen_recorder(model):
            '// Each recorder copies the arguments into the tape first and appends the',
            '// record last, so running out of memory never leaves a half-copied record.']
     for c in model.commands:
+        if c.hand:
+            continue
         body = ['', f'VKAPI_ATTR void VKAPI_CALL {c.short()}({c.params_c()}) {{',
                 f'  Tape* tape = RecordingTape(commandBuffer, "{c.name}");',
                 '  if (tape == nullptr) return;', '  try {', f'    {record_name(c)} record{{}};']
@@ -483,6 +515,8 @@ def dumper(model, type_name, explicit):
 
 def dump_stmt(model, f, access, count_prefix):
     """C++ statement appending the value of field `f` (at `access`) to `out`."""
+    if f.action == 'hand':
+        return f'out += {access} != nullptr ? "<...>" : "null";'
     if len(f.dims) > 1:
         return f'DumpWords(out, {access});'
     if f.action == 'fixed' and f.kind == 'char':

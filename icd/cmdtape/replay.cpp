@@ -56,7 +56,7 @@ template <typename R>
 constexpr bool WritesOnlyAttachments() {
   return kSetsDrawState<R> ||
          kOneOf<R, CmdPipelineBarrierRecord, CmdPipelineBarrier2Record, CmdBindPipelineRecord,
-                CmdBindDescriptorSetsRecord, CmdPushConstantsRecord, CmdDrawRecord, CmdDrawIndexedRecord,
+                CmdBindDescriptorSetsRecord, CmdPushDescriptorSetKHRRecord, CmdPushConstantsRecord, CmdDrawRecord, CmdDrawIndexedRecord,
                 CmdDrawMultiEXTRecord, CmdDrawMultiIndexedEXTRecord,
                 CmdDrawIndirectRecord, CmdDrawIndexedIndirectRecord, CmdDrawIndirectCountRecord,
                 CmdDrawIndexedIndirectCountRecord, CmdBeginRenderPassRecord, CmdBeginRenderPass2Record,
@@ -236,6 +236,13 @@ class TapeExecutor {
           offsets.push_back(r.pDynamicOffsets[next_offset++]);
       }
     }
+  }
+  // Push descriptors: the set was written when recorded (push_descriptor_recording.cpp).
+  void operator()(const CmdPushDescriptorSetKHRRecord& r) {
+    if (r.set >= kMaxBoundDescriptorSets) return;
+    ShaderBindings& bound = BindPoint(r.pipelineBindPoint);
+    bound.sets[r.set] = r.pushed;
+    bound.dynamic_offsets[r.set].clear();  // push descriptor sets hold no dynamic buffers
   }
   // Push constants belong to the command buffer, not to a bind point.
   void operator()(const CmdPushConstantsRecord& r) {

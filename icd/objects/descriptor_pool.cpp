@@ -65,32 +65,6 @@ std::vector<DescriptorSetLayoutBinding> SetBindings(const DescriptorSetLayout& l
   return bindings;
 }
 
-// Sizes the set's records and bytes and fills what exists before any write:
-// immutable samplers and the inline blocks' records. May throw std::bad_alloc.
-void InitializeSet(DescriptorSet* set) {
-  uint32_t records = 0, inline_bytes = 0;
-  for (const DescriptorSetLayoutBinding& b : set->bindings) {
-    records = std::max(records, b.first_descriptor + b.RecordCount());
-    if (b.IsInlineBlock()) inline_bytes = std::max(inline_bytes, b.inline_offset + b.count);
-  }
-  set->descriptors.resize(records);
-  set->inline_data.resize(inline_bytes);  // zeroed: reads of unwritten bytes see no stale data
-  for (const DescriptorSetLayoutBinding& b : set->bindings) {
-    if (b.IsInlineBlock()) {
-      Descriptor& d = set->descriptors[b.first_descriptor];
-      d.type = b.type;
-      d.data = set->inline_data.data() + b.inline_offset;
-      d.range = b.count;
-      continue;
-    }
-    for (size_t i = 0; i < b.immutable_samplers.size(); ++i) {
-      Descriptor& d = set->descriptors[b.first_descriptor + i];
-      d.sampler = b.immutable_samplers[i];
-      if (b.type == VK_DESCRIPTOR_TYPE_SAMPLER) d.type = b.type;  // complete without any write
-    }
-  }
-}
-
 // Removes the set from its pool's books and destroys it.
 void DestroySet(DescriptorPool* pool, DescriptorSet* set) {
   GiveBack(pool, DemandOf(set->bindings));
@@ -135,6 +109,31 @@ DescriptorSet* MakeSet(DescriptorPool* pool, PlannedSet&& plan) {
 }
 
 }  // namespace
+
+void InitializeSet(DescriptorSet* set) {
+  uint32_t records = 0, inline_bytes = 0;
+  for (const DescriptorSetLayoutBinding& b : set->bindings) {
+    records = std::max(records, b.first_descriptor + b.RecordCount());
+    if (b.IsInlineBlock()) inline_bytes = std::max(inline_bytes, b.inline_offset + b.count);
+  }
+  set->descriptors.resize(records);
+  set->inline_data.resize(inline_bytes);  // zeroed: reads of unwritten bytes see no stale data
+  for (const DescriptorSetLayoutBinding& b : set->bindings) {
+    if (b.IsInlineBlock()) {
+      Descriptor& d = set->descriptors[b.first_descriptor];
+      d.type = b.type;
+      d.data = set->inline_data.data() + b.inline_offset;
+      d.range = b.count;
+      continue;
+    }
+    for (size_t i = 0; i < b.immutable_samplers.size(); ++i) {
+      Descriptor& d = set->descriptors[b.first_descriptor + i];
+      d.sampler = b.immutable_samplers[i];
+      if (b.type == VK_DESCRIPTOR_TYPE_SAMPLER) d.type = b.type;  // complete without any write
+    }
+  }
+}
+
 }  // namespace duet
 
 namespace duet::api {

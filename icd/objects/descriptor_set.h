@@ -107,6 +107,11 @@ struct DescriptorSet : NonDispatchableObject {
   const DescriptorSetLayoutBinding* Find(uint32_t binding) const;
 };
 
+// Sizes the set's records and bytes for its `bindings` and fills what exists
+// before any write: immutable samplers and the inline blocks' records. May
+// throw std::bad_alloc.
+void InitializeSet(DescriptorSet* set);
+
 // Capacity is counted per descriptor type, as the pool sizes give it; the
 // sets are the pool's to destroy on reset and destruction.
 struct DescriptorPool : NonDispatchableObject {
@@ -137,6 +142,7 @@ struct DescriptorUpdateTemplate : NonDispatchableObject {
   DescriptorUpdateTemplate() : NonDispatchableObject(kObjectType) {}
 
   VkDescriptorUpdateTemplateType type = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET;
+  VkPipelineBindPoint bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS;  // push-descriptor templates
   std::vector<VkDescriptorUpdateTemplateEntry> entries;
 };
 

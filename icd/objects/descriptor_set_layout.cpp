@@ -6,6 +6,7 @@
 
 #include "dispatch/entrypoints.h"
 #include "objects/descriptor_set.h"
+#include "objects/device_limits.h"
 #include "objects/device.h"
 #include "objects/device_capabilities.h"
 #include "objects/sampler.h"
@@ -152,8 +153,6 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorSetLayout(VkDevice _device,
                                                          const VkAllocationCallbacks* pAllocator,
                                                          VkDescriptorSetLayout* pSetLayout) {
   Device* device = FromHandle<Device>(_device);
-  if ((pCreateInfo->flags & VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR) != 0)
-    DUET_WARN("vkCreateDescriptorSetLayout: push descriptors are not supported (VK_KHR_push_descriptor)");
   DescriptorSetLayout built;
   try {
     if (VkResult result = BuildLayout(*pCreateInfo, &built); result != VK_SUCCESS) return result;
@@ -182,6 +181,9 @@ VKAPI_ATTR void VKAPI_CALL GetDescriptorSetLayoutSupport(VkDevice, const VkDescr
   try {
     DescriptorSetLayout layout;
     supported = BuildLayout(*pCreateInfo, &layout) == VK_SUCCESS && FitsLimits(layout, &max_variable_count);
+    // A push descriptor set holds at most maxPushDescriptors descriptors.
+    if ((pCreateInfo->flags & VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR) != 0)
+      supported = supported && layout.descriptor_count <= limits::kMaxPushDescriptors;
   } catch (const std::bad_alloc&) {
     supported = false;  // the query has no error code; a layout we cannot build is not supported
   }

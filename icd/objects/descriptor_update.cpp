@@ -10,6 +10,7 @@
 #include "dispatch/entrypoints.h"
 #include "objects/buffer.h"
 #include "objects/descriptor_set.h"
+#include "objects/descriptor_update.h"
 #include "objects/device.h"
 #include "objects/image.h"
 #include "objects/sampler.h"
@@ -222,6 +223,23 @@ void CopyDescriptors(const VkCopyDescriptorSet& copy) {
 }
 
 }  // namespace
+
+void ApplyDescriptorWrite(DescriptorSet* set, const VkWriteDescriptorSet& write) {
+  WriteDescriptors(set, write.dstBinding, write.dstArrayElement, write.descriptorCount, write.descriptorType,
+                   SourceOf(write));
+}
+
+void ApplyDescriptorTemplate(DescriptorSet* set, const DescriptorUpdateTemplate& update_template,
+                             const void* data) {
+  const auto* bytes = static_cast<const std::byte*>(data);
+  for (const VkDescriptorUpdateTemplateEntry& entry : update_template.entries) {
+    // An inline uniform block's entry is descriptorCount bytes at offset; its stride is ignored.
+    const size_t stride = entry.descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK ? 1 : entry.stride;
+    WriteDescriptors(set, entry.dstBinding, entry.dstArrayElement, entry.descriptorCount, entry.descriptorType,
+                     {bytes != nullptr ? bytes + entry.offset : nullptr, stride});
+  }
+}
+
 }  // namespace duet
 
 namespace duet::api {
@@ -235,8 +253,7 @@ VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSets(VkDevice, uint32_t descriptorWri
     const VkWriteDescriptorSet& write = pDescriptorWrites[i];
     DescriptorSet* set = FromHandle<DescriptorSet>(write.dstSet);
     if (set == nullptr) continue;
-    WriteDescriptors(set, write.dstBinding, write.dstArrayElement, write.descriptorCount, write.descriptorType,
-                     SourceOf(write));
+    ApplyDescriptorWrite(set, write);
   }
   for (uint32_t i = 0; i < descriptorCopyCount; ++i) CopyDescriptors(pDescriptorCopies[i]);
 }
@@ -246,14 +263,11 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorUpdateTemplate(VkDevice _device,
                                                               const VkAllocationCallbacks* pAllocator,
                                                               VkDescriptorUpdateTemplate* pDescriptorUpdateTemplate) {
   Device* device = FromHandle<Device>(_device);
-  // Push-descriptor templates can only be used by vkCmdPushDescriptorSetWithTemplateKHR,
-  // which the device does not expose; such a template is kept but never applied.
-  if (pCreateInfo->templateType != VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET)
-    DUET_WARN("vkCreateDescriptorUpdateTemplate: template type %d is not supported", pCreateInfo->templateType);
   DescriptorUpdateTemplate* update_template = HostNew<DescriptorUpdateTemplate>(
       ChooseAllocator(pAllocator, device->Allocator()), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
   if (update_template == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
   update_template->type = pCreateInfo->templateType;
+  update_template->bind_point = pCreateInfo->pipelineBindPoint;
   try {
     update_template->entries.assign(pCreateInfo->pDescriptorUpdateEntries,
                                     pCreateInfo->pDescriptorUpdateEntries + pCreateInfo->descriptorUpdateEntryCount);
@@ -281,13 +295,7 @@ VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSetWithTemplate(VkDevice, VkDescripto
   if (set == nullptr || update_template == nullptr ||
       update_template->type != VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET)
     return;
-  const auto* data = static_cast<const std::byte*>(pData);
-  for (const VkDescriptorUpdateTemplateEntry& entry : update_template->entries) {
-    // An inline uniform block's entry is descriptorCount bytes at offset; its stride is ignored.
-    const size_t stride = entry.descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK ? 1 : entry.stride;
-    WriteDescriptors(set, entry.dstBinding, entry.dstArrayElement, entry.descriptorCount, entry.descriptorType,
-                     {data != nullptr ? data + entry.offset : nullptr, stride});
-  }
+  ApplyDescriptorTemplate(set, *update_template, pData);
 }
 
 }  // namespace duet::api

@@ -177,7 +177,7 @@ DeviceProperties MakeProperties() {
   l.maxSamplerAllocationCount = 32768;
   l.bufferImageGranularity = 64;
   l.sparseAddressSpaceSize = 0;
-  l.maxBoundDescriptorSets = 8;
+  l.maxBoundDescriptorSets = limits::kMaxBoundDescriptorSets;
   l.maxPerStageDescriptorSamplers = 1u << 16;
   l.maxPerStageDescriptorUniformBuffers = 1u << 16;
   l.maxPerStageDescriptorStorageBuffers = 1u << 16;
@@ -331,6 +331,7 @@ DeviceProperties MakeProperties() {
 
   // Extension-only properties (ExtensionProperties).
   p.extension.maxMultiDrawCount = UINT32_MAX;  // draws are replayed one by one
+  p.extension.maxPushDescriptors = limits::kMaxPushDescriptors;
   return p;
 }
 

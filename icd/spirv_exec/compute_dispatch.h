@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "objects/device_limits.h"
 #include "spirv_exec/shader_watchdog.h"
 
 namespace duet {
@@ -16,7 +17,7 @@ struct DescriptorSet;
 struct Device;
 struct Pipeline;
 
-inline constexpr uint32_t kMaxBoundDescriptorSets = 8;
+inline constexpr uint32_t kMaxBoundDescriptorSets = limits::kMaxBoundDescriptorSets;
 inline constexpr uint32_t kMaxPushConstantBytes = 256;
 
 // What a command buffer has bound for one bind point when it dispatches.

@@ -21,18 +21,7 @@ ComputeFixture::Kernel ComputeFixture::MakeKernelWithBindings(std::span<const ui
 
   std::vector<VkDescriptorPoolSize> sizes;
   for (const BufferBinding& b : buffers) sizes.push_back({b.type, 1});
-  VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  dpci.maxSets = 1;
-  dpci.poolSizeCount = uint32_t(sizes.size());
-  dpci.pPoolSizes = sizes.data();
-  VkDescriptorPool pool = VK_NULL_HANDLE;
-  EXPECT_EQ(vkCreateDescriptorPool(device_, &dpci, nullptr, &pool), VK_SUCCESS);
-  Defer([this, pool] { vkDestroyDescriptorPool(device_, pool, nullptr); });
-  VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-  dsai.descriptorPool = pool;
-  dsai.descriptorSetCount = 1;
-  dsai.pSetLayouts = &set_layout;
-  EXPECT_EQ(vkAllocateDescriptorSets(device_, &dsai, &k.set), VK_SUCCESS);
+  k.set = AllocateSet(set_layout, sizes);
   std::vector<VkDescriptorBufferInfo> infos;
   std::vector<VkDescriptorImageInfo> image_infos;
   for (const BufferBinding& b : buffers) {
@@ -62,6 +51,24 @@ ComputeFixture::Kernel ComputeFixture::MakeKernelWithBindings(std::span<const ui
   }
   vkUpdateDescriptorSets(device_, uint32_t(writes.size()), writes.data(), 0, nullptr);
   return k;
+}
+
+VkDescriptorSet ComputeFixture::AllocateSet(VkDescriptorSetLayout layout,
+                                            const std::vector<VkDescriptorPoolSize>& sizes) {
+  VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  dpci.maxSets = 1;
+  dpci.poolSizeCount = uint32_t(sizes.size());
+  dpci.pPoolSizes = sizes.data();
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  EXPECT_EQ(vkCreateDescriptorPool(device_, &dpci, nullptr, &pool), VK_SUCCESS);
+  Defer([this, pool] { vkDestroyDescriptorPool(device_, pool, nullptr); });
+  VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  dsai.descriptorPool = pool;
+  dsai.descriptorSetCount = 1;
+  dsai.pSetLayouts = &layout;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  EXPECT_EQ(vkAllocateDescriptorSets(device_, &dsai, &set), VK_SUCCESS);
+  return set;
 }
 
 ComputeFixture::Kernel ComputeFixture::MakePipeline(std::span<const uint32_t> code,

@@ -47,6 +47,8 @@ class ComputeFixture : public QueueTest {
   // The pipeline and its layout over `set_layouts`, without a descriptor set.
   Kernel MakePipeline(std::span<const uint32_t> code, const std::vector<VkDescriptorSetLayout>& set_layouts,
                       uint32_t push_bytes, const VkSpecializationInfo* specialization = nullptr);
+  // One set of `layout` from a pool of its own with `sizes` (destroyed at TearDown).
+  VkDescriptorSet AllocateSet(VkDescriptorSetLayout layout, const std::vector<VkDescriptorPoolSize>& sizes);
   // A 2D view of mip 0, layer 0 of a colour image (destroyed at TearDown unless told otherwise).
   VkImageView MakeImageView(VkImage image, VkFormat format, bool destroy_at_teardown = true);
 

@@ -101,6 +101,19 @@ DeviceFeatures MakeFeatures() {
   // tests/integration/graphics_sampling_test.cpp).
   f.vulkan12.samplerMirrorClampToEdge = VK_TRUE;
 
+  // Samplers: MIN and MAX reductions of the filter footprint
+  // (VkSamplerReductionModeCreateInfo), custom border colours read in the
+  // view's value class whatever their format, border colours swizzled by
+  // the view's component mapping like texels, and cube maps sampled face by
+  // face (texel/sample.cpp, sample_resolve.cpp;
+  // tests/integration/sampler_modes_test.cpp).
+  f.vulkan12.samplerFilterMinmax = VK_TRUE;
+  f.extension.customBorderColors = VK_TRUE;
+  f.extension.customBorderColorWithoutFormat = VK_TRUE;
+  f.extension.borderColorSwizzle = VK_TRUE;
+  f.extension.borderColorSwizzleFromImage = VK_TRUE;
+  f.extension.nonSeamlessCubeMap = VK_TRUE;
+
   // Blocks may use any layout their Offset, ArrayStride and MatrixStride
   // decorations give (tests/integration/shader_buffers_test.cpp).
   f.vulkan12.scalarBlockLayout = VK_TRUE;
@@ -305,6 +318,10 @@ DeviceProperties MakeProperties() {
   v12.maxDescriptorSetUpdateAfterBindSampledImages = l.maxDescriptorSetSampledImages;
   v12.maxDescriptorSetUpdateAfterBindStorageImages = l.maxDescriptorSetStorageImages;
   v12.maxDescriptorSetUpdateAfterBindInputAttachments = l.maxDescriptorSetInputAttachments;
+  // Every filterable format and every depth format reduces by MIN and MAX
+  // (texel/format_support), after which the view's swizzle applies.
+  v12.filterMinmaxSingleComponentFormats = VK_TRUE;
+  v12.filterMinmaxImageComponentMapping = VK_TRUE;
   v12.supportedDepthResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
   v12.supportedStencilResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
   v12.independentResolveNone = VK_TRUE;
@@ -332,6 +349,8 @@ DeviceProperties MakeProperties() {
   // Extension-only properties (ExtensionProperties).
   p.extension.maxMultiDrawCount = UINT32_MAX;  // draws are replayed one by one
   p.extension.maxPushDescriptors = limits::kMaxPushDescriptors;
+  p.extension.maxCustomBorderColorSamplers = 1u << 16;  // a sampler keeps its colour: no table to fill
+
   return p;
 }
 

@@ -12,6 +12,9 @@ namespace {
 constexpr VkFormatFeatureFlags2 kTransfer = VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT;
 // Blits read through the sampling path, so whatever can be sampled can be a blit source.
 constexpr VkFormatFeatureFlags2 kSampled = VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_2_BLIT_SRC_BIT;
+// Linear filtering and its MIN/MAX reductions (samplerFilterMinmax) go together.
+constexpr VkFormatFeatureFlags2 kFiltered =
+    VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_MINMAX_BIT;
 constexpr VkFormatFeatureFlags2 kRenderable =
     VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT;
 constexpr VkFormatFeatureFlags2 kWithoutFormat =
@@ -74,7 +77,7 @@ VkFormatFeatureFlags2 ColorImageFeatures(const FormatInfo& f) {
   if (Is64Bit(f)) return kTransfer;
   VkFormatFeatureFlags2 features = kTransfer | kSampled;
   const bool filterable = !IsInteger(type);
-  if (filterable) features |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+  if (filterable) features |= kFiltered;
   // Hardware does not render to RGB or shared-exponent formats either.
   const bool renderable = !IsUnpackedRgb(f) && f.format != VK_FORMAT_E5B9G9R9_UFLOAT_PACK32;
   if (renderable) {
@@ -101,8 +104,7 @@ VkFormatFeatureFlags2 ColorBufferFeatures(const FormatInfo& f) {
 // source, linear filtering) plus transfers. Blocks are read through the
 // decoders only: no attachments, storage or blit destinations (there is no
 // encoder), no texel buffers.
-constexpr VkFormatFeatureFlags2 kCompressedFeatures =
-    kTransfer | kSampled | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+constexpr VkFormatFeatureFlags2 kCompressedFeatures = kTransfer | kSampled | kFiltered;
 
 VkFormatFeatureFlags2 DepthStencilFeatures(const FormatInfo& f) {
   // Not a blit destination: blits write through the colour path only.
@@ -110,8 +112,7 @@ VkFormatFeatureFlags2 DepthStencilFeatures(const FormatInfo& f) {
   // Linear filtering applies to the depth aspect only; Vulkan 1.3 requires
   // depth comparison for every sampleable depth format.
   if (f.has_depth) {
-    features |=
-        VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_DEPTH_COMPARISON_BIT;
+    features |= kFiltered | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_DEPTH_COMPARISON_BIT;
   }
   return features;
 }

@@ -376,6 +376,7 @@ void DeviceTest::SetUp() {
     enable12.uniformBufferStandardLayout = supported.v12.uniformBufferStandardLayout;  // mandatory in 1.3
     enable12.samplerMirrorClampToEdge = supported.v12.samplerMirrorClampToEdge;
     enable12.scalarBlockLayout = supported.v12.scalarBlockLayout;
+    enable12.samplerFilterMinmax = supported.v12.samplerFilterMinmax;
     enable13.maintenance4 = supported.v13.maintenance4;  // glslang's compute shaders use LocalSizeId
     enable13.shaderIntegerDotProduct = supported.v13.shaderIntegerDotProduct;
     enable_core.shaderUniformBufferArrayDynamicIndexing = features_.shaderUniformBufferArrayDynamicIndexing;

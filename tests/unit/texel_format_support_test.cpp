@@ -21,6 +21,7 @@ namespace {
 constexpr VkFormatFeatureFlags2 S = VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT;
 constexpr VkFormatFeatureFlags2 BS = VK_FORMAT_FEATURE_2_BLIT_SRC_BIT;
 constexpr VkFormatFeatureFlags2 L = VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+constexpr VkFormatFeatureFlags2 MM = VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_MINMAX_BIT;
 constexpr VkFormatFeatureFlags2 ST = VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT;
 constexpr VkFormatFeatureFlags2 SA = VK_FORMAT_FEATURE_2_STORAGE_IMAGE_ATOMIC_BIT;
 constexpr VkFormatFeatureFlags2 C = VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT;
@@ -261,13 +262,28 @@ TEST(FormatSupport, EverySupportedFormatIsCoreUncompressedOrBcSinglePlane) {
 // in optimal tiling for every BC format; transfers too. Blocks are never
 // written by the device (no attachment, storage or blit destination) and
 // there are no compressed texel buffers.
+// filterMinmaxSingleComponentFormats: these must reduce by MIN and MAX,
+// and every format that filters linearly does too.
+TEST(FormatSupport, MinMaxFilteringWhereTheSpecAsks) {
+  for (VkFormat format : {VK_FORMAT_R8_UNORM, VK_FORMAT_R8_SNORM, VK_FORMAT_R16_UNORM, VK_FORMAT_R16_SNORM,
+                          VK_FORMAT_R16_SFLOAT, VK_FORMAT_R32_SFLOAT, VK_FORMAT_D16_UNORM, VK_FORMAT_X8_D24_UNORM_PACK32,
+                          VK_FORMAT_D32_SFLOAT, VK_FORMAT_D16_UNORM_S8_UINT, VK_FORMAT_D24_UNORM_S8_UINT,
+                          VK_FORMAT_D32_SFLOAT_S8_UINT})
+    EXPECT_NE(GetFormatFeatures(format).optimal & MM, 0u) << format;
+  for (const FormatInfo& info : AllFormatInfos()) {
+    const FormatFeatures f = GetFormatFeatures(info.format);
+    EXPECT_EQ((f.optimal & L) != 0, (f.optimal & MM) != 0) << info.name;
+  }
+  EXPECT_EQ(SupportedFeatures().vulkan12.samplerFilterMinmax, VK_TRUE);
+}
+
 TEST(FormatSupport, BcFormatsHaveTheTextureCompressionBcFeatures) {
   size_t count = 0;
   for (const FormatInfo& info : AllFormatInfos()) {
     if (info.compression != Compression::kBC) continue;
     ++count;
     const FormatFeatures f = GetFormatFeatures(info.format);
-    EXPECT_EQ(f.optimal, S | BS | L | kTransfer) << info.name;
+    EXPECT_EQ(f.optimal, S | BS | L | MM | kTransfer) << info.name;
     EXPECT_EQ(f.linear, f.optimal) << info.name;
     EXPECT_EQ(f.buffer, 0u) << info.name;
   }

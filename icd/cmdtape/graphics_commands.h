@@ -145,5 +145,11 @@ inline void ApplyDrawState(const CmdSetLogicOpEXTRecord& r, raster::DrawBindings
   b.dynamic.blend.logic_op = r.logicOp;
   detail::Mark(b, VK_DYNAMIC_STATE_LOGIC_OP_EXT);
 }
+inline void ApplyDrawState(const CmdSetColorWriteEnableEXTRecord& r, raster::DrawBindings& b) {
+  b.dynamic.blend.write_enable = ~0u;
+  for (uint32_t i = 0; i < r.attachmentCount && i < 32 && r.pColorWriteEnables != nullptr; ++i)
+    if (!r.pColorWriteEnables[i]) b.dynamic.blend.write_enable &= ~(1u << i);
+  detail::Mark(b, VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT);
+}
 
 }  // namespace duet::cmdtape

@@ -101,6 +101,22 @@ DeviceFeatures MakeFeatures() {
   // tests/integration/graphics_sampling_test.cpp).
   f.vulkan12.samplerMirrorClampToEdge = VK_TRUE;
 
+  // Draws: every 32-bit index (restarts are flagged apart from vertex
+  // numbers), 8-bit indices, restarts in lists (primitive_setup splits any
+  // topology at them), instance-rate divisors, colour writes switched per
+  // attachment, the last vertex as the provoking one, depth clipping apart
+  // from depth clamping, alpha replaced by one after alpha to coverage
+  // (tests/integration/draw_call_test.cpp, draw_state_test.cpp).
+  f.core.fullDrawIndexUint32 = VK_TRUE;
+  f.core.alphaToOne = VK_TRUE;
+  f.extension.indexTypeUint8 = VK_TRUE;
+  f.extension.primitiveTopologyListRestart = VK_TRUE;
+  f.extension.vertexAttributeInstanceRateDivisor = VK_TRUE;
+  f.extension.vertexAttributeInstanceRateZeroDivisor = VK_TRUE;
+  f.extension.colorWriteEnable = VK_TRUE;
+  f.extension.provokingVertexLast = VK_TRUE;
+  f.extension.depthClipEnable = VK_TRUE;
+
   // Samplers: MIN and MAX reductions of the filter footprint
   // (VkSamplerReductionModeCreateInfo), custom border colours read in the
   // view's value class whatever their format, border colours swizzled by
@@ -349,6 +365,8 @@ DeviceProperties MakeProperties() {
   // Extension-only properties (ExtensionProperties).
   p.extension.maxMultiDrawCount = UINT32_MAX;  // draws are replayed one by one
   p.extension.maxPushDescriptors = limits::kMaxPushDescriptors;
+  p.extension.maxVertexAttribDivisor = UINT32_MAX;
+  p.extension.provokingVertexModePerPipeline = VK_TRUE;  // the mode is pipeline state, nothing more
   p.extension.maxCustomBorderColorSamplers = 1u << 16;  // a sampler keeps its colour: no table to fill
 
   return p;

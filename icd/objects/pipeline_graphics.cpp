@@ -28,7 +28,7 @@ int DynamicStateIndex(VkDynamicState state) {
       VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE, VK_DYNAMIC_STATE_DEPTH_COMPARE_OP, VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE,
       VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE, VK_DYNAMIC_STATE_STENCIL_OP, VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE,
       VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE, VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE,
-      VK_DYNAMIC_STATE_LOGIC_OP_EXT,
+      VK_DYNAMIC_STATE_LOGIC_OP_EXT, VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT,
   };
   for (int i = 0; i < int(std::size(kSupported)); ++i)
     if (kSupported[i] == state) return i;
@@ -106,6 +106,15 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPip
     g.vertex_input.bindings.assign(vi->pVertexBindingDescriptions,
                                    vi->pVertexBindingDescriptions + vi->vertexBindingDescriptionCount);
     g.vertex_input.divisors.assign(vi->vertexBindingDescriptionCount, 1);
+    // VK_EXT_vertex_attribute_divisor: instance-rate bindings that step every `divisor` instances (0: never).
+    if (const auto* divisors = FindInChain<VkPipelineVertexInputDivisorStateCreateInfoEXT>(
+            vi->pNext, VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT)) {
+      for (uint32_t i = 0; i < divisors->vertexBindingDivisorCount; ++i) {
+        const VkVertexInputBindingDivisorDescriptionEXT& d = divisors->pVertexBindingDivisors[i];
+        for (size_t b = 0; b < g.vertex_input.bindings.size(); ++b)
+          if (g.vertex_input.bindings[b].binding == d.binding) g.vertex_input.divisors[b] = d.divisor;
+      }
+    }
     g.vertex_input.attributes.assign(vi->pVertexAttributeDescriptions,
                                      vi->pVertexAttributeDescriptions + vi->vertexAttributeDescriptionCount);
   }
@@ -132,6 +141,12 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPip
     r.depth_bias_slope = rs->depthBiasSlopeFactor;
     r.line_width = rs->lineWidth;
     r.depth_clip = !rs->depthClampEnable;
+    if (const auto* clip = FindInChain<VkPipelineRasterizationDepthClipStateCreateInfoEXT>(
+            rs->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_DEPTH_CLIP_STATE_CREATE_INFO_EXT))
+      r.depth_clip = clip->depthClipEnable;
+    if (const auto* provoking = FindInChain<VkPipelineRasterizationProvokingVertexStateCreateInfoEXT>(
+            rs->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_PROVOKING_VERTEX_STATE_CREATE_INFO_EXT))
+      r.provoking_last = provoking->provokingVertexMode == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
   }
   if (const auto* vp = info.pViewportState; vp != nullptr && use.rasterizes) {
     // Dynamic viewports and scissors leave their arrays unread.
@@ -171,6 +186,11 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPip
     b.logic_op = cb->logicOp;
     if (cb->pAttachments != nullptr) b.attachments.assign(cb->pAttachments, cb->pAttachments + cb->attachmentCount);
     for (int i = 0; i < 4; ++i) b.blend_constants[i] = cb->blendConstants[i];
+    if (const auto* write = FindInChain<VkPipelineColorWriteCreateInfoEXT>(
+            cb->pNext, VK_STRUCTURE_TYPE_PIPELINE_COLOR_WRITE_CREATE_INFO_EXT);
+        write != nullptr && write->pColorWriteEnables != nullptr)
+      for (uint32_t i = 0; i < write->attachmentCount && i < 32; ++i)
+        if (!write->pColorWriteEnables[i]) b.write_enable &= ~(1u << i);
   }
   return VK_SUCCESS;
 }

@@ -76,29 +76,39 @@ GraphicsState EffectiveState(const GraphicsPipelineState& pipeline, const DrawBi
   if (dynamic(VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE)) s.rasterization.depth_bias = d.rasterization.depth_bias;
   if (dynamic(VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE)) s.primitive_restart = d.primitive_restart;
   if (dynamic(VK_DYNAMIC_STATE_LOGIC_OP_EXT)) s.blend.logic_op = d.blend.logic_op;
+  if (dynamic(VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT)) s.blend.write_enable = d.blend.write_enable;
   const int stride_index = DynamicStateIndex(VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE);
   s.vertex_input.dynamic_strides = pipeline.dynamic[size_t(stride_index)];
   return s;
 }
 
-// The vertex index of each element of the draw, UINT32_MAX for a restart.
-void DrawIndices(const DrawBindings& b, const GraphicsState& s, const DrawCall& draw, std::vector<uint32_t>* out) {
+// The vertex index of each element of the draw, and whether it is a
+// primitive restart (kept apart: with fullDrawIndexUint32 every 32-bit
+// vertex index is a vertex). Returns whether any element is a restart.
+bool DrawIndices(const DrawBindings& b, const GraphicsState& s, const DrawCall& draw, std::vector<uint32_t>* out,
+                 std::vector<uint8_t>* restarts) {
   std::vector<uint32_t>& ids = *out;
   ids.resize(draw.count);
   if (!draw.indexed) {
     for (uint32_t i = 0; i < draw.count; ++i) ids[i] = draw.first + i;
-    return;
+    return false;
   }
   const uint32_t size = b.index_type == VK_INDEX_TYPE_UINT16 ? 2 : b.index_type == VK_INDEX_TYPE_UINT8_EXT ? 1 : 4;
   const uint32_t restart = size == 2 ? 0xFFFF : size == 1 ? 0xFF : 0xFFFFFFFF;
   const std::byte* data = b.index_buffer != nullptr ? b.index_buffer->Data() : nullptr;
   const VkDeviceSize limit = b.index_buffer != nullptr ? b.index_buffer->size : 0;
+  restarts->assign(draw.count, 0);
+  bool any_restart = false;
   for (uint32_t i = 0; i < draw.count; ++i) {
     const VkDeviceSize at = b.index_offset + VkDeviceSize(draw.first + i) * size;
     uint32_t index = 0;  // robust buffer access: indices past the buffer read 0
     if (data != nullptr && at + size <= limit) std::memcpy(&index, data + at, size);
-    ids[i] = (s.primitive_restart && index == restart) ? UINT32_MAX : uint32_t(int64_t(index) + draw.vertex_offset);
+    const bool is_restart = s.primitive_restart && index == restart;
+    (*restarts)[i] = is_restart;
+    any_restart |= is_restart;
+    ids[i] = uint32_t(int64_t(index) + draw.vertex_offset);
   }
+  return any_restart;
 }
 
 // What a draw builds, kept by each replaying thread from draw to draw: a
@@ -106,6 +116,7 @@ void DrawIndices(const DrawBindings& b, const GraphicsState& s, const DrawCall& 
 // (large allocations come from mmap) and fault them in.
 struct DrawScratch {
   std::vector<uint32_t> ids, unique, slots;
+  std::vector<uint8_t> restarts;
   ShadedVertices vertices;
   TriangleSetup setup;
 };
@@ -177,7 +188,7 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
 
   thread_local DrawScratch scratch;
   std::vector<uint32_t>& ids = scratch.ids;
-  DrawIndices(bindings, state, draw, &ids);
+  const bool any_restart = DrawIndices(bindings, state, draw, &ids, &scratch.restarts);
   // Shade each distinct vertex once per instance; primitives refer to slots.
   std::vector<uint32_t>& unique = scratch.unique;
   std::vector<uint32_t>& slots = scratch.slots;
@@ -189,7 +200,7 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
     for (size_t i = 0; i < ids.size(); ++i) slots[i] = uint32_t(i);
   }
   for (size_t i = 0; i < ids.size() && draw.indexed; ++i) {
-    if (ids[i] == UINT32_MAX) {
+    if (any_restart && scratch.restarts[i]) {
       slots[i] = UINT32_MAX;
       continue;
     }

@@ -151,6 +151,7 @@ OutputTargets ResolveOutputs(const RenderTargets& targets, const GraphicsState& 
     } else {
       c.blend.colorWriteMask = 0xF;
     }
+    if (((state.blend.write_enable >> i) & 1) == 0) c.blend.colorWriteMask = 0;
     ConfigureLogicOp(state.blend, t.view->format, &c.blend, &c.logic_op);
     c.direct = ChooseDirect(t.view->format, c.blend, state.blend.logic_op_enable);
   }

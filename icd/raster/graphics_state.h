@@ -38,6 +38,9 @@ struct RasterizationState {
   float depth_bias_constant = 0, depth_bias_clamp = 0, depth_bias_slope = 0;
   float line_width = 1.0f;
   bool depth_clip = true;  // VkPipelineRasterizationDepthClipStateCreateInfoEXT, else !depth_clamp
+  // VK_EXT_provoking_vertex: flat attributes come from the primitive's last
+  // vertex instead of its first.
+  bool provoking_last = false;
 };
 
 struct MultisampleState {
@@ -69,6 +72,8 @@ struct ColorBlendState {
   VkLogicOp logic_op = VK_LOGIC_OP_COPY;
   std::vector<VkPipelineColorBlendAttachmentState> attachments;
   float blend_constants[4] = {0, 0, 0, 0};
+  // VK_EXT_color_write_enable: bit i clear, attachment i is not written.
+  uint32_t write_enable = ~0u;
 };
 
 // The state a draw uses, after dynamic state is applied.
@@ -93,8 +98,8 @@ struct GraphicsPipelineState {
 };
 
 // A small dense index for each VkDynamicState the driver supports
-// (1.0 core, extended dynamic state 1 and 2, and the logic op of
-// VK_EXT_extended_dynamic_state2); -1 for others.
+// (1.0 core, extended dynamic state 1 and 2, the logic op of
+// VK_EXT_extended_dynamic_state2, VK_EXT_color_write_enable); -1 for others.
 int DynamicStateIndex(VkDynamicState state);
 
 }  // namespace duet::raster

@@ -212,8 +212,9 @@ void SetupPoint(const float* v, const SetupParameters& p, uint32_t varying_float
 }
 
 // A line: clipped in clip space, then a rectangle of the line width along it.
-void SetupLine(const float* v0, const float* v1, const SetupParameters& p, uint32_t stride, uint32_t varying_floats,
-               TriangleSetup* out) {
+// `provoking` (v0 or v1) gives the flat attributes.
+void SetupLine(const float* v0, const float* v1, const float* provoking, const SetupParameters& p, uint32_t stride,
+               uint32_t varying_floats, TriangleSetup* out) {
   float t0 = 0.0f, t1 = 1.0f;
   for (int plane = 0; plane < 7; ++plane) {
     if (!p.rasterization->depth_clip && (plane == 4 || plane == 5)) continue;
@@ -228,6 +229,10 @@ void SetupLine(const float* v0, const float* v1, const SetupParameters& p, uint3
     a[k] = v0[k] + (v1[k] - v0[k]) * t0;
     b[k] = v0[k] + (v1[k] - v0[k]) * t1;
   }
+  // Flat attributes are not interpolated (integers travel as float bits).
+  if (p.flat != nullptr)
+    for (size_t k = 0; k < p.flat->size(); ++k)
+      if ((*p.flat)[k]) a[kVaryingsOffset + k] = provoking[kVaryingsOffset + k];
   const WindowVertex w0 = ToWindow(a.data(), p.viewport, a.data() + kVaryingsOffset);
   const WindowVertex w1 = ToWindow(b.data(), p.viewport, b.data() + kVaryingsOffset);
   const double dx = w1.x - w0.x, dy = w1.y - w0.y, length = std::sqrt(dx * dx + dy * dy);
@@ -264,9 +269,10 @@ void SetupOutline(const float* v0, const float* v1, const float* v2, const Setup
     for (const float* v : {v0, v1, v2}) SetupPoint(v, p, varying_floats, out);
     return;
   }
-  SetupLine(v0, v1, p, stride, varying_floats, out);
-  SetupLine(v1, v2, p, stride, varying_floats, out);
-  SetupLine(v2, v0, p, stride, varying_floats, out);
+  // Every edge takes the triangle's flat attributes (v0 is its provoking vertex).
+  SetupLine(v0, v1, v0, p, stride, varying_floats, out);
+  SetupLine(v1, v2, v0, p, stride, varying_floats, out);
+  SetupLine(v2, v0, v0, p, stride, varying_floats, out);
 }
 
 void SetupOne(const float* v0, const float* v1, const float* v2, const SetupParameters& p, uint32_t stride,
@@ -308,6 +314,9 @@ void SetupOne(const float* v0, const float* v1, const float* v2, const SetupPara
 void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>& indices, VkPrimitiveTopology topology,
                     const SetupParameters& params, uint32_t varying_floats, TriangleSetup* out) {
   out->varying_floats = varying_floats;
+  // Triangles are set up with their provoking vertex first; in last-vertex
+  // mode they are rotated to put it there (a rotation keeps the winding).
+  const bool last = params.rasterization->provoking_last;
   // Long triangle lists are set up in chunks on the pool, then put back
   // together in primitive order.
   constexpr size_t kChunkTriangles = 1024;
@@ -328,9 +337,15 @@ void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>&
       const size_t end = std::min(list_triangles, (chunk + 1) * kChunkTriangles);
       part.triangles.reserve(end - chunk * kChunkTriangles);
       part.varyings.reserve((end - chunk * kChunkTriangles) * 3 * varying_floats);
-      for (size_t t = chunk * kChunkTriangles; t < end; ++t)
-        SetupOne(vertices.Vertex(indices[3 * t]), vertices.Vertex(indices[3 * t + 1]),
-                 vertices.Vertex(indices[3 * t + 2]), params, vertices.stride, varying_floats, &part);
+      for (size_t t = chunk * kChunkTriangles; t < end; ++t) {
+        const uint32_t* v = &indices[3 * t];
+        if (last)
+          SetupOne(vertices.Vertex(v[2]), vertices.Vertex(v[0]), vertices.Vertex(v[1]), params, vertices.stride,
+                   varying_floats, &part);
+        else
+          SetupOne(vertices.Vertex(v[0]), vertices.Vertex(v[1]), vertices.Vertex(v[2]), params, vertices.stride,
+                   varying_floats, &part);
+      }
     });
     size_t triangles = out->triangles.size(), floats = out->varyings.size();
     for (uint32_t chunk = 0; chunk < chunks; ++chunk) {
@@ -355,9 +370,18 @@ void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>&
     out->triangles.reserve(out->triangles.size() + list_triangles);
     out->varyings.reserve(out->varyings.size() + list_triangles * 3 * varying_floats);
   }
-  auto emit = [&](uint32_t i0, uint32_t i1, uint32_t i2) {
-    SetupOne(vertices.Vertex(i0), vertices.Vertex(i1), vertices.Vertex(i2), params, vertices.stride, varying_floats,
-             out);
+  // A triangle given from its first-vertex-mode provoking vertex.
+  // `last_at` is where the last-vertex-mode provoking vertex is (1 or 2).
+  auto emit = [&](uint32_t i0, uint32_t i1, uint32_t i2, int last_at = 2) {
+    const uint32_t v[3] = {i0, i1, i2};
+    const int first = last ? last_at : 0;
+    SetupOne(vertices.Vertex(v[first]), vertices.Vertex(v[(first + 1) % 3]), vertices.Vertex(v[(first + 2) % 3]),
+             params, vertices.stride, varying_floats, out);
+  };
+  auto line = [&](uint32_t i0, uint32_t i1) {
+    const float* v0 = vertices.Vertex(i0);
+    const float* v1 = vertices.Vertex(i1);
+    SetupLine(v0, v1, last ? v1 : v0, params, vertices.stride, varying_floats, out);
   };
   // Split at primitive restarts, then assemble each run.
   size_t start = 0;
@@ -372,25 +396,24 @@ void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>&
         break;
       case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
         // Odd triangles swap their last two vertices to keep the winding;
-        // v_i stays first, the provoking vertex.
+        // v_i stays first, the provoking vertex (in last-vertex mode v_{i+2}).
         for (size_t i = 0; i + 2 < n; ++i) {
           if (i % 2 == 0) emit(run[i], run[i + 1], run[i + 2]);
-          else emit(run[i], run[i + 2], run[i + 1]);
+          else emit(run[i], run[i + 2], run[i + 1], 1);
         }
         break;
       case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:
-        for (size_t i = 1; i + 1 < n; ++i) emit(run[i], run[i + 1], run[0]);
+        // (v_i, v_{i+1}, v_0): provoking v_i, in last-vertex mode v_{i+1}.
+        for (size_t i = 1; i + 1 < n; ++i) emit(run[i], run[i + 1], run[0], 1);
         break;
       case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
         for (size_t i = 0; i < n; ++i) SetupPoint(vertices.Vertex(run[i]), params, varying_floats, out);
         break;
       case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:
-        for (size_t i = 0; i + 1 < n; i += 2)
-          SetupLine(vertices.Vertex(run[i]), vertices.Vertex(run[i + 1]), params, vertices.stride, varying_floats, out);
+        for (size_t i = 0; i + 1 < n; i += 2) line(run[i], run[i + 1]);
         break;
       case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:
-        for (size_t i = 0; i + 1 < n; ++i)
-          SetupLine(vertices.Vertex(run[i]), vertices.Vertex(run[i + 1]), params, vertices.stride, varying_floats, out);
+        for (size_t i = 0; i + 1 < n; ++i) line(run[i], run[i + 1]);
         break;
       default:
         break;  // adjacency and patch topologies need geometry/tessellation stages, which are not supported

@@ -1,7 +1,9 @@
 // Colour blending through the loader: every blend factor and blend op, on
 // UNORM (clamped) and float (unclamped) attachments, separate colour and
 // alpha equations, blend constants from the pipeline and from dynamic
-// state, colour write masks, and two attachments blended differently.
+// state, colour write masks, two attachments blended differently, colour
+// writes switched per attachment (VK_EXT_color_write_enable) and alpha
+// replaced by one (alphaToOne).
 //
 // Each configuration blends a full-screen rectangle into one 16x16 cell of
 // a 64x64 target whose every pixel starts with its own colour; the source
@@ -99,7 +101,8 @@ double Apply(VkBlendOp op, double s, double sf, double d, double df) {
 // The blended (and write-masked) value of one pixel, before conversion.
 std::array<double, 4> Blend(const VkPipelineColorBlendAttachmentState& b, std::array<double, 4> s,
                             std::array<double, 4> s1, const std::array<double, 4>& d, std::array<double, 4> k,
-                            bool unorm) {
+                            bool unorm, bool alpha_to_one = false) {
+  if (alpha_to_one) s[3] = s1[3] = 1.0;
   if (unorm)  // fixed-point attachments clamp the source colours and the constants
     for (size_t c = 0; c < 4; ++c) {
       s[c] = std::clamp(s[c], 0.0, 1.0);
@@ -132,6 +135,11 @@ struct Config {
   std::vector<VkPipelineColorBlendAttachmentState> blend;
   std::array<float, 4> constants{0.25f, 0.5f, 0.75f, 0.625f};
   bool dynamic_constants = false;  // vkCmdSetBlendConstants instead of the pipeline's
+  // VK_EXT_color_write_enable, per attachment (empty: all written), from the
+  // pipeline or from vkCmdSetColorWriteEnableEXT.
+  std::vector<VkBool32> write_enables;
+  bool dynamic_write_enables = false;
+  bool alpha_to_one = false;  // source alphas replaced by one before blending
 };
 
 VkPipelineColorBlendAttachmentState Equation(VkBlendFactor sc, VkBlendFactor dc, VkBlendOp cop, VkBlendFactor sa,
@@ -141,6 +149,17 @@ VkPipelineColorBlendAttachmentState Equation(VkBlendFactor sc, VkBlendFactor dc,
 
 class BlendTest : public GraphicsTest {
  protected:
+  BlendTest() {
+    device_options_.extensions = {VK_EXT_COLOR_WRITE_ENABLE_EXTENSION_NAME};
+    device_options_.extension_features = {reinterpret_cast<VkBaseOutStructure*>(&color_write_)};
+  }
+  void SetUp() override {
+    GraphicsTest::SetUp();
+    if (HasFatalFailure()) return;
+    set_color_write_enable_ = DeviceProc<PFN_vkCmdSetColorWriteEnableEXT>("vkCmdSetColorWriteEnableEXT");
+    ASSERT_NE(set_color_write_enable_, nullptr);
+  }
+
   // Draws each configuration into its own cell of fresh targets of
   // `formats` (RGBA8 UNORM or RGBA32 float) and compares every pixel with
   // the host's blend. `fragment` writes the source colours (two outputs).
@@ -172,10 +191,20 @@ class BlendTest : public GraphicsTest {
           desc.dynamic_states.push_back(VK_DYNAMIC_STATE_BLEND_CONSTANTS);
           std::fill(desc.blend_constants, desc.blend_constants + 4, 0.0f);  // must not be used
         }
+        desc.alpha_to_one = config.alpha_to_one;
+        const VkPipelineColorWriteCreateInfoEXT write_enables{VK_STRUCTURE_TYPE_PIPELINE_COLOR_WRITE_CREATE_INFO_EXT,
+                                                              nullptr, uint32_t(config.write_enables.size()),
+                                                              config.write_enables.data()};
+        if (config.dynamic_write_enables)
+          desc.dynamic_states.push_back(VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT);
+        else if (!config.write_enables.empty())
+          desc.color_blend_next = &write_enables;
         const VkPipeline pipeline = MakePipeline(desc);
         ASSERT_NE(pipeline, VK_NULL_HANDLE);
         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
         if (config.dynamic_constants) vkCmdSetBlendConstants(cb, config.constants.data());
+        if (config.dynamic_write_enables)
+          set_color_write_enable_(cb, uint32_t(config.write_enables.size()), config.write_enables.data());
         const VkRect2D cell = Cell(i);
         vkCmdSetScissor(cb, 0, 1, &cell);
         RectParams rect;
@@ -239,7 +268,8 @@ class BlendTest : public GraphicsTest {
           const std::array<double, 4> s1 = Pattern(Hash(x, y, seed + 1), unorm_pattern);
           std::array<double, 4> k;
           for (size_t c = 0; c < 4; ++c) k[c] = configs[cell].constants[c];
-          expected = Blend(*state, s, s1, d, k, unorm);
+          const bool written = a >= configs[cell].write_enables.size() || configs[cell].write_enables[a];
+          if (written) expected = Blend(*state, s, s1, d, k, unorm, configs[cell].alpha_to_one);
         }
         for (size_t c = 0; c < 4; ++c) {
           const double e = unorm ? std::round(std::clamp(expected[c], 0.0, 1.0) * 255.0) : double(float(expected[c]));
@@ -253,6 +283,10 @@ class BlendTest : public GraphicsTest {
       }
     EXPECT_EQ(failures, 0) << "attachment " << a;
   }
+
+  VkPhysicalDeviceColorWriteEnableFeaturesEXT color_write_{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COLOR_WRITE_ENABLE_FEATURES_EXT, nullptr, VK_TRUE};
+  PFN_vkCmdSetColorWriteEnableEXT set_color_write_enable_ = nullptr;
 
   // Every factor in each of the four slots, its partner factor ZERO and the
   // op ADD, so the result is the factor times one colour (RandomEquations
@@ -371,6 +405,42 @@ TEST_F(BlendTest, TwoAttachmentsShareOneBlendState) {
   std::vector<Config> configs;
   for (const Config& c : RandomEquations(21, kCellsPerImage)) configs.push_back({{c.blend[0], c.blend[0]}});
   Check({VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_UNORM}, configs);
+}
+
+// VK_EXT_color_write_enable: an attachment whose write is disabled keeps
+// its contents, whatever its blend state, from the pipeline and as dynamic
+// state (which replaces the pipeline's).
+TEST_F(BlendTest, ColorWriteEnables) {
+  const VkPipelineColorBlendAttachmentState add = Equation(VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD,
+                                                           VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD);
+  const VkPipelineColorBlendAttachmentState plain = BlendState(false, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO,
+                                                               VK_BLEND_OP_ADD, VK_BLEND_FACTOR_ONE,
+                                                               VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD);
+  std::vector<Config> configs;
+  for (bool dynamic : {false, true})
+    for (std::vector<VkBool32> enables : {std::vector<VkBool32>{VK_TRUE, VK_FALSE}, {VK_FALSE, VK_TRUE},
+                                          {VK_FALSE, VK_FALSE}, {VK_TRUE, VK_TRUE}}) {
+      Config c{{add, plain}};
+      c.write_enables = enables;
+      c.dynamic_write_enables = dynamic;
+      configs.push_back(c);
+    }
+  Check({VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_UNORM}, configs);
+}
+
+// alphaToOne: every colour output's alpha becomes one before blending.
+TEST_F(BlendTest, AlphaToOne) {
+  ASSERT_EQ(features_.alphaToOne, VK_TRUE);
+  std::vector<Config> configs;
+  for (VkBlendFactor f : {VK_BLEND_FACTOR_SRC_ALPHA, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA}) {
+    Config c{{Equation(f, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_OP_ADD, VK_BLEND_FACTOR_ONE,
+                       VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD),
+              Equation(VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD, VK_BLEND_FACTOR_ONE,
+                       VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD)}};
+    c.alpha_to_one = true;
+    configs.push_back(c);
+  }
+  Check({VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R32G32B32A32_SFLOAT}, configs);
 }
 
 TEST_F(BlendTest, DualSourceFactors) {

@@ -2,7 +2,9 @@
 // uint32 0xFFFFFFFF, strips and fans, and a uint32 0xFFFF that is an
 // ordinary index), indexed and instanced draws (vertexOffset, firstIndex,
 // firstVertex, firstInstance, per-instance attributes, gl_VertexIndex and
-// gl_InstanceIndex), indirect draws and indirect draws with a count buffer.
+// gl_InstanceIndex), indirect draws and indirect draws with a count buffer;
+// and the draw extensions: 8-bit indices, restarts in lists, every 32-bit
+// index, instance-rate divisors, the last vertex as the provoking one.
 //
 // Every triangle writes the flat ids of its provoking vertex
 // (gl_VertexIndex, gl_InstanceIndex, the instance's colour) into an
@@ -49,22 +51,31 @@ class Model {
  public:
   Model() : pixels_(kWidth * kHeight, Ids{0, 0, 0, 0}) {}
 
+  // VK_EXT_provoking_vertex's last-vertex mode: triangle i's v_{i+2}.
+  bool provoking_last = false;
+  // VK_EXT_vertex_attribute_divisor: the instance binding steps every `divisor` instances (0: never).
+  uint32_t divisor = 1;
+
   // Draws as Vulkan defines them: indices (restart values end a strip or
   // fan), triangles p_i of the topology with v_i first (the provoking vertex).
   void Draw(const DrawParams& d, VkPrimitiveTopology topology, const std::vector<std::array<float, 2>>& positions,
             const std::vector<Instance>& instances, const std::vector<uint32_t>& indices, bool restart,
             uint32_t restart_value) {
+    first_instance_ = d.first_instance;
     for (uint32_t instance = d.first_instance; instance < d.first_instance + d.instance_count; ++instance) {
       std::vector<int64_t> run;  // vertex ids of the current strip or fan
       auto flush = [&] {
         const size_t n = run.size();
-        auto tri = [&](size_t a, size_t b, size_t c) { Triangle(run[a], run[b], run[c], instance, positions, instances); };
+        // `first`: the first-vertex-mode provoking vertex; v_{i+2} is the last-vertex mode's.
+        auto tri = [&](size_t a, size_t b, size_t c, size_t first, size_t last) {
+          Triangle(run[a], run[b], run[c], run[provoking_last ? last : first], instance, positions, instances);
+        };
         if (topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST)
-          for (size_t i = 0; i + 2 < n; i += 3) tri(i, i + 1, i + 2);
+          for (size_t i = 0; i + 2 < n; i += 3) tri(i, i + 1, i + 2, i, i + 2);
         if (topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP)
-          for (size_t i = 0; i + 2 < n; ++i) tri(i, i + 1 + i % 2, i + 2 - i % 2);
+          for (size_t i = 0; i + 2 < n; ++i) tri(i, i + 1 + i % 2, i + 2 - i % 2, i, i + 2);
         if (topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN)
-          for (size_t i = 0; i + 2 < n; ++i) tri(i + 1, i + 2, 0);
+          for (size_t i = 0; i + 2 < n; ++i) tri(i + 1, i + 2, 0, i + 1, i + 2);
         run.clear();
       };
       for (uint32_t i = 0; i < d.count; ++i) {
@@ -86,21 +97,30 @@ class Model {
   const std::vector<Ids>& pixels() const { return pixels_; }
 
  private:
-  void Triangle(int64_t v0, int64_t v1, int64_t v2, uint32_t instance,
+  void Triangle(int64_t v0, int64_t v1, int64_t v2, int64_t provoking, uint32_t instance,
                 const std::vector<std::array<float, 2>>& positions, const std::vector<Instance>& instances) {
     double x[3], y[3];
     const int64_t ids[3] = {v0, v1, v2};
+    const Instance& in = instances.at(InstanceElement(instance));
     for (int i = 0; i < 3; ++i) {
-      const std::array<float, 2>& p = positions.at(size_t(ids[i]));
-      const Instance& in = instances.at(instance);
+      // Vertices past the buffer read zeros (robust buffer access).
+      const std::array<float, 2> p = size_t(ids[i]) < positions.size() ? positions[size_t(ids[i])]
+                                                                        : std::array<float, 2>{0, 0};
       x[i] = (double(p[0] + in.offset[0]) + 1.0) * 0.5 * kWidth;
       y[i] = (double(p[1] + in.offset[1]) + 1.0) * 0.5 * kHeight;
     }
-    const Ids value{uint32_t(v0), instance, PackUnorm4x8(instances.at(instance).color), 0xA5};
+    const Ids value{uint32_t(provoking), instance, PackUnorm4x8(in.color), 0xA5};
     for (uint32_t py = 0; py < kHeight; ++py)
       for (uint32_t px = 0; px < kWidth; ++px)
         if (ReferenceCovers(x, y, int(px), int(py))) pixels_[py * kWidth + px] = value;
   }
+
+  // The element of the per-instance binding an instance reads.
+  uint32_t InstanceElement(uint32_t instance) const {
+    return divisor == 0 ? first_instance_ : first_instance_ + (instance - first_instance_) / divisor;
+  }
+
+  uint32_t first_instance_ = 0;  // of the draw being modelled
 
   std::vector<Ids> pixels_;
 };
@@ -362,6 +382,125 @@ TEST_F(DrawCallTest, IndirectCountTakesTheSmallerOfCountAndMaximum) {
   model.Draw({false, 6, 1, plain[1].firstVertex, 0, 0}, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, positions_, instances_,
              {}, false, 0);
   EXPECT_TRUE(Matches(got, model));
+}
+
+// The draw extensions: VK_EXT_index_type_uint8, VK_EXT_primitive_topology_list_restart,
+// VK_EXT_vertex_attribute_divisor and VK_EXT_provoking_vertex; and fullDrawIndexUint32.
+class DrawCallExtensionsTest : public DrawCallTest {
+ protected:
+  DrawCallExtensionsTest() {
+    device_options_.extensions = {VK_EXT_INDEX_TYPE_UINT8_EXTENSION_NAME,
+                                  VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_EXTENSION_NAME,
+                                  VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME, VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME};
+    uint8_.indexTypeUint8 = VK_TRUE;
+    list_restart_.primitiveTopologyListRestart = VK_TRUE;
+    divisor_.vertexAttributeInstanceRateDivisor = VK_TRUE;
+    divisor_.vertexAttributeInstanceRateZeroDivisor = VK_TRUE;
+    provoking_.provokingVertexLast = VK_TRUE;
+    device_options_.extension_features = {
+        reinterpret_cast<VkBaseOutStructure*>(&uint8_), reinterpret_cast<VkBaseOutStructure*>(&list_restart_),
+        reinterpret_cast<VkBaseOutStructure*>(&divisor_), reinterpret_cast<VkBaseOutStructure*>(&provoking_)};
+  }
+
+  VkPhysicalDeviceIndexTypeUint8FeaturesEXT uint8_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT};
+  VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT list_restart_{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVE_TOPOLOGY_LIST_RESTART_FEATURES_EXT};
+  VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT divisor_{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT};
+  VkPhysicalDeviceProvokingVertexFeaturesEXT provoking_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT};
+};
+
+TEST_F(DrawCallExtensionsTest, Uint8IndicesAndRestartsInLists) {
+  // A uint8 strip split by 0xFF, as the uint16 test's; then a list whose
+  // restart drops the unfinished triangle before it.
+  const std::vector<uint8_t> strips = {0, 2, 1, 3, 0xFF, 4, 6, 5, 7, 0xFF, 0xFF, 20, 22, 21, 23, 0xFF};
+  std::vector<uint8_t> list;
+  for (uint32_t i : QuadIndices(10)) list.push_back(uint8_t(i));
+  list.insert(list.end(), {44, 45, 0xFF});  // quad 11's first two vertices, then a restart
+  for (uint32_t i : QuadIndices(12)) list.push_back(uint8_t(i));
+  HostBuffer strip_buffer = Upload(strips, VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+  HostBuffer list_buffer = Upload(list, VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+  const std::vector<Ids> strip = Render(Pipeline(VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP, true), [&](VkCommandBuffer cb) {
+    vkCmdBindIndexBuffer(cb, strip_buffer.buffer, 0, VK_INDEX_TYPE_UINT8_EXT);
+    vkCmdDrawIndexed(cb, uint32_t(strips.size()), 1, 0, 0, 0);
+  });
+  Model strip_model;
+  strip_model.Draw({true, uint32_t(strips.size()), 1, 0, 0, 0}, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP, positions_,
+                   instances_, std::vector<uint32_t>(strips.begin(), strips.end()), true, 0xFF);
+  EXPECT_TRUE(Matches(strip, strip_model));
+  const std::vector<Ids> got = Render(Pipeline(VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, true), [&](VkCommandBuffer cb) {
+    vkCmdBindIndexBuffer(cb, list_buffer.buffer, 0, VK_INDEX_TYPE_UINT8_EXT);
+    vkCmdDrawIndexed(cb, uint32_t(list.size()), 1, 0, 0, 0);
+  });
+  Model list_model;
+  list_model.Draw({true, uint32_t(list.size()), 1, 0, 0, 0}, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, positions_,
+                  instances_, std::vector<uint32_t>(list.begin(), list.end()), true, 0xFF);
+  EXPECT_TRUE(Matches(got, list_model));
+}
+
+TEST_F(DrawCallExtensionsTest, EveryUint32IndexIsAVertex) {
+  ASSERT_EQ(features_.fullDrawIndexUint32, VK_TRUE);
+  // Indices past 2^31 brought back by vertexOffset INT32_MIN; then, without
+  // primitive restart, 0xFFFFFFFF is vertex 0xFFFFFFFF (past the buffer:
+  // its position reads zero) and provokes the triangle.
+  std::vector<uint32_t> indices;
+  for (uint32_t i : QuadIndices(13)) indices.push_back(0x80000000u + i);
+  indices.insert(indices.end(), {0xFFFFFFFFu, 56, 57});
+  HostBuffer index_buffer = Upload(indices, VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+  const std::vector<Ids> got = Render(Pipeline(VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST), [&](VkCommandBuffer cb) {
+    vkCmdBindIndexBuffer(cb, index_buffer.buffer, 0, VK_INDEX_TYPE_UINT32);
+    vkCmdDrawIndexed(cb, 6, 1, 0, INT32_MIN, 0);
+    vkCmdDrawIndexed(cb, 3, 1, 6, 0, 0);
+  });
+  Model model;
+  model.Draw({true, 6, 1, 0, INT32_MIN, 0}, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, positions_, instances_, indices, false,
+             0);
+  model.Draw({true, 3, 1, 6, 0, 0}, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, positions_, instances_, indices, false, 0);
+  EXPECT_TRUE(Matches(got, model));
+}
+
+TEST_F(DrawCallExtensionsTest, InstanceRateDivisors) {
+  for (uint32_t divisor : {3u, 0u}) {
+    SCOPED_TRACE(testing::Message() << "divisor " << divisor);
+    const VkVertexInputBindingDivisorDescriptionEXT description{1, divisor};
+    const VkPipelineVertexInputDivisorStateCreateInfoEXT divisors{
+        VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT, nullptr, 1, &description};
+    PipelineDesc desc = Pipeline(VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
+    desc.vertex_input_next = &divisors;
+    const std::vector<Ids> got = Render(desc, [&](VkCommandBuffer cb) { vkCmdDraw(cb, 6, 6, 8, 2); });
+    Model model;
+    model.divisor = divisor;
+    model.Draw({false, 6, 6, 8, 0, 2}, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, positions_, instances_, {}, false, 0);
+    EXPECT_TRUE(Matches(got, model));
+  }
+}
+
+TEST_F(DrawCallExtensionsTest, LastVertexProvokes) {
+  const VkPipelineRasterizationProvokingVertexStateCreateInfoEXT last{
+      VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_PROVOKING_VERTEX_STATE_CREATE_INFO_EXT, nullptr,
+      VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT};
+  std::vector<uint32_t> indices;
+  for (uint32_t q : {1u, 2u}) {
+    const std::vector<uint32_t> quad = QuadIndices(q);
+    indices.insert(indices.end(), quad.begin(), quad.end());
+  }
+  HostBuffer index_buffer = Upload(indices, VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+  for (VkPrimitiveTopology topology : {VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP,
+                                       VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN}) {
+    SCOPED_TRACE(testing::Message() << "topology " << topology);
+    PipelineDesc desc = Pipeline(topology);
+    desc.rasterization.pNext = &last;
+    const std::vector<Ids> got = Render(desc, [&](VkCommandBuffer cb) {
+      vkCmdBindIndexBuffer(cb, index_buffer.buffer, 0, VK_INDEX_TYPE_UINT32);
+      vkCmdDrawIndexed(cb, uint32_t(indices.size()), 2, 0, 0, 0);  // indexed, two instances
+      vkCmdDraw(cb, 6, 1, 40, 0);                                    // not indexed: across quads 10 and 11
+    });
+    Model model;
+    model.provoking_last = true;
+    model.Draw({true, uint32_t(indices.size()), 2, 0, 0, 0}, topology, positions_, instances_, indices, false, 0);
+    model.Draw({false, 6, 1, 40, 0, 0}, topology, positions_, instances_, {}, false, 0);
+    EXPECT_TRUE(Matches(got, model));
+  }
 }
 
 }  // namespace

@@ -85,7 +85,8 @@ VkPipeline GraphicsTest::MakePipeline(const PipelineDesc& d) {
   if (d.fragment != VK_NULL_HANDLE)
     stages.push_back({VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
                       d.fragment, "main", nullptr});
-  VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+  VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+                                          d.vertex_input_next};
   vi.vertexBindingDescriptionCount = uint32_t(d.bindings.size());
   vi.pVertexBindingDescriptions = d.bindings.data();
   vi.vertexAttributeDescriptionCount = uint32_t(d.attributes.size());
@@ -107,11 +108,14 @@ VkPipeline GraphicsTest::MakePipeline(const PipelineDesc& d) {
   ms.sampleShadingEnable = d.min_sample_shading > 0;
   ms.minSampleShading = d.min_sample_shading;
   ms.pSampleMask = d.sample_mask.has_value() ? &*d.sample_mask : nullptr;
+  ms.alphaToCoverageEnable = d.alpha_to_coverage;
+  ms.alphaToOneEnable = d.alpha_to_one;
   std::vector<VkPipelineColorBlendAttachmentState> blend = d.blend;
   if (blend.empty())
     blend.assign(d.color_formats.size(), BlendState(false, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD,
                                                     VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD));
-  VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+  VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+                                         d.color_blend_next};
   cb.attachmentCount = uint32_t(blend.size());
   cb.pAttachments = blend.data();
   cb.logicOpEnable = d.logic_op_enable;

@@ -43,14 +43,20 @@ struct PipelineDesc {
   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
   float min_sample_shading = 0;  // > 0: sample shading enabled with this minimum
   std::optional<VkSampleMask> sample_mask;  // pSampleMask (samples <= 32), none: all samples
+  bool alpha_to_coverage = false;
+  bool alpha_to_one = false;
   bool logic_op_enable = false;
   VkLogicOp logic_op = VK_LOGIC_OP_COPY;
   // A render pass object's subpass instead of dynamic rendering with the
   // formats above.
   VkRenderPass render_pass = VK_NULL_HANDLE;
   uint32_t subpass = 0;
-  // More structs for the VkGraphicsPipelineCreateInfo chain (e.g. feedback).
+  // More structs for the VkGraphicsPipelineCreateInfo chain (e.g. feedback),
+  // the vertex input state's (divisors) and the colour blend state's (colour
+  // write enables); the rasterization state's is rasterization.pNext.
   const void* next = nullptr;
+  const void* vertex_input_next = nullptr;
+  const void* color_blend_next = nullptr;
 };
 
 // The colour blend state of one attachment: blending `enable`d with these

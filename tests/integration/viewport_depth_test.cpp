@@ -3,7 +3,8 @@
 // effect on facing, scissors per draw and against the render area, the
 // viewport depth range (also inverted), depth bias (constant, slope, clamp,
 // static and dynamic) read back numerically from a D32 attachment, and
-// depth clamping against clipping.
+// depth clamping against clipping, also chosen apart
+// (VK_EXT_depth_clip_enable).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -26,6 +27,14 @@ Vertex V(float x, float y, float z, float r = 1, float g = 1, float b = 1) {
 
 class ViewportDepthTest : public GraphicsTest {
  protected:
+  ViewportDepthTest() {
+    device_options_.extensions = {VK_EXT_DEPTH_CLIP_ENABLE_EXTENSION_NAME};
+    device_options_.extension_features = {reinterpret_cast<VkBaseOutStructure*>(&depth_clip_)};
+  }
+
+  VkPhysicalDeviceDepthClipEnableFeaturesEXT depth_clip_{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT, nullptr, VK_TRUE};
+
   // Draws `vertices` (a triangle list) with `desc` into a black RGBA8
   // target and a D32 one cleared to 1; `record` may set dynamic state first.
   struct Result {
@@ -51,6 +60,14 @@ class ViewportDepthTest : public GraphicsTest {
     EndSubmitWait(cb);
     return {Read<uint32_t>(color), Read<float>(depth, VK_IMAGE_ASPECT_DEPTH_BIT)};
   }
+
+  // A full-target quad whose z_ndc runs from -0.5 at the left edge to 1.5
+  // at the right (RampDepth: at the centre of column x), partly beyond
+  // both depth clip planes.
+  static std::vector<Vertex> DepthRamp() {
+    return {V(-1, -1, -0.5f), V(1, -1, 1.5f), V(-1, 1, -0.5f), V(1, -1, 1.5f), V(1, 1, 1.5f), V(-1, 1, -0.5f)};
+  }
+  static double RampDepth(uint32_t x) { return -0.5 + 2.0 * (x + 0.5) / kSize; }
 
   // A depth-only pipeline: every fragment passes and writes its depth.
   PipelineDesc DepthPipeline() {
@@ -311,9 +328,7 @@ TEST_F(ViewportDepthTest, DepthBiasSlopeOfADiagonalPlane) {
 TEST_F(ViewportDepthTest, DepthClampKeepsWhatClippingRemoves) {
   // z_ndc from -0.5 at the left edge to 1.5 at the right, in a viewport
   // depth range of [0.2, 0.8]: window depth -0.1 .. 1.1.
-  const std::vector<Vertex> quad = {V(-1, -1, -0.5f), V(1, -1, 1.5f), V(-1, 1, -0.5f),
-                                    V(1, -1, 1.5f),   V(1, 1, 1.5f),  V(-1, 1, -0.5f)};
-  auto z_ndc = [](uint32_t x) { return -0.5 + 2.0 * (x + 0.5) / kSize; };
+  const std::vector<Vertex> quad = DepthRamp();
   for (bool clamp : {false, true}) {
     if (clamp && !features_.depthClamp) {
       std::printf("depthClamp is not advertised: clamping not tested\n");
@@ -326,7 +341,7 @@ TEST_F(ViewportDepthTest, DepthClampKeepsWhatClippingRemoves) {
     ASSERT_EQ(r.depth.size(), kSize * kSize);
     for (uint32_t y = 0; y < kSize; ++y)
       for (uint32_t x = 0; x < kSize; ++x) {
-        const double zn = z_ndc(x), window = 0.2 + 0.6 * zn;
+        const double zn = RampDepth(x), window = 0.2 + 0.6 * zn;
         const float got = r.depth[y * kSize + x];
         const uint32_t got_color = r.color[y * kSize + x];
         if (clamp) {
@@ -338,6 +353,38 @@ TEST_F(ViewportDepthTest, DepthClampKeepsWhatClippingRemoves) {
         } else if (zn > 0.02 && zn < 0.98) {
           ASSERT_NEAR(got, window, 1e-6) << x << "," << y;
           ASSERT_EQ(got_color, kWhite) << x << "," << y;
+        }
+      }
+  }
+}
+
+// VK_EXT_depth_clip_enable: clipping against the near and far planes is
+// chosen apart from clamping; clamped and clipped, what survives is the
+// clipped part; unclamped and unclipped, the whole quad is drawn.
+TEST_F(ViewportDepthTest, DepthClipApartFromClamp) {
+  const std::vector<Vertex> quad = DepthRamp();
+  for (bool clip : {true, false}) {
+    SCOPED_TRACE(clip ? "clamped and clipped" : "neither clamped nor clipped");
+    const VkPipelineRasterizationDepthClipStateCreateInfoEXT clip_state{
+        VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_DEPTH_CLIP_STATE_CREATE_INFO_EXT, nullptr, 0, clip};
+    PipelineDesc desc = DepthPipeline();
+    desc.viewport = {0, 0, float(kSize), float(kSize), 0.2f, 0.8f};
+    desc.rasterization.depthClampEnable = clip;
+    desc.rasterization.pNext = &clip_state;
+    const Result r = Draw(desc, quad);
+    ASSERT_EQ(r.depth.size(), kSize * kSize);
+    for (uint32_t y = 0; y < kSize; ++y)
+      for (uint32_t x = 0; x < kSize; ++x) {
+        const double zn = RampDepth(x), window = 0.2 + 0.6 * zn;
+        const float got = r.depth[y * kSize + x];
+        const uint32_t got_color = r.color[y * kSize + x];
+        if (clip && (zn < -0.02 || zn > 1.02)) {
+          ASSERT_EQ(got, 1.0f) << x << "," << y;
+          ASSERT_EQ(got_color, 0u) << x << "," << y;
+        } else if (!clip || (zn > 0.02 && zn < 0.98)) {
+          ASSERT_EQ(got_color, kWhite) << x << "," << y;
+          // (Unclamped depths outside the viewport's range are not checked.)
+          if (zn > 0.02 && zn < 0.98) ASSERT_NEAR(got, window, 1e-6) << x << "," << y;
         }
       }
   }

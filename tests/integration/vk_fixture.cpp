@@ -358,6 +358,8 @@ void DeviceTest::SetUp() {
     enable_core.fillModeNonSolid = features_.fillModeNonSolid;
     enable_core.fragmentStoresAndAtomics = features_.fragmentStoresAndAtomics;
     enable_core.imageCubeArray = features_.imageCubeArray;
+    enable_core.fullDrawIndexUint32 = features_.fullDrawIndexUint32;
+    enable_core.alphaToOne = features_.alphaToOne;
     enable_core.vertexPipelineStoresAndAtomics = features_.vertexPipelineStoresAndAtomics;
     enable12.drawIndirectCount = supported.v12.drawIndirectCount;
     if (chain != &enable11 && chain != &enable12) {  // enable12 must be in the chain

@@ -1,5 +1,6 @@
 // Replay of the commands that set draw state: vertex and index buffers and
-// every dynamic state of Vulkan 1.0 and extended dynamic state 1 and 2.
+// every dynamic state of Vulkan 1.0, extended dynamic state 1 and 2, vertex
+// input and colour write enables.
 // Each overload writes the value into DrawBindings and marks it set.
 #pragma once
 
@@ -144,6 +145,23 @@ inline void ApplyDrawState(const CmdSetPrimitiveRestartEnableRecord& r, raster::
 inline void ApplyDrawState(const CmdSetLogicOpEXTRecord& r, raster::DrawBindings& b) {
   b.dynamic.blend.logic_op = r.logicOp;
   detail::Mark(b, VK_DYNAMIC_STATE_LOGIC_OP_EXT);
+}
+// VK_EXT_vertex_input_dynamic_state: the bindings (with their divisors) and attributes.
+inline void ApplyDrawState(const CmdSetVertexInputEXTRecord& r, raster::DrawBindings& b) {
+  raster::VertexInputState& v = b.dynamic.vertex_input;
+  v.bindings.clear();
+  v.divisors.clear();
+  v.attributes.clear();
+  for (uint32_t i = 0; i < r.vertexBindingDescriptionCount; ++i) {
+    const VkVertexInputBindingDescription2EXT& d = r.pVertexBindingDescriptions[i];
+    v.bindings.push_back({d.binding, d.stride, d.inputRate});
+    v.divisors.push_back(d.divisor);
+  }
+  for (uint32_t i = 0; i < r.vertexAttributeDescriptionCount; ++i) {
+    const VkVertexInputAttributeDescription2EXT& a = r.pVertexAttributeDescriptions[i];
+    v.attributes.push_back({a.location, a.binding, a.format, a.offset});
+  }
+  detail::Mark(b, VK_DYNAMIC_STATE_VERTEX_INPUT_EXT);
 }
 inline void ApplyDrawState(const CmdSetColorWriteEnableEXTRecord& r, raster::DrawBindings& b) {
   b.dynamic.blend.write_enable = ~0u;

@@ -116,6 +116,7 @@ DeviceFeatures MakeFeatures() {
   f.extension.colorWriteEnable = VK_TRUE;
   f.extension.provokingVertexLast = VK_TRUE;
   f.extension.depthClipEnable = VK_TRUE;
+  f.extension.vertexInputDynamicState = VK_TRUE;  // the draw reads vertex input state like any dynamic state
 
   // Samplers: MIN and MAX reductions of the filter footprint
   // (VkSamplerReductionModeCreateInfo), custom border colours read in the

@@ -28,7 +28,7 @@ int DynamicStateIndex(VkDynamicState state) {
       VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE, VK_DYNAMIC_STATE_DEPTH_COMPARE_OP, VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE,
       VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE, VK_DYNAMIC_STATE_STENCIL_OP, VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE,
       VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE, VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE,
-      VK_DYNAMIC_STATE_LOGIC_OP_EXT, VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT,
+      VK_DYNAMIC_STATE_LOGIC_OP_EXT, VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT, VK_DYNAMIC_STATE_VERTEX_INPUT_EXT,
   };
   for (int i = 0; i < int(std::size(kSupported)); ++i)
     if (kSupported[i] == state) return i;
@@ -102,7 +102,10 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPip
       out->dynamic.set(size_t(index));
     }
   }
-  if (const auto* vi = info.pVertexInputState) {
+  // With dynamic vertex input the state struct is ignored (it may be any pointer).
+  const bool dynamic_vertex_input =
+      out->dynamic.test(size_t(raster::DynamicStateIndex(VK_DYNAMIC_STATE_VERTEX_INPUT_EXT)));
+  if (const auto* vi = info.pVertexInputState; vi != nullptr && !dynamic_vertex_input) {
     g.vertex_input.bindings.assign(vi->pVertexBindingDescriptions,
                                    vi->pVertexBindingDescriptions + vi->vertexBindingDescriptionCount);
     g.vertex_input.divisors.assign(vi->vertexBindingDescriptionCount, 1);

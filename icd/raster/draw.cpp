@@ -77,6 +77,7 @@ GraphicsState EffectiveState(const GraphicsPipelineState& pipeline, const DrawBi
   if (dynamic(VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE)) s.primitive_restart = d.primitive_restart;
   if (dynamic(VK_DYNAMIC_STATE_LOGIC_OP_EXT)) s.blend.logic_op = d.blend.logic_op;
   if (dynamic(VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT)) s.blend.write_enable = d.blend.write_enable;
+  if (dynamic(VK_DYNAMIC_STATE_VERTEX_INPUT_EXT)) s.vertex_input = d.vertex_input;
   const int stride_index = DynamicStateIndex(VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE);
   s.vertex_input.dynamic_strides = pipeline.dynamic[size_t(stride_index)];
   return s;

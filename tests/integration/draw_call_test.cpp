@@ -385,13 +385,15 @@ TEST_F(DrawCallTest, IndirectCountTakesTheSmallerOfCountAndMaximum) {
 }
 
 // The draw extensions: VK_EXT_index_type_uint8, VK_EXT_primitive_topology_list_restart,
-// VK_EXT_vertex_attribute_divisor and VK_EXT_provoking_vertex; and fullDrawIndexUint32.
+// VK_EXT_vertex_attribute_divisor, VK_EXT_provoking_vertex and
+// VK_EXT_vertex_input_dynamic_state; and fullDrawIndexUint32.
 class DrawCallExtensionsTest : public DrawCallTest {
  protected:
   DrawCallExtensionsTest() {
     device_options_.extensions = {VK_EXT_INDEX_TYPE_UINT8_EXTENSION_NAME,
                                   VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_EXTENSION_NAME,
-                                  VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME, VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME};
+                                  VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME, VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME,
+                                  VK_EXT_VERTEX_INPUT_DYNAMIC_STATE_EXTENSION_NAME};
     uint8_.indexTypeUint8 = VK_TRUE;
     list_restart_.primitiveTopologyListRestart = VK_TRUE;
     divisor_.vertexAttributeInstanceRateDivisor = VK_TRUE;
@@ -399,7 +401,8 @@ class DrawCallExtensionsTest : public DrawCallTest {
     provoking_.provokingVertexLast = VK_TRUE;
     device_options_.extension_features = {
         reinterpret_cast<VkBaseOutStructure*>(&uint8_), reinterpret_cast<VkBaseOutStructure*>(&list_restart_),
-        reinterpret_cast<VkBaseOutStructure*>(&divisor_), reinterpret_cast<VkBaseOutStructure*>(&provoking_)};
+        reinterpret_cast<VkBaseOutStructure*>(&divisor_), reinterpret_cast<VkBaseOutStructure*>(&provoking_),
+        reinterpret_cast<VkBaseOutStructure*>(&vertex_input_)};
   }
 
   VkPhysicalDeviceIndexTypeUint8FeaturesEXT uint8_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT};
@@ -408,6 +411,8 @@ class DrawCallExtensionsTest : public DrawCallTest {
   VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT divisor_{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT};
   VkPhysicalDeviceProvokingVertexFeaturesEXT provoking_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT};
+  VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT vertex_input_{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT, nullptr, VK_TRUE};
 };
 
 TEST_F(DrawCallExtensionsTest, Uint8IndicesAndRestartsInLists) {
@@ -473,6 +478,39 @@ TEST_F(DrawCallExtensionsTest, InstanceRateDivisors) {
     model.Draw({false, 6, 6, 8, 0, 2}, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, positions_, instances_, {}, false, 0);
     EXPECT_TRUE(Matches(got, model));
   }
+}
+
+// VK_EXT_vertex_input_dynamic_state: the pipeline has no vertex input
+// state; each draw uses the bindings, divisors and attributes last set.
+TEST_F(DrawCallExtensionsTest, VertexInputAsDynamicState) {
+  auto set_vertex_input = DeviceProc<PFN_vkCmdSetVertexInputEXT>("vkCmdSetVertexInputEXT");
+  ASSERT_NE(set_vertex_input, nullptr);
+  PipelineDesc desc = Pipeline(VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
+  desc.bindings.clear();
+  desc.attributes.clear();
+  desc.dynamic_states = {VK_DYNAMIC_STATE_VERTEX_INPUT_EXT};
+  auto bindings = [](uint32_t divisor) {
+    return std::vector<VkVertexInputBindingDescription2EXT>{
+        {VK_STRUCTURE_TYPE_VERTEX_INPUT_BINDING_DESCRIPTION_2_EXT, nullptr, 0, 8, VK_VERTEX_INPUT_RATE_VERTEX, 1},
+        {VK_STRUCTURE_TYPE_VERTEX_INPUT_BINDING_DESCRIPTION_2_EXT, nullptr, 1, sizeof(Instance),
+         VK_VERTEX_INPUT_RATE_INSTANCE, divisor}};
+  };
+  const std::vector<VkVertexInputAttributeDescription2EXT> attributes = {
+      {VK_STRUCTURE_TYPE_VERTEX_INPUT_ATTRIBUTE_DESCRIPTION_2_EXT, nullptr, 0, 0, VK_FORMAT_R32G32_SFLOAT, 0},
+      {VK_STRUCTURE_TYPE_VERTEX_INPUT_ATTRIBUTE_DESCRIPTION_2_EXT, nullptr, 1, 1, VK_FORMAT_R32G32_SFLOAT, 0},
+      {VK_STRUCTURE_TYPE_VERTEX_INPUT_ATTRIBUTE_DESCRIPTION_2_EXT, nullptr, 2, 1, VK_FORMAT_R32G32B32A32_SFLOAT, 8}};
+  const std::vector<Ids> got = Render(desc, [&](VkCommandBuffer cb) {
+    const auto every_instance = bindings(1), one_instance = bindings(0);
+    set_vertex_input(cb, 2, every_instance.data(), 3, attributes.data());
+    vkCmdDraw(cb, 6, 3, 8, 0);
+    set_vertex_input(cb, 2, one_instance.data(), 3, attributes.data());
+    vkCmdDraw(cb, 6, 3, 64, 4);
+  });
+  Model model;
+  model.Draw({false, 6, 3, 8, 0, 0}, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, positions_, instances_, {}, false, 0);
+  model.divisor = 0;
+  model.Draw({false, 6, 3, 64, 0, 4}, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, positions_, instances_, {}, false, 0);
+  EXPECT_TRUE(Matches(got, model));
 }
 
 TEST_F(DrawCallExtensionsTest, LastVertexProvokes) {

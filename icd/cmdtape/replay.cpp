@@ -189,7 +189,9 @@ class TapeExecutor {
   }
 
   // Queries. Occlusion queries count samples that pass the depth and
-  // stencil tests of draws between begin and end. Inside a multiview render
+  // stencil tests of draws between begin and end; pipeline statistics
+  // queries what the draws and dispatches between them did (secondary
+  // command buffers executed meanwhile included). Inside a multiview render
   // pass instance a query takes one index per view of the view mask: the
   // first holds the result of all views, the others 0 (timestamps: each
   // holds the time), as the spec lets an implementation choose.
@@ -198,15 +200,31 @@ class TapeExecutor {
   }
   void operator()(const CmdWriteTimestampRecord& r) { WriteTimestamp(r.queryPool, r.query); }
   void operator()(const CmdWriteTimestamp2Record& r) { WriteTimestamp(r.queryPool, r.query); }
-  void operator()(const CmdBeginQueryRecord&) {
-    occlusion_samples_ = 0;
-    occlusion_active_ = true;
+  void operator()(const CmdBeginQueryRecord& r) {
+    const QueryPool* pool = FromHandle<QueryPool>(r.queryPool);
+    if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
+      statistics_ = {};
+      statistics_active_ = true;
+    } else {
+      occlusion_samples_ = 0;
+      occlusion_active_ = true;
+    }
   }
   void operator()(const CmdEndQueryRecord& r) {
-    occlusion_active_ = false;
     QueryPool* pool = FromHandle<QueryPool>(r.queryPool);
-    CompleteQuery(device_, pool, r.query, occlusion_samples_);
-    for (uint32_t view = 1; view < QueriesPerUse(); ++view) CompleteQuery(device_, pool, r.query + view, 0);
+    std::array<uint64_t, QueryPool::kMaxValues> values{};
+    uint32_t count = 1;
+    if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
+      statistics_active_ = false;
+      count = statistics_.Values(pool->statistics, values.data());
+    } else {
+      occlusion_active_ = false;
+      values[0] = occlusion_samples_;
+    }
+    CompleteQuery(device_, pool, r.query, {values.data(), count});
+    const std::array<uint64_t, QueryPool::kMaxValues> zeros{};
+    for (uint32_t view = 1; view < QueriesPerUse(); ++view)
+      CompleteQuery(device_, pool, r.query + view, {zeros.data(), count});
   }
   void operator()(const CmdCopyQueryPoolResultsRecord& r) {
     WriteQueryResults(device_, FromHandle<QueryPool>(r.queryPool), r.firstQuery, r.queryCount,
@@ -289,19 +307,19 @@ class TapeExecutor {
   void operator()(const CmdDispatchRecord& r) {
     const uint32_t base[3] = {0, 0, 0};
     const uint32_t count[3] = {r.groupCountX, r.groupCountY, r.groupCountZ};
-    spirv_exec::RunComputeDispatch(device_, compute_, base, count);
+    Dispatch(base, count);
   }
   void operator()(const CmdDispatchBaseRecord& r) {
     const uint32_t base[3] = {r.baseGroupX, r.baseGroupY, r.baseGroupZ};
     const uint32_t count[3] = {r.groupCountX, r.groupCountY, r.groupCountZ};
-    spirv_exec::RunComputeDispatch(device_, compute_, base, count);
+    Dispatch(base, count);
   }
   void operator()(const CmdDispatchIndirectRecord& r) {
     VkDispatchIndirectCommand command;
     std::memcpy(&command, FromHandle<Buffer>(r.buffer)->Data() + r.offset, sizeof command);
     const uint32_t base[3] = {0, 0, 0};
     const uint32_t count[3] = {command.x, command.y, command.z};
-    spirv_exec::RunComputeDispatch(device_, compute_, base, count);
+    Dispatch(base, count);
   }
 
   // Render pass instances: targets, load-op clears, resolves (raster/render_pass_state).
@@ -354,7 +372,17 @@ class TapeExecutor {
     if (pipeline != nullptr && (pipeline->graphics.vertex.writes_memory || pipeline->graphics.fragment.writes_memory))
       ++device_->image_writes;
     raster::ExecuteDraw(device_, graphics_, render_pass_.Targets(), draw,
-                        occlusion_active_ ? &occlusion_samples_ : nullptr);
+                        {occlusion_active_ ? &occlusion_samples_ : nullptr,
+                         statistics_active_ ? &statistics_ : nullptr});
+  }
+  void Dispatch(const uint32_t base[3], const uint32_t count[3]) {
+    spirv_exec::RunComputeDispatch(device_, compute_, base, count);
+    const Pipeline* pipeline = compute_.pipeline;
+    if (statistics_active_ && pipeline != nullptr) {
+      const uint32_t* local = pipeline->compute.local_size;
+      statistics_.Add(VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT,
+                      uint64_t(count[0]) * count[1] * count[2] * local[0] * local[1] * local[2]);
+    }
   }
   static uint32_t IndirectCount(VkBuffer buffer, VkDeviceSize offset, uint32_t max_count) {
     uint32_t count = 0;
@@ -384,6 +412,8 @@ class TapeExecutor {
   Device* device_;
   uint64_t occlusion_samples_ = 0;  // samples passed since the active query began
   bool occlusion_active_ = false;
+  raster::PipelineStatistics statistics_;  // counted since the active statistics query began
+  bool statistics_active_ = false;
   ShaderBindings compute_;
   raster::DrawBindings graphics_;
   raster::RenderPassState render_pass_;

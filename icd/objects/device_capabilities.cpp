@@ -118,6 +118,15 @@ DeviceFeatures MakeFeatures() {
   f.extension.depthClipEnable = VK_TRUE;
   f.extension.vertexInputDynamicState = VK_TRUE;  // the draw reads vertex input state like any dynamic state
 
+  // Queries: pipeline statistics of the vertex, fragment and compute
+  // stages (the geometry and tessellation ones count 0: there are no such
+  // stages), occlusion counts that are always exact, and queries active
+  // while secondary command buffers execute (objects/query_pool,
+  // tests/integration/query_test.cpp).
+  f.core.pipelineStatisticsQuery = VK_TRUE;
+  f.core.occlusionQueryPrecise = VK_TRUE;
+  f.core.inheritedQueries = VK_TRUE;
+
   // Samplers: MIN and MAX reductions of the filter footprint
   // (VkSamplerReductionModeCreateInfo), custom border colours read in the
   // view's value class whatever their format, border colours swizzled by

@@ -23,11 +23,14 @@ void ResetQueries(Device* device, QueryPool* pool, uint32_t first, uint32_t coun
   for (uint32_t i = first; i < first + count && i < pool->queries.size(); ++i) pool->queries[i] = {};
 }
 
-void CompleteQuery(Device* device, QueryPool* pool, uint32_t query, uint64_t value) {
+void CompleteQuery(Device* device, QueryPool* pool, uint32_t query, std::span<const uint64_t> values) {
   {
     std::lock_guard lock(device->sync_mutex);
     if (query >= pool->queries.size()) return;
-    pool->queries[query] = {value, true};
+    QueryPool::Query& q = pool->queries[query];
+    q.values = {};
+    for (size_t i = 0; i < values.size() && i < q.values.size(); ++i) q.values[i] = values[i];
+    q.available = true;
   }
   device->sync_cv.notify_all();
 }
@@ -69,9 +72,12 @@ VkResult WriteQueryResults(Device* device, QueryPool* pool, uint32_t first, uint
     }
     if (device->lost) return VK_ERROR_DEVICE_LOST;
     std::byte* at = static_cast<std::byte*>(data) + i * stride;
-    if (query.available || partial) put(at, query.available ? query.value : 0);
+    const size_t size = wide ? 8 : 4;
+    const uint32_t values = pool->ValueCount();
+    if (query.available || partial)
+      for (uint32_t v = 0; v < values; ++v) put(at + v * size, query.available ? query.values[v] : 0);
     if (!query.available) result = VK_NOT_READY;
-    if (with_availability) put(at + (wide ? 8 : 4), query.available ? 1 : 0);
+    if (with_availability) put(at + values * size, query.available ? 1 : 0);
   }
   return result;
 }
@@ -83,13 +89,16 @@ namespace duet::api {
 VKAPI_ATTR VkResult VKAPI_CALL CreateQueryPool(VkDevice _device, const VkQueryPoolCreateInfo* pCreateInfo,
                                                const VkAllocationCallbacks* pAllocator, VkQueryPool* pQueryPool) {
   Device* device = FromHandle<Device>(_device);
-  if (pCreateInfo->queryType != VK_QUERY_TYPE_OCCLUSION && pCreateInfo->queryType != VK_QUERY_TYPE_TIMESTAMP) {
+  if (pCreateInfo->queryType != VK_QUERY_TYPE_OCCLUSION && pCreateInfo->queryType != VK_QUERY_TYPE_TIMESTAMP &&
+      pCreateInfo->queryType != VK_QUERY_TYPE_PIPELINE_STATISTICS) {
     DUET_WARN("vkCreateQueryPool: query type %d is not supported", pCreateInfo->queryType);
     return VK_ERROR_FEATURE_NOT_PRESENT;
   }
   auto* pool = HostNew<QueryPool>(ChooseAllocator(pAllocator, device->Allocator()), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
   if (pool == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
   pool->type = pCreateInfo->queryType;
+  if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS)
+    pool->statistics = pCreateInfo->pipelineStatistics & ((1u << QueryPool::kMaxValues) - 1);
   try {
     pool->queries.resize(pCreateInfo->queryCount);
   } catch (const std::bad_alloc&) {

@@ -1,11 +1,14 @@
-// Query pools: timestamps and occlusion counts. Results and availability
-// are guarded by Device::sync_mutex, so host waits share the device's
-// condition with fences and semaphores.
+// Query pools: timestamps, occlusion counts and pipeline statistics.
+// Results and availability are guarded by Device::sync_mutex, so host waits
+// share the device's condition with fences and semaphores.
 #pragma once
 
 #include <vulkan/vulkan_core.h>
 
+#include <array>
+#include <bit>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "util/object.h"
@@ -19,18 +22,31 @@ struct QueryPool : NonDispatchableObject {
 
   QueryPool() : NonDispatchableObject(kObjectType) {}
 
+  // The statistics of VkQueryPipelineStatisticFlagBits 0..10 (vertex,
+  // geometry, tessellation, fragment and compute stages).
+  static constexpr uint32_t kMaxValues = 11;
+
   struct Query {
-    uint64_t value = 0;
+    std::array<uint64_t, kMaxValues> values{};  // ValueCount() of them
     bool available = false;
   };
 
   VkQueryType type = VK_QUERY_TYPE_OCCLUSION;
+  VkQueryPipelineStatisticFlags statistics = 0;  // pipeline statistics pools: what each query counts
   std::vector<Query> queries;
+
+  // The values one query's result holds: one per statistic, else one.
+  uint32_t ValueCount() const {
+    return type == VK_QUERY_TYPE_PIPELINE_STATISTICS ? uint32_t(std::popcount(statistics)) : 1;
+  }
 };
 
 // Queue-side updates; each takes Device::sync_mutex.
 void ResetQueries(Device* device, QueryPool* pool, uint32_t first, uint32_t count);
-void CompleteQuery(Device* device, QueryPool* pool, uint32_t query, uint64_t value);
+void CompleteQuery(Device* device, QueryPool* pool, uint32_t query, std::span<const uint64_t> values);
+inline void CompleteQuery(Device* device, QueryPool* pool, uint32_t query, uint64_t value) {
+  CompleteQuery(device, pool, query, {&value, 1});
+}
 
 enum class QueryResultsCaller { kHost, kQueue };
 

@@ -2,6 +2,7 @@
 // set up triangles and rasterize them.
 #include "raster/draw.h"
 
+#include <algorithm>
 #include <cstring>
 #include <unordered_map>
 
@@ -112,6 +113,30 @@ bool DrawIndices(const DrawBindings& b, const GraphicsState& s, const DrawCall& 
   return any_restart;
 }
 
+// The primitives `topology` assembles from the draw's elements (slots,
+// UINT32_MAX at restarts): the input assembly primitives of pipeline
+// statistics.
+uint64_t AssembledPrimitives(VkPrimitiveTopology topology, const std::vector<uint32_t>& slots) {
+  uint64_t primitives = 0;
+  size_t start = 0;
+  while (start < slots.size()) {
+    size_t end = start;
+    while (end < slots.size() && slots[end] != UINT32_MAX) ++end;
+    const uint64_t n = end - start;
+    switch (topology) {
+      case VK_PRIMITIVE_TOPOLOGY_POINT_LIST: primitives += n; break;
+      case VK_PRIMITIVE_TOPOLOGY_LINE_LIST: primitives += n / 2; break;
+      case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP: primitives += n >= 2 ? n - 1 : 0; break;
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST: primitives += n / 3; break;
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN: primitives += n >= 3 ? n - 2 : 0; break;
+      default: break;
+    }
+    start = end + 1;
+  }
+  return primitives;
+}
+
 // What a draw builds, kept by each replaying thread from draw to draw: a
 // draw of many vertices would otherwise map fresh pages for it every time
 // (large allocations come from mmap) and fault them in.
@@ -135,7 +160,7 @@ bool ReadsAttachments(const RenderTargets& targets, const spirv_exec::ShaderReso
 }  // namespace
 
 void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTargets& targets, const DrawCall& draw,
-                 uint64_t* samples_passed) {
+                 const DrawCounters& counters) {
   const Pipeline* pipeline = bindings.shader.pipeline;
   if (pipeline == nullptr || pipeline->bind_point != VK_PIPELINE_BIND_POINT_GRAPHICS) {
     DUET_ERROR("draw without a graphics pipeline bound");
@@ -210,6 +235,13 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
     slots[i] = it->second;
   }
 
+  PipelineStatistics* statistics = counters.statistics;
+  // Per instance and view: vertices are the elements other than restarts.
+  const uint64_t assembled = statistics != nullptr ? AssembledPrimitives(state.topology, slots) : 0;
+  const uint64_t elements =
+      any_restart ? uint64_t(std::count_if(slots.begin(), slots.end(), [](uint32_t s) { return s != UINT32_MAX; }))
+                  : slots.size();
+
   FragmentStage fragment;
   fragment.program = gp.has_fragment ? &gp.fragment : nullptr;
   fragment.resources = &fragment_resources;
@@ -228,12 +260,25 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
       ShadedVertices& vertices = scratch.vertices;
       ShadeVertices(bindings, state, gp.vertex, vertex_resources, layout, unique, instance, draw, view, &vertices);
       if (watchdog.Stopped()) return;  // the vertices are meaningless
+      if (statistics != nullptr) {
+        statistics->Add(VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_VERTICES_BIT, elements);
+        statistics->Add(VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT, assembled);
+        statistics->Add(VK_QUERY_PIPELINE_STATISTIC_VERTEX_SHADER_INVOCATIONS_BIT, unique.size());
+      }
       if (!rasterizes) continue;
       TriangleSetup& setup = scratch.setup;
       setup.triangles.clear();
       setup.varyings.clear();
+      setup.clipped_primitives = 0;
       SetupTriangles(vertices, slots, state.topology, params, layout.floats, &setup);
-      RasterizeTriangles(setup, fragment, outputs, samples_passed);
+      uint64_t fragment_invocations = 0;
+      RasterizeTriangles(setup, fragment, outputs, counters.samples_passed,
+                         statistics != nullptr ? &fragment_invocations : nullptr);
+      if (statistics != nullptr) {
+        statistics->Add(VK_QUERY_PIPELINE_STATISTIC_CLIPPING_INVOCATIONS_BIT, assembled);
+        statistics->Add(VK_QUERY_PIPELINE_STATISTIC_CLIPPING_PRIMITIVES_BIT, setup.clipped_primitives);
+        statistics->Add(VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT, fragment_invocations);
+      }
       if (watchdog.Stopped()) return;
     }
   }

@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "raster/graphics_state.h"
+#include "raster/pipeline_statistics.h"
 #include "raster/render_targets.h"
 #include "spirv_exec/compute_dispatch.h"
 
@@ -52,11 +53,12 @@ struct DrawCall {
   uint32_t draw_index = 0;      // gl_DrawID for multi-draw indirect
 };
 
-// Occlusion samples that passed are added to *samples_passed when not null.
+// Adds to what `counters` points to: occlusion samples that passed, and
+// the pipeline statistics of the vertex and fragment stages.
 // Vertex and fragment waves that loop longer than `device`'s watchdog limit
 // mark it lost, and the draw stops (as does one that starts on a lost device).
 void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTargets& targets, const DrawCall& draw,
-                 uint64_t* samples_passed);
+                 const DrawCounters& counters);
 
 }  // namespace raster
 }  // namespace duet

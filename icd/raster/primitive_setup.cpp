@@ -195,6 +195,7 @@ void SetupPoint(const float* v, const SetupParameters& p, uint32_t varying_float
     if (!p.rasterization->depth_clip && (plane == 4 || plane == 5)) continue;
     if (PlaneDistance(v, plane) < 0) return;
   }
+  ++out->clipped_primitives;
   const WindowVertex c = ToWindow(v, p.viewport, v + kVaryingsOffset);
   // Sizes outside pointSizeRange are clamped to it (NaN: the smallest).
   const float size = v[4] >= limits::kMinPointSize ? std::min(v[4], limits::kMaxPointSize) : limits::kMinPointSize;
@@ -224,6 +225,7 @@ void SetupLine(const float* v0, const float* v1, const float* provoking, const S
     if (d1 < 0) t1 = std::min(t1, d0 / (d0 - d1));
   }
   if (t0 >= t1) return;
+  ++out->clipped_primitives;
   std::vector<float> a(v0, v0 + stride), b(v0, v0 + stride);
   for (uint32_t k = 0; k < stride; ++k) {
     a[k] = v0[k] + (v1[k] - v0[k]) * t0;
@@ -265,14 +267,17 @@ void SetupOutline(const float* v0, const float* v1, const float* v2, const Setup
   const bool counter_clockwise = window_area < 0;  // as EmitTriangle: y points down
   const bool front = (r.front_face == VK_FRONT_FACE_COUNTER_CLOCKWISE) == counter_clockwise;
   if ((r.cull_mode & (front ? VK_CULL_MODE_FRONT_BIT : VK_CULL_MODE_BACK_BIT)) != 0) return;
+  // The triangle counts as one clipped primitive if any of its points or edges survives.
+  const uint64_t clipped_before = out->clipped_primitives;
   if (r.polygon_mode == VK_POLYGON_MODE_POINT) {
     for (const float* v : {v0, v1, v2}) SetupPoint(v, p, varying_floats, out);
-    return;
+  } else {
+    // Every edge takes the triangle's flat attributes (v0 is its provoking vertex).
+    SetupLine(v0, v1, v0, p, stride, varying_floats, out);
+    SetupLine(v1, v2, v0, p, stride, varying_floats, out);
+    SetupLine(v2, v0, v0, p, stride, varying_floats, out);
   }
-  // Every edge takes the triangle's flat attributes (v0 is its provoking vertex).
-  SetupLine(v0, v1, v0, p, stride, varying_floats, out);
-  SetupLine(v1, v2, v0, p, stride, varying_floats, out);
-  SetupLine(v2, v0, v0, p, stride, varying_floats, out);
+  out->clipped_primitives = clipped_before + (out->clipped_primitives != clipped_before ? 1 : 0);
 }
 
 void SetupOne(const float* v0, const float* v1, const float* v2, const SetupParameters& p, uint32_t stride,
@@ -281,6 +286,7 @@ void SetupOne(const float* v0, const float* v1, const float* v2, const SetupPara
     return SetupOutline(v0, v1, v2, p, stride, varying_floats, out);
   const bool depth_clip = p.rasterization->depth_clip;
   if (!NeedsClipping(v0, v1, v2, depth_clip)) {
+    ++out->clipped_primitives;
     const WindowVertex w[3] = {ToWindow(v0, p.viewport, v0 + kVaryingsOffset),
                                ToWindow(v1, p.viewport, v1 + kVaryingsOffset),
                                ToWindow(v2, p.viewport, v2 + kVaryingsOffset)};
@@ -295,6 +301,7 @@ void SetupOne(const float* v0, const float* v1, const float* v2, const SetupPara
   };
   std::vector<ClipVertex> polygon = ClipPolygon({pack(v0), pack(v1), pack(v2)}, depth_clip);
   if (polygon.size() < 3) return;
+  ++out->clipped_primitives;
   // Flat attributes are the provoking (first) vertex's, not interpolated.
   if (p.flat != nullptr)
     for (ClipVertex& c : polygon)
@@ -334,6 +341,7 @@ void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>&
       part.triangles.clear();
       part.varyings.clear();
       part.varying_floats = varying_floats;
+      part.clipped_primitives = 0;
       const size_t end = std::min(list_triangles, (chunk + 1) * kChunkTriangles);
       part.triangles.reserve(end - chunk * kChunkTriangles);
       part.varyings.reserve((end - chunk * kChunkTriangles) * 3 * varying_floats);
@@ -352,6 +360,7 @@ void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>&
       const TriangleSetup& part = parts[chunk];
       triangles += part.triangles.size();
       floats += part.varyings.size();
+      out->clipped_primitives += part.clipped_primitives;
     }
     out->triangles.reserve(triangles);
     out->varyings.reserve(floats);

@@ -37,6 +37,10 @@ struct TriangleSetup {
   std::vector<Triangle> triangles;
   std::vector<float> varyings;  // per triangle: 3 x VaryingLayout::floats
   uint32_t varying_floats = 0;
+  // Primitives that came out of clipping, whole or in part (pipeline
+  // statistics' clipping primitives): one each, however many triangles
+  // they became.
+  uint64_t clipped_primitives = 0;
 };
 
 struct SetupParameters {

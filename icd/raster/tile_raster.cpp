@@ -253,6 +253,8 @@ class TileRasterizer {
     Flush(pending_);
     return passed_;
   }
+  // Fragment shader invocations of the tiles run so far (pipeline statistics).
+  uint64_t Invocations() const { return invocations_; }
 
  private:
   void RasterizeTriangle(uint32_t index, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
@@ -612,9 +614,11 @@ class TileRasterizer {
       ShadeInputs(b, index, begin * 4, end * 4);
       begin = end;
     }
-    if (program != nullptr)
+    if (program != nullptr) {
       spirv_exec::RunWave(*program, d_.fragment.resources->roots.data(), d_.fragment.resources->images.data(),
                           d_.fragment.resources->sampled.data(), &wave_);
+      invocations_ += uint64_t(std::popcount(covered));
+    }
     MergeOutputs(b, lanes, covered);
     b.quads = 0;
     b.covered = 0;
@@ -859,6 +863,7 @@ class TileRasterizer {
   std::vector<FloatPlane> anchored_;
   std::vector<BlockInput> block_inputs_;  // InterpolateBlock's inputs (kept: no allocation per wave)
   uint64_t passed_ = 0;
+  uint64_t invocations_ = 0;  // fragment shader invocations, helpers not counted
 };
 
 std::vector<DirectOutput> DirectOutputs(const spirv_exec::Program& program, const OutputTargets& targets) {
@@ -935,7 +940,7 @@ void PrepareInputs(DrawRaster* d) {
 }  // namespace
 
 void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragment, const OutputTargets& outputs,
-                        uint64_t* samples_passed) {
+                        uint64_t* samples_passed, uint64_t* invocations) {
   if (setup.triangles.empty()) return;
   thread_local RasterScratch scratch;
   DrawRaster d(setup, fragment, outputs, scratch);
@@ -1013,7 +1018,7 @@ void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragmen
     }
   }
   const uint32_t grid_columns = uint32_t(gx1 - gx0) / kTileSize, grid_rows = uint32_t(gy1 - gy0) / kTileSize;
-  std::atomic<uint64_t> passed{0};
+  std::atomic<uint64_t> passed{0}, shaded{0};
   // One sample and the sample mask clears it: the sample mask test (before
   // shading) drops every fragment.
   const bool masked_off = d.samples == 1 && (outputs.sample_mask & 1) == 0;
@@ -1030,11 +1035,13 @@ void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragmen
     TileRasterizer rasterizer(d, &wave);
     const uint64_t tile_passed = rasterizer.Run(tile);
     passed += tile_passed;
+    shaded += rasterizer.Invocations();
     // Only samples that pass their tests write (Run counts them all): without
     // any, the tile's attachments are as they were.
     if (deferred != nullptr && tile_passed != 0) deferred->DrawWrote(x0, y0);
   });
   if (samples_passed != nullptr) *samples_passed += passed.load();
+  if (invocations != nullptr) *invocations += shaded.load();
 }
 
 }  // namespace duet::raster

@@ -24,8 +24,10 @@ struct FragmentStage {
   float min_sample_shading = 0;  // sample shading: VkPipelineMultisampleStateCreateInfo::minSampleShading, else 0
 };
 
-// Rasterizes `setup` into `outputs`; adds passing samples to *samples_passed.
+// Rasterizes `setup` into `outputs`; adds passing samples to
+// *samples_passed and fragment shader invocations (helpers not counted) to
+// *invocations, each when not null.
 void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragment, const OutputTargets& outputs,
-                        uint64_t* samples_passed);
+                        uint64_t* samples_passed, uint64_t* invocations = nullptr);
 
 }  // namespace duet::raster

@@ -360,6 +360,9 @@ void DeviceTest::SetUp() {
     enable_core.imageCubeArray = features_.imageCubeArray;
     enable_core.fullDrawIndexUint32 = features_.fullDrawIndexUint32;
     enable_core.alphaToOne = features_.alphaToOne;
+    enable_core.pipelineStatisticsQuery = features_.pipelineStatisticsQuery;
+    enable_core.occlusionQueryPrecise = features_.occlusionQueryPrecise;
+    enable_core.inheritedQueries = features_.inheritedQueries;
     enable_core.vertexPipelineStoresAndAtomics = features_.vertexPipelineStoresAndAtomics;
     enable12.drawIndirectCount = supported.v12.drawIndirectCount;
     if (chain != &enable11 && chain != &enable12) {  // enable12 must be in the chain

@@ -163,7 +163,8 @@ struct DeviceOptions {
   // independentBlend, dualSrcBlend, logicOp, depthClamp, depthBiasClamp,
   // multiDrawIndirect, drawIndirectFirstInstance, sampleRateShading,
   // fillModeNonSolid, fragmentStoresAndAtomics, imageCubeArray, vertexPipelineStoresAndAtomics,
-  // fullDrawIndexUint32, alphaToOne (1.0), shaderDrawParameters (1.1), drawIndirectCount (1.2).
+  // fullDrawIndexUint32, alphaToOne, pipelineStatisticsQuery, occlusionQueryPrecise,
+  // inheritedQueries (1.0), shaderDrawParameters (1.1), drawIndirectCount (1.2).
   // Tests read features_ to know which are on.
   bool graphics_features = false;
   // Also enable bufferDeviceAddress (1.2), maintenance4 (1.3, for

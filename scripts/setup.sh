@@ -8,6 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 packages=(
   build-essential cmake ninja-build ccache python3 pkg-config binutils
   libvulkan-dev vulkan-tools vulkan-validationlayers mesa-vulkan-drivers
+  vkd3d-demos
   spirv-headers spirv-tools glslang-tools
   libgtest-dev valgrind
   libpng-dev libxcb1-dev libxcb-shm0-dev libx11-dev libwayland-dev libdrm-dev

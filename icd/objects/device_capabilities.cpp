@@ -140,6 +140,18 @@ DeviceFeatures MakeFeatures() {
   f.extension.borderColorSwizzleFromImage = VK_TRUE;
   f.extension.nonSeamlessCubeMap = VK_TRUE;
 
+  // Storage images: every SPIR-V storage format (the extended ones too),
+  // multisampled ones read and written per sample, and images declared
+  // without a format read and written in their view's format, which the
+  // interpreter looks up when the instruction runs; gathers with a
+  // dynamic offset or four constant ones (spirv_exec/interpreter_image,
+  // compile_image; tests/integration/storage_image_test.cpp).
+  f.core.shaderStorageImageExtendedFormats = VK_TRUE;
+  f.core.shaderStorageImageMultisample = VK_TRUE;
+  f.core.shaderStorageImageReadWithoutFormat = VK_TRUE;
+  f.core.shaderStorageImageWriteWithoutFormat = VK_TRUE;
+  f.core.shaderImageGatherExtended = VK_TRUE;
+
   // Blocks may use any layout their Offset, ArrayStride and MatrixStride
   // decorations give (tests/integration/shader_buffers_test.cpp).
   f.vulkan12.scalarBlockLayout = VK_TRUE;
@@ -282,7 +294,7 @@ DeviceProperties MakeProperties() {
   l.sampledImageIntegerSampleCounts = limits::kSampleCounts;
   l.sampledImageDepthSampleCounts = limits::kSampleCounts;
   l.sampledImageStencilSampleCounts = limits::kSampleCounts;
-  l.storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.storageImageSampleCounts = limits::kSampleCounts;
   l.maxSampleMaskWords = 1;
   l.timestampComputeAndGraphics = VK_TRUE;
   l.timestampPeriod = 1.0f;  // timestamps are CLOCK_MONOTONIC nanoseconds

@@ -143,10 +143,17 @@ bool Compiler::CompileImageInstruction(const SpirvInstruction& inst, bool* handl
       const CompiledValue& image = Value(inst[0]);
       const CompiledValue& coords = Value(inst[1]);
       const CompiledValue& texel = Value(inst[2]);
+      uint32_t sample = kNoOperand;
+      if (inst.word_count > 3) {
+        const uint32_t mask = inst[3];
+        if (mask & kSample) sample = Value(inst[4]).reg;  // the only operand before it is Lod, not allowed here
+        constexpr uint32_t kIgnored = 0x100 | 0x200 | 0x400 | 0x800 | 0x1000 | 0x2000 | 0x4000;
+        if (mask & ~(kSample | kIgnored)) return Fail("unsupported image operands on a write");
+      }
       const uint32_t value = NewRegisters(4);
       for (uint32_t c = 0; c < 4; ++c) Emit(Op::kMove, value + c, c < texel.count ? texel.reg + c : ConstantRegister(0));
       EmitImageArray(image, false);
-      Emit(Op::kImageWrite, 0, coords.reg, coords.count, value, uint16_t(image.image));
+      Emit(Op::kImageWrite, 0, coords.reg, coords.count, value, uint16_t(image.image), sample);
       return true;
     }
     case SpvOp::OpImageTexelPointer: {
@@ -223,7 +230,22 @@ bool Compiler::CompileImageInstruction(const SpirvInstruction& inst, bool* handl
       ops.grad_y = Value(inst[next++]).reg;
     }
     if (mask & (kConstOffset | kOffset)) ops.offset = Value(inst[next++]).reg;
-    if (mask & kConstOffsets) return Fail("ConstOffsets gathers are not supported yet");
+    if (mask & kConstOffsets) {
+      // textureGatherOffsets: four constant ivec2 (a constant array).
+      const auto it = module_.constants.find(inst[next++]);
+      bool ok = ops.gather && it != module_.constants.end() && it->second.word_count == 2 + 4;
+      for (uint32_t k = 0; ok && k < 4; ++k) {
+        const auto element = module_.constants.find(it->second[2 + k]);
+        ok = element != module_.constants.end() && element->second.word_count == 2 + 2;
+        for (uint32_t c = 0; ok && c < 2; ++c) {
+          uint32_t value = 0;
+          ok = module_.ScalarConstant(element->second[2 + c], &value);
+          ops.const_offsets[k][c] = int32_t(value);
+        }
+      }
+      if (!ok) return Fail("ConstOffsets that are not four constant offsets of a gather");
+      ops.has_const_offsets = true;
+    }
     if (mask & kSample) next++;
     if (mask & kMinLod) ops.min_lod = Value(inst[next++]).reg;
   }

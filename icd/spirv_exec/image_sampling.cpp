@@ -127,7 +127,8 @@ void SampleImage(const SampleOperands& ops, const Inst& inst, const texel::Sampl
       out[l].f[1] = lods[l][1];
     }
   } else {
-    texel::Gather(state, request, ops.gather_component, nullptr, mask, out);
+    texel::Gather(state, request, ops.gather_component, ops.has_const_offsets ? ops.const_offsets : nullptr, mask,
+                  out);
   }
   for (uint32_t c = 0; c < 4; ++c) {
     uint32_t* r = w.Register(inst.dst + c);

@@ -179,6 +179,7 @@ void Read(const Inst& in, const ImageBinding& b, WaveState& w) {
 void Write(const Inst& in, const ImageBinding& b, WaveState& w) {
   const uint32_t* coord[3] = {w.Register(in.a), in.b > 1 ? w.Register(in.a + 1) : nullptr,
                               in.b > 2 ? w.Register(in.a + 2) : nullptr};
+  const uint32_t* sample = in.ext != kNoOperand ? w.Register(in.ext) : nullptr;
   for (uint32_t l = 0; l < W; ++l) {
     if (((w.active >> l) & 1) == 0) continue;
     texel::TexelValue v;
@@ -195,6 +196,9 @@ void Write(const Inst& in, const ImageBinding& b, WaveState& w) {
       std::byte* at = texels.codec != nullptr ? texels.Texel(int32_t(coord[0][l]), coord[1] ? int32_t(coord[1][l]) : 0,
                                                              coord[2] ? int32_t(coord[2][l]) : 0)
                                               : nullptr;
+      // A pixel's samples are adjacent (as in Read); a sample past the count is out of bounds.
+      if (at != nullptr && sample != nullptr)
+        at = sample[l] < uint32_t(b.view->image->samples) ? at + size_t(sample[l]) * texels.codec->texel_size : nullptr;
       if (at != nullptr) texels.codec->pack(&v, at, 1);  // out-of-bounds writes are dropped
     }
   }

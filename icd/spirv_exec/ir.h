@@ -86,7 +86,7 @@ enum class Op : uint16_t {
   // registers from a (b of them: x, y, z-or-layer); 4 result/value registers.
   kImageRead,        // dst = texel at integer coordinates (storage images, texel buffers, fetches, input
                      // attachments); c = lod register or kNoOperand; ext = sample register or kNoOperand
-  kImageWrite,       // store the 4 registers from c
+  kImageWrite,       // store the 4 registers from c; ext = sample register or kNoOperand
   kImageQuerySize,   // dst.. = size (b components) at lod register a (kNone: 0)
   kImageQueryLevels, // dst = mip levels of the view
   kImageQuerySamples,  // dst = samples of the image
@@ -201,6 +201,8 @@ struct SampleOperands {
   bool projective = false;         // divide coordinates by the last component
   bool gather = false;
   uint32_t gather_component = 0;
+  bool has_const_offsets = false;  // ConstOffsets (gathers): texel k from const_offsets[k]
+  int32_t const_offsets[4][2] = {};
   bool query_lod = false;          // OpImageQueryLod: dst = (lod, lambda)
 };
 

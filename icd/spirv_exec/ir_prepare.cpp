@@ -180,7 +180,7 @@ bool ReadsOf(const Program& p, const Inst& in, const LaneKernels& kernels, std::
     case Op::kAtomicAddress: add(in.a, 2); add(in.c, 2); return true;
     case Op::kImageArray: add(in.a); add(in.b); return true;
     case Op::kImageRead: add(in.a, in.b); add(in.c); add(in.ext); return true;
-    case Op::kImageWrite: add(in.a, in.b); add(in.c, 4); return true;
+    case Op::kImageWrite: add(in.a, in.b); add(in.c, 4); add(in.ext); return true;
     case Op::kImageAtomic: add(in.a, 4); add(in.c, 2); return true;
     case Op::kImageQuerySize: add(in.a); return true;
     case Op::kImageSample: {

@@ -197,16 +197,18 @@ VkExtent3D MaxExtent(VkImageType type, VkImageCreateFlags flags) {
   }
 }
 
-// Multisampling needs an optimal 2D non-cube image of an attachment format.
-// Storage images stay single-sampled (storageImageSampleCounts); integer
-// formats multisample like the others (framebufferIntegerColorSampleCounts,
+// Multisampling needs an optimal 2D non-cube image of an attachment format
+// or, for storage images (shaderStorageImageMultisample,
+// storageImageSampleCounts), of a storage format; integer formats
+// multisample like the others (framebufferIntegerColorSampleCounts,
 // sampledImageIntegerSampleCounts).
 VkSampleCountFlags SampleCounts(VkImageType type, bool linear, VkImageUsageFlags usage,
                                 VkImageCreateFlags flags, VkFormatFeatureFlags2 features) {
   constexpr VkFormatFeatureFlags2 kAttachment =
       VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT;
+  const bool storage = (usage & VK_IMAGE_USAGE_STORAGE_BIT) && (features & VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT);
   const bool multisample = !linear && type == VK_IMAGE_TYPE_2D && !(flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) &&
-                           (features & kAttachment) && !(usage & VK_IMAGE_USAGE_STORAGE_BIT);
+                           ((features & kAttachment) || storage);
   return multisample ? limits::kSampleCounts : VkSampleCountFlags{VK_SAMPLE_COUNT_1_BIT};
 }
 

@@ -388,6 +388,11 @@ void DeviceTest::SetUp() {
     enable_core.shaderSampledImageArrayDynamicIndexing = features_.shaderSampledImageArrayDynamicIndexing;
     enable_core.shaderStorageBufferArrayDynamicIndexing = features_.shaderStorageBufferArrayDynamicIndexing;
     enable_core.shaderStorageImageArrayDynamicIndexing = features_.shaderStorageImageArrayDynamicIndexing;
+    enable_core.shaderStorageImageExtendedFormats = features_.shaderStorageImageExtendedFormats;
+    enable_core.shaderStorageImageMultisample = features_.shaderStorageImageMultisample;
+    enable_core.shaderStorageImageReadWithoutFormat = features_.shaderStorageImageReadWithoutFormat;
+    enable_core.shaderStorageImageWriteWithoutFormat = features_.shaderStorageImageWriteWithoutFormat;
+    enable_core.shaderImageGatherExtended = features_.shaderImageGatherExtended;
     // The descriptor indexing members of the 1.2 struct, from
     // shaderInputAttachmentArrayDynamicIndexing to runtimeDescriptorArray.
     const VkBool32* have = &supported.v12.shaderInputAttachmentArrayDynamicIndexing;

@@ -633,16 +633,19 @@ TEST(ImageFormatLimits, DepthStencilImages) {
 TEST(ImageFormatLimits, SampleCountsFollowTheDeviceLimits) {
   VkImageFormatProperties p;
   // Integer formats multisample like the others
-  // (framebufferIntegerColorSampleCounts, sampledImageIntegerSampleCounts);
-  // storageImageSampleCounts is 1.
+  // (framebufferIntegerColorSampleCounts, sampledImageIntegerSampleCounts),
+  // and storage images too (shaderStorageImageMultisample).
   ASSERT_EQ(Limits(VK_FORMAT_R32_UINT, VK_IMAGE_TYPE_2D, kOptimal, kColorUsage, 0, &p), VK_SUCCESS);
   EXPECT_EQ(p.sampleCounts, limits::kSampleCounts);
   ASSERT_EQ(Limits(VK_FORMAT_R8G8B8A8_SINT, VK_IMAGE_TYPE_2D, kOptimal, kColorUsage | kSampledUsage, 0, &p),
             VK_SUCCESS);
   EXPECT_EQ(p.sampleCounts, limits::kSampleCounts);
   ASSERT_EQ(Limits(VK_FORMAT_R32_UINT, VK_IMAGE_TYPE_2D, kOptimal, kColorUsage | kStorageUsage, 0, &p), VK_SUCCESS);
-  EXPECT_EQ(p.sampleCounts, VkSampleCountFlags{VK_SAMPLE_COUNT_1_BIT});
-  ASSERT_EQ(Limits(VK_FORMAT_R32_SFLOAT, VK_IMAGE_TYPE_2D, kOptimal, kColorUsage | kStorageUsage, 0, &p), VK_SUCCESS);
+  EXPECT_EQ(p.sampleCounts, limits::kSampleCounts);
+  ASSERT_EQ(Limits(VK_FORMAT_R16G16_SNORM, VK_IMAGE_TYPE_2D, kOptimal, kStorageUsage, 0, &p), VK_SUCCESS);
+  EXPECT_EQ(p.sampleCounts, limits::kSampleCounts);
+  // Not 2D: single-sampled.
+  ASSERT_EQ(Limits(VK_FORMAT_R32_SFLOAT, VK_IMAGE_TYPE_3D, kOptimal, kStorageUsage, 0, &p), VK_SUCCESS);
   EXPECT_EQ(p.sampleCounts, VkSampleCountFlags{VK_SAMPLE_COUNT_1_BIT});
   ASSERT_EQ(Limits(VK_FORMAT_R32_SFLOAT, VK_IMAGE_TYPE_2D, kOptimal, kColorUsage, 0, &p), VK_SUCCESS);
   EXPECT_EQ(p.sampleCounts, limits::kSampleCounts);

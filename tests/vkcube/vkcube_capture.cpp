@@ -1,6 +1,6 @@
 // libduet_vkcube_capture.so: an LD_PRELOAD library that watches an xcb
 // application such as Debian's vkcube / vkcubepp from the inside, without
-// changing what it does. It wraps three libxcb calls and forwards each to
+// changing what it does. It wraps four libxcb calls and forwards each to
 // the real one:
 //
 //   xcb_create_window   remembers the application's window;
@@ -8,7 +8,10 @@
 //                       pending) at the top of its frame loop, after all
 //                       set-up: the first call starts the clock; with
 //                       DUET_VKCUBE_EARLY_PNG=<file>, the window's contents
-//                       at call DUET_VKCUBE_EARLY_POLL (default 100) are saved;
+//                       at call DUET_VKCUBE_EARLY_POLL (default 100) are saved
+//                       (with DUET_VKCUBE_EXIT_AFTER_EARLY=1 the process then
+//                       ends);
+//   xcb_wait_for_event  counted as a poll (for programs that draw on Expose);
 //   xcb_destroy_window  vkcube destroys its window after its last frame
 //                       (`--c N`: after frame N), its swapchain and its
 //                       device, so the window then shows frame N exactly:
@@ -32,6 +35,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -138,6 +142,36 @@ unsigned long EarlyPoll() {
   return value != nullptr && value[0] != '\0' ? std::strtoul(value, nullptr, 10) : 100;
 }
 
+// One event poll (or wait) of the application: the clock starts at the
+// first; the early screenshot is taken at poll DUET_VKCUBE_EARLY_POLL, and
+// with DUET_VKCUBE_EXIT_AFTER_EARLY=1 the process then ends (status 0 when
+// it was saved) for programs that never end by themselves (vkd3d demos).
+void CountPoll(xcb_connection_t* c) {
+  if (c != g_state.connection) return;
+  if (!g_state.started) {
+    g_state.started = true;
+    g_state.first_poll = Clock::now();
+  }
+  ++g_state.polls;
+  const char* early = std::getenv("DUET_VKCUBE_EARLY_PNG");
+  if (!g_state.early_done && early != nullptr && early[0] != '\0' && g_state.polls == EarlyPoll()) {
+    g_state.early_done = true;
+    // A program that presents once and waits (vkd3d-triangle) may reach its
+    // next wait before the driver's queue has shown the frame.
+    const char* delay = std::getenv("DUET_VKCUBE_EARLY_DELAY_MS");
+    if (delay != nullptr && delay[0] != '\0')
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::strtoul(delay, nullptr, 10)));
+    const bool saved = SaveWindow(c, g_state.window, early);
+    const char* exit_after = std::getenv("DUET_VKCUBE_EXIT_AFTER_EARLY");
+    if (exit_after != nullptr && std::strcmp(exit_after, "1") == 0) {
+      std::fprintf(stderr, "duet-vkcube: screenshot at poll %lu %s, exiting\n", g_state.polls,
+                   saved ? "saved" : "not saved");
+      std::fflush(nullptr);
+      std::_Exit(saved ? 0 : 1);
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" {
@@ -159,18 +193,16 @@ __attribute__((visibility("default"))) xcb_void_cookie_t xcb_create_window(
 __attribute__((visibility("default"))) xcb_generic_event_t* xcb_poll_for_event(xcb_connection_t* c) {
   using Fn = xcb_generic_event_t* (*)(xcb_connection_t*);
   static const Fn real = Real<Fn>("xcb_poll_for_event");
-  if (c == g_state.connection) {
-    if (!g_state.started) {
-      g_state.started = true;
-      g_state.first_poll = Clock::now();
-    }
-    ++g_state.polls;
-    const char* early = std::getenv("DUET_VKCUBE_EARLY_PNG");
-    if (!g_state.early_done && early != nullptr && early[0] != '\0' && g_state.polls == EarlyPoll()) {
-      g_state.early_done = true;
-      SaveWindow(c, g_state.window, early);
-    }
-  }
+  CountPoll(c);
+  return real(c);
+}
+
+// Programs that draw only on Expose (vkd3d-triangle) wait instead of
+// polling: each wait counts as a poll, before it blocks.
+__attribute__((visibility("default"))) xcb_generic_event_t* xcb_wait_for_event(xcb_connection_t* c) {
+  using Fn = xcb_generic_event_t* (*)(xcb_connection_t*);
+  static const Fn real = Real<Fn>("xcb_wait_for_event");
+  CountPoll(c);
   return real(c);
 }
 

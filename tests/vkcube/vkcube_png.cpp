@@ -1,5 +1,6 @@
-// duet_vkcube_png: checks on vkcube screenshots (PNG files written by
-// libduet_vkcube_capture.so), for tests/vkcube/check_vkcube.sh.
+// duet_vkcube_png: checks on vkcube (and vkd3d demo) screenshots (PNG files
+// written by libduet_vkcube_capture.so), for tests/vkcube/check_vkcube.sh
+// and check_vkd3d.sh.
 //
 //   duet_vkcube_png cube <shot.png>
 //       The picture is a vkcube frame: a uniform background (the colour of
@@ -16,6 +17,9 @@
 //       channel, and cube bounding boxes within 2 pixels of each other.
 //       (Duet against lavapipe: mean 0.001, 2 pixels of 250000 over 48; one
 //       frame apart, 4 degrees of rotation: mean 3.4, 3.4% of the pixels.)
+//   duet_vkcube_png colours <shot.png> <min_percent>
+//       The picture is not one colour, and pure-ish red, green and blue
+//       pixels each cover at least min_percent of it (vkd3d-gears' gears).
 //
 // Each command prints what it measured; the exit status is 0 when every
 // check holds, 1 when one fails, 2 on a usage or file error.
@@ -167,6 +171,33 @@ int Compare(const char* path, const char* reference_path, double max_mean, doubl
   return status;
 }
 
+// Each of red, green and blue (the channel at least 96 and at least twice
+// each other channel) covers at least min_percent of the picture, and the
+// picture is not one colour.
+int CheckColours(const char* path, double min_percent) {
+  Image image;
+  if (!Load(path, &image)) return 2;
+  const Features f = Measure(image);
+  Print(path, image, f);
+  size_t counts[3] = {};
+  for (size_t i = 0; i < size_t(image.width) * image.height; ++i) {
+    const uint8_t* p = &image.rgb[i * 3];
+    for (int c = 0; c < 3; ++c)
+      counts[c] += p[c] >= 96 && p[c] >= 2 * p[(c + 1) % 3] && p[c] >= 2 * p[(c + 2) % 3];
+  }
+  const double pixels = double(image.width) * image.height;
+  static const char* const kNames[3] = {"red", "green", "blue"};
+  int status = 0;
+  if (f.cube_pixels == 0) status = Fail("the picture is one colour");
+  for (int c = 0; c < 3; ++c) {
+    const double percent = 100.0 * double(counts[c]) / pixels;
+    std::printf("%s: %.2f%% of the pixels\n", kNames[c], percent);
+    if (percent < min_percent) status = Fail("a primary colour covers too little of the picture");
+  }
+  if (status == 0) std::printf("OK: red, green and blue each cover at least %.2f%%\n", min_percent);
+  return status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -174,9 +205,11 @@ int main(int argc, char** argv) {
   if (argc >= 4 && argc <= 7 && std::strcmp(argv[1], "compare") == 0)
     return Compare(argv[2], argv[3], argc > 4 ? std::atof(argv[4]) : 1.0, argc > 5 ? std::atof(argv[5]) : 0.5,
                    argc > 6 ? std::atoi(argv[6]) : 48);
+  if (argc == 4 && std::strcmp(argv[1], "colours") == 0) return CheckColours(argv[2], std::atof(argv[3]));
   std::fprintf(stderr,
                "usage: %s cube <shot.png>\n"
-               "       %s compare <shot.png> <reference.png> [max_mean] [max_bad_percent] [bad_threshold]\n",
-               argv[0], argv[0]);
+               "       %s compare <shot.png> <reference.png> [max_mean] [max_bad_percent] [bad_threshold]\n"
+               "       %s colours <shot.png> <min_percent>\n",
+               argv[0], argv[0], argv[0]);
   return 2;
 }

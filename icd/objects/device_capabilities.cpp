@@ -118,6 +118,13 @@ DeviceFeatures MakeFeatures() {
   f.extension.depthClipEnable = VK_TRUE;
   f.extension.vertexInputDynamicState = VK_TRUE;  // the draw reads vertex input state like any dynamic state
 
+  // User clip and cull distances from vertex shaders: extra clip planes
+  // (their values interpolated like varyings) and whole-primitive culling;
+  // fragment shaders may read them (raster/primitive_setup,
+  // tests/integration/clip_distance_test.cpp).
+  f.core.shaderClipDistance = VK_TRUE;
+  f.core.shaderCullDistance = VK_TRUE;
+
   // Queries: pipeline statistics of the vertex, fragment and compute
   // stages (the geometry and tessellation ones count 0: there are no such
   // stages), occlusion counts that are always exact, and queries active

@@ -211,6 +211,10 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
       if (gp.fragment.inputs[s].flat || gp.fragment.inputs[s].integer)
         for (uint32_t c = 0; c < layout.varyings[s].count; ++c) flat[layout.varyings[s].offset + c] = true;
   params.flat = &flat;
+  params.clip_offset = kVaryingsOffset + layout.clip_offset;
+  params.clip_count = layout.clip_count;
+  params.cull_offset = kVaryingsOffset + layout.cull_offset;
+  params.cull_count = layout.cull_count;
 
   thread_local DrawScratch scratch;
   std::vector<uint32_t>& ids = scratch.ids;

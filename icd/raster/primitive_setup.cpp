@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <vector>
 
 #include "objects/device_limits.h"
@@ -27,16 +28,44 @@ float PlaneDistance(const float* v, int plane) {
   }
 }
 
+// The planes primitives are clipped against: the view volume's (0..5; 4
+// and 5 only with depth clipping), w > 0 (6), then one per ClipDistance
+// the vertex shader writes, its value read at `user` in the vertex.
+struct ClipPlanes {
+  bool depth_clip = true;
+  uint32_t user = 0, user_count = 0;
+
+  int Count() const { return 7 + int(user_count); }
+  bool Skipped(int plane) const { return !depth_clip && (plane == 4 || plane == 5); }
+  float Distance(const float* v, int plane) const {
+    return plane < 7 ? PlaneDistance(v, plane) : v[user + uint32_t(plane - 7)];
+  }
+};
+
+// For vertices as shaded (position, point size, varyings).
+ClipPlanes PlanesOf(const SetupParameters& p) { return {p.rasterization->depth_clip, p.clip_offset, p.clip_count}; }
+
+// A primitive is culled when all its vertices are outside (negative) one
+// of the CullDistance planes.
+bool CulledByDistances(const SetupParameters& p, std::initializer_list<const float*> vertices) {
+  for (uint32_t i = 0; i < p.cull_count; ++i) {
+    bool outside = true;
+    for (const float* v : vertices) outside = outside && v[p.cull_offset + i] < 0;
+    if (outside) return true;
+  }
+  return false;
+}
+
 // Sutherland-Hodgman against each plane in turn; attributes interpolate
 // linearly in clip space, which is perspective-correct.
-std::vector<ClipVertex> ClipPolygon(std::vector<ClipVertex> polygon, bool depth_clip) {
-  for (int plane = 0; plane < 7 && !polygon.empty(); ++plane) {
-    if (!depth_clip && (plane == 4 || plane == 5)) continue;
+std::vector<ClipVertex> ClipPolygon(std::vector<ClipVertex> polygon, const ClipPlanes& planes) {
+  for (int plane = 0; plane < planes.Count() && !polygon.empty(); ++plane) {
+    if (planes.Skipped(plane)) continue;
     std::vector<ClipVertex> out;
     for (size_t i = 0; i < polygon.size(); ++i) {
       const ClipVertex& a = polygon[i];
       const ClipVertex& b = polygon[(i + 1) % polygon.size()];
-      const float da = PlaneDistance(a.data(), plane), db = PlaneDistance(b.data(), plane);
+      const float da = planes.Distance(a.data(), plane), db = planes.Distance(b.data(), plane);
       if (da >= 0) out.push_back(a);
       if ((da >= 0) != (db >= 0)) {
         const float t = da / (da - db);
@@ -50,10 +79,10 @@ std::vector<ClipVertex> ClipPolygon(std::vector<ClipVertex> polygon, bool depth_
   return polygon;
 }
 
-bool NeedsClipping(const float* v0, const float* v1, const float* v2, bool depth_clip) {
-  for (int plane = 0; plane < 7; ++plane) {
-    if (!depth_clip && (plane == 4 || plane == 5)) continue;
-    if (PlaneDistance(v0, plane) < 0 || PlaneDistance(v1, plane) < 0 || PlaneDistance(v2, plane) < 0) return true;
+bool NeedsClipping(const float* v0, const float* v1, const float* v2, const ClipPlanes& planes) {
+  for (int plane = 0; plane < planes.Count(); ++plane) {
+    if (planes.Skipped(plane)) continue;
+    if (planes.Distance(v0, plane) < 0 || planes.Distance(v1, plane) < 0 || planes.Distance(v2, plane) < 0) return true;
   }
   return false;
 }
@@ -191,9 +220,10 @@ WindowVertex ToWindow(const float* clip, const VkViewport& vp, const float* vary
 
 // A point: a square of its size around the vertex, all attributes the vertex's.
 void SetupPoint(const float* v, const SetupParameters& p, uint32_t varying_floats, TriangleSetup* out) {
-  for (int plane = 0; plane < 7; ++plane) {
-    if (!p.rasterization->depth_clip && (plane == 4 || plane == 5)) continue;
-    if (PlaneDistance(v, plane) < 0) return;
+  const ClipPlanes planes = PlanesOf(p);
+  for (int plane = 0; plane < planes.Count(); ++plane) {
+    if (planes.Skipped(plane)) continue;
+    if (planes.Distance(v, plane) < 0) return;
   }
   ++out->clipped_primitives;
   const WindowVertex c = ToWindow(v, p.viewport, v + kVaryingsOffset);
@@ -217,9 +247,10 @@ void SetupPoint(const float* v, const SetupParameters& p, uint32_t varying_float
 void SetupLine(const float* v0, const float* v1, const float* provoking, const SetupParameters& p, uint32_t stride,
                uint32_t varying_floats, TriangleSetup* out) {
   float t0 = 0.0f, t1 = 1.0f;
-  for (int plane = 0; plane < 7; ++plane) {
-    if (!p.rasterization->depth_clip && (plane == 4 || plane == 5)) continue;
-    const float d0 = PlaneDistance(v0, plane), d1 = PlaneDistance(v1, plane);
+  const ClipPlanes planes = PlanesOf(p);
+  for (int plane = 0; plane < planes.Count(); ++plane) {
+    if (planes.Skipped(plane)) continue;
+    const float d0 = planes.Distance(v0, plane), d1 = planes.Distance(v1, plane);
     if (d0 < 0 && d1 < 0) return;
     if (d0 < 0) t0 = std::max(t0, d0 / (d0 - d1));
     if (d1 < 0) t1 = std::min(t1, d0 / (d0 - d1));
@@ -282,10 +313,11 @@ void SetupOutline(const float* v0, const float* v1, const float* v2, const Setup
 
 void SetupOne(const float* v0, const float* v1, const float* v2, const SetupParameters& p, uint32_t stride,
               uint32_t varying_floats, TriangleSetup* out) {
+  if (p.cull_count != 0 && CulledByDistances(p, {v0, v1, v2})) return;
   if (p.rasterization->polygon_mode == VK_POLYGON_MODE_LINE || p.rasterization->polygon_mode == VK_POLYGON_MODE_POINT)
     return SetupOutline(v0, v1, v2, p, stride, varying_floats, out);
-  const bool depth_clip = p.rasterization->depth_clip;
-  if (!NeedsClipping(v0, v1, v2, depth_clip)) {
+  ClipPlanes planes = PlanesOf(p);
+  if (!NeedsClipping(v0, v1, v2, planes)) {
     ++out->clipped_primitives;
     const WindowVertex w[3] = {ToWindow(v0, p.viewport, v0 + kVaryingsOffset),
                                ToWindow(v1, p.viewport, v1 + kVaryingsOffset),
@@ -299,7 +331,8 @@ void SetupOne(const float* v0, const float* v1, const float* v2, const SetupPara
     c.insert(c.end(), v + kVaryingsOffset, v + stride);
     return c;
   };
-  std::vector<ClipVertex> polygon = ClipPolygon({pack(v0), pack(v1), pack(v2)}, depth_clip);
+  --planes.user;  // packed: the point size is gone
+  std::vector<ClipVertex> polygon = ClipPolygon({pack(v0), pack(v1), pack(v2)}, planes);
   if (polygon.size() < 3) return;
   ++out->clipped_primitives;
   // Flat attributes are the provoking (first) vertex's, not interpolated.
@@ -390,6 +423,7 @@ void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>&
   auto line = [&](uint32_t i0, uint32_t i1) {
     const float* v0 = vertices.Vertex(i0);
     const float* v1 = vertices.Vertex(i1);
+    if (params.cull_count != 0 && CulledByDistances(params, {v0, v1})) return;
     SetupLine(v0, v1, last ? v1 : v0, params, vertices.stride, varying_floats, out);
   };
   // Split at primitive restarts, then assemble each run.
@@ -416,7 +450,10 @@ void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>&
         for (size_t i = 1; i + 1 < n; ++i) emit(run[i], run[i + 1], run[0], 1);
         break;
       case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
-        for (size_t i = 0; i < n; ++i) SetupPoint(vertices.Vertex(run[i]), params, varying_floats, out);
+        for (size_t i = 0; i < n; ++i) {
+          const float* v = vertices.Vertex(run[i]);
+          if (params.cull_count == 0 || !CulledByDistances(params, {v})) SetupPoint(v, params, varying_floats, out);
+        }
         break;
       case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:
         for (size_t i = 0; i + 1 < n; i += 2) line(run[i], run[i + 1]);

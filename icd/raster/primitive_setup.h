@@ -49,6 +49,10 @@ struct SetupParameters {
   const RasterizationState* rasterization;
   VkFormat depth_format;        // for the depth bias unit; UNDEFINED when none
   const std::vector<bool>* flat = nullptr;  // per varying float: flat (taken from the provoking vertex)
+  // The vertex shader's ClipDistance and CullDistance values: where they
+  // are in a shaded vertex (kVaryingsOffset + the layout's offsets).
+  uint32_t clip_offset = 0, clip_count = 0;
+  uint32_t cull_offset = 0, cull_count = 0;
 };
 
 // Appends the triangles of `indices` (slots in `vertices`, assembled by

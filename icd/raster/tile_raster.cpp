@@ -934,6 +934,22 @@ void PrepareInputs(DrawRaster* d) {
     d->any_perspective |= mode == Interpolation::kPerspective && location == Location::kCentre;
     for (uint32_t c = 0; c < slot.count; ++c) d->components.push_back({slot.reg + c, offset + c, mode, location});
   }
+  // ClipDistance and CullDistance inputs: the vertex shader's values, interpolated.
+  const VaryingLayout& layout = *d->fragment.layout;
+  for (const spirv_exec::BuiltinSlot& b : program->builtin_inputs) {
+    uint32_t offset = 0, count = 0;
+    if (b.builtin == uint32_t(spv::BuiltIn::ClipDistance)) {
+      offset = layout.clip_offset;
+      count = layout.clip_count;
+    } else if (b.builtin == uint32_t(spv::BuiltIn::CullDistance)) {
+      offset = layout.cull_offset;
+      count = layout.cull_count;
+    }
+    for (uint32_t c = 0; c < std::min(b.count, count); ++c)
+      d->components.push_back({b.reg + c, offset + c, Interpolation::kPerspective, Location::kCentre});
+    d->any_interpolated |= count != 0;
+    d->any_perspective |= count != 0;
+  }
   d->attribute_stride = uint32_t(3 * d->components.size());
 }
 

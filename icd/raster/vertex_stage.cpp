@@ -14,10 +14,19 @@ namespace duet::raster {
 using spirv_exec::kWaveWidth;
 using spirv_exec::Program;
 
-VaryingLayout MatchVaryings(const Program& vertex, const Program* fragment) {
-  VaryingLayout layout;
-  if (fragment == nullptr) return layout;
-  for (const spirv_exec::InterfaceSlot& in : fragment->inputs) {
+namespace {
+
+uint32_t BuiltinOutputCount(const Program& program, spv::BuiltIn builtin) {
+  for (const spirv_exec::BuiltinSlot& b : program.builtin_outputs)
+    if (b.builtin == uint32_t(builtin)) return b.count;
+  return 0;
+}
+
+// One Varying per fragment shader input slot, fed by the vertex shader
+// outputs at its location and components.
+void MatchFragmentInputs(const Program& vertex, const Program& fragment, VaryingLayout* result) {
+  VaryingLayout& layout = *result;
+  for (const spirv_exec::InterfaceSlot& in : fragment.inputs) {
     VaryingLayout::Varying v;
     v.count = std::min(in.count, 4u);
     v.offset = layout.floats;
@@ -30,6 +39,19 @@ VaryingLayout MatchVaryings(const Program& vertex, const Program* fragment) {
     layout.floats += in.count;
     layout.varyings.push_back(v);
   }
+}
+
+}  // namespace
+
+VaryingLayout MatchVaryings(const Program& vertex, const Program* fragment) {
+  VaryingLayout layout;
+  if (fragment != nullptr) MatchFragmentInputs(vertex, *fragment, &layout);
+  layout.clip_offset = layout.floats;
+  layout.clip_count = BuiltinOutputCount(vertex, spv::BuiltIn::ClipDistance);
+  layout.floats += layout.clip_count;
+  layout.cull_offset = layout.floats;
+  layout.cull_count = BuiltinOutputCount(vertex, spv::BuiltIn::CullDistance);
+  layout.floats += layout.cull_count;
   return layout;
 }
 
@@ -91,6 +113,8 @@ void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, con
   const std::vector<AttributeFetch> fetches = PlanFetches(bindings, state, program);
   const uint32_t position = program.BuiltinOutput(uint32_t(spv::BuiltIn::Position));
   const uint32_t point_size = program.BuiltinOutput(uint32_t(spv::BuiltIn::PointSize));
+  const uint32_t clip_distances = program.BuiltinOutput(uint32_t(spv::BuiltIn::ClipDistance));
+  const uint32_t cull_distances = program.BuiltinOutput(uint32_t(spv::BuiltIn::CullDistance));
   const uint32_t vertex_index = program.BuiltinInput(uint32_t(spv::BuiltIn::VertexIndex));
   const uint32_t instance_index = program.BuiltinInput(uint32_t(spv::BuiltIn::InstanceIndex));
   const uint32_t base_vertex = program.BuiltinInput(uint32_t(spv::BuiltIn::BaseVertex));
@@ -147,6 +171,10 @@ void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, con
             if (varying.vertex_registers[c] != UINT32_MAX)
               std::memcpy(&v[kVaryingsOffset + varying.offset + c], &wave.Register(varying.vertex_registers[c])[l], 4);
         }
+        for (uint32_t i = 0; i < layout.clip_count; ++i)
+          std::memcpy(&v[kVaryingsOffset + layout.clip_offset + i], &wave.Register(clip_distances + i)[l], 4);
+        for (uint32_t i = 0; i < layout.cull_count; ++i)
+          std::memcpy(&v[kVaryingsOffset + layout.cull_offset + i], &wave.Register(cull_distances + i)[l], 4);
       }
     }
   });

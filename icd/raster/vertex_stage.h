@@ -23,7 +23,12 @@ struct VaryingLayout {
     uint32_t count = 0;
     uint32_t offset = 0;  // in floats, within a vertex's varyings
   };
-  std::vector<Varying> varyings;
+  std::vector<Varying> varyings;  // the fragment shader's inputs, in order
+  // After them, the vertex shader's ClipDistance and CullDistance arrays
+  // (offsets in floats within a vertex's varyings): clipping interpolates
+  // them with the rest, and fragment shaders may read them.
+  uint32_t clip_offset = 0, clip_count = 0;
+  uint32_t cull_offset = 0, cull_count = 0;
   uint32_t floats = 0;  // per vertex
 };
 

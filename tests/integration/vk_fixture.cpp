@@ -361,6 +361,8 @@ void DeviceTest::SetUp() {
     enable_core.fullDrawIndexUint32 = features_.fullDrawIndexUint32;
     enable_core.alphaToOne = features_.alphaToOne;
     enable_core.pipelineStatisticsQuery = features_.pipelineStatisticsQuery;
+    enable_core.shaderClipDistance = features_.shaderClipDistance;
+    enable_core.shaderCullDistance = features_.shaderCullDistance;
     enable_core.occlusionQueryPrecise = features_.occlusionQueryPrecise;
     enable_core.inheritedQueries = features_.inheritedQueries;
     enable_core.vertexPipelineStoresAndAtomics = features_.vertexPipelineStoresAndAtomics;

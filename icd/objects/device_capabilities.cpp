@@ -78,6 +78,11 @@ DeviceFeatures MakeFeatures() {
   f.vulkan12.descriptorBindingPartiallyBound = VK_TRUE;
   f.vulkan12.descriptorBindingVariableDescriptorCount = VK_TRUE;
   f.vulkan12.runtimeDescriptorArray = VK_TRUE;
+  // All of the above: VK_EXT_descriptor_indexing's set, which Vulkan 1.3
+  // extends to inline uniform blocks updated after binding (their bytes are
+  // read when the commands run, like every descriptor).
+  f.vulkan12.descriptorIndexing = VK_TRUE;
+  f.vulkan13.descriptorBindingInlineUniformBlockUpdateAfterBind = VK_TRUE;
   // Descriptors are read when the commands that use them run: updating the
   // ones a pending command buffer does not use is harmless.
   f.vulkan12.descriptorBindingUpdateUnusedWhilePending = VK_TRUE;
@@ -124,6 +129,13 @@ DeviceFeatures MakeFeatures() {
   // tests/integration/clip_distance_test.cpp).
   f.core.shaderClipDistance = VK_TRUE;
   f.core.shaderCullDistance = VK_TRUE;
+
+  // Viewports and scissors per primitive: the provoking vertex's
+  // ViewportIndex picks them and its Layer the framebuffer layer
+  // (raster/draw.cpp RasterizeGroups; tests/integration/multi_viewport_test.cpp).
+  f.core.multiViewport = VK_TRUE;
+  f.vulkan12.shaderOutputViewportIndex = VK_TRUE;
+  f.vulkan12.shaderOutputLayer = VK_TRUE;
 
   // Queries: pipeline statistics of the vertex, fragment and compute
   // stages (the geometry and tessellation ones count 0: there are no such
@@ -273,7 +285,7 @@ DeviceProperties MakeProperties() {
   l.maxDrawIndirectCount = UINT32_MAX;  // draws are replayed one by one
   l.maxSamplerLodBias = texel::kMaxSamplerLodBias;
   l.maxSamplerAnisotropy = 1.0f;
-  l.maxViewports = 1;
+  l.maxViewports = limits::kMaxViewports;
   l.maxViewportDimensions[0] = l.maxViewportDimensions[1] = limits::kMaxImageDimension2D;
   l.viewportBoundsRange[0] = -2.0f * limits::kMaxImageDimension2D;
   l.viewportBoundsRange[1] = 2.0f * limits::kMaxImageDimension2D - 1;

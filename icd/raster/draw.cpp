@@ -157,6 +157,56 @@ bool ReadsAttachments(const RenderTargets& targets, const spirv_exec::ShaderReso
   return false;
 }
 
+VkRect2D ScissorInRenderArea(const VkRect2D& scissor, const VkRect2D& area) {
+  const int64_t x0 = std::max(scissor.offset.x, area.offset.x);
+  const int64_t y0 = std::max(scissor.offset.y, area.offset.y);
+  const int64_t x1 = std::min<int64_t>(int64_t(scissor.offset.x) + scissor.extent.width,
+                                       int64_t(area.offset.x) + area.extent.width);
+  const int64_t y1 = std::min<int64_t>(int64_t(scissor.offset.y) + scissor.extent.height,
+                                       int64_t(area.offset.y) + area.extent.height);
+  if (x1 <= x0 || y1 <= y0) return {{int32_t(x0), int32_t(y0)}, {0, 0}};
+  return {{int32_t(x0), int32_t(y0)}, {uint32_t(x1 - x0), uint32_t(y1 - y0)}};
+}
+
+// Depth clamping clamps to the primitive's viewport's depth range.
+void SetDepthRange(const VkViewport& viewport, const GraphicsState& state, OutputTargets* outputs) {
+  outputs->depth_clamp = state.rasterization.depth_clamp;
+  outputs->min_depth = std::min(viewport.minDepth, viewport.maxDepth);
+  outputs->max_depth = std::max(viewport.minDepth, viewport.maxDepth);
+}
+
+// Primitives that chose their layer or viewport (ViewportIndex, Layer):
+// rasterized one (layer, viewport) group at a time, each into its layer with
+// its viewport's depth range, the fragment shader seeing both. Layers
+// outside the framebuffer's are not drawn (their contents are undefined).
+void RasterizeGroups(const RenderTargets& targets, const GraphicsState& state,
+                     std::span<const SetupParameters> viewports, uint32_t view_layer, TriangleSetup* setup,
+                     FragmentStage* fragment, uint64_t* samples_passed, uint64_t* invocations) {
+  std::vector<std::pair<uint32_t, uint32_t>> groups;  // (layer, viewport)
+  for (const Triangle& t : setup->triangles) {
+    const std::pair<uint32_t, uint32_t> key{t.layer, t.viewport};
+    if (std::find(groups.begin(), groups.end(), key) == groups.end()) groups.push_back(key);
+  }
+  const bool multiview = targets.view_mask != 0;  // the view picks the layer; Layer is ignored
+  TriangleSetup group;
+  group.varying_floats = setup->varying_floats;
+  group.varyings.swap(setup->varyings);  // the triangles' offsets stay valid
+  for (const auto& [layer, viewport] : groups) {
+    const uint32_t target_layer = multiview ? view_layer : layer;
+    group.triangles.clear();
+    for (const Triangle& t : setup->triangles)
+      if (t.layer == layer && t.viewport == viewport) group.triangles.push_back(t);
+    if (target_layer >= targets.layer_count) continue;
+    OutputTargets outputs = ResolveOutputs(targets, state, target_layer);
+    SetDepthRange(viewports[viewport].viewport, state, &outputs);
+    fragment->layer = layer;
+    fragment->viewport_index = viewport;
+    RasterizeTriangles(group, *fragment, outputs, samples_passed, invocations);
+  }
+  setup->varyings.swap(group.varyings);
+  fragment->layer = fragment->viewport_index = 0;
+}
+
 }  // namespace
 
 void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTargets& targets, const DrawCall& draw,
@@ -173,17 +223,17 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
   const GraphicsPipelineState& gp = pipeline->graphics;
   const GraphicsState state = EffectiveState(gp, bindings);
   if (draw.count == 0) return;
-  // The scissor, inside the render area.
-  VkRect2D scissor = state.scissors.empty() ? targets.render_area : state.scissors[0];
-  const int32_t x0 = std::max(scissor.offset.x, targets.render_area.offset.x);
-  const int32_t y0 = std::max(scissor.offset.y, targets.render_area.offset.y);
-  const int64_t x1 = std::min<int64_t>(int64_t(scissor.offset.x) + scissor.extent.width,
-                                       int64_t(targets.render_area.offset.x) + targets.render_area.extent.width);
-  const int64_t y1 = std::min<int64_t>(int64_t(scissor.offset.y) + scissor.extent.height,
-                                       int64_t(targets.render_area.offset.y) + targets.render_area.extent.height);
-  // Without rasterization (discarded, no viewport, no pixel of the scissor
+  // Each viewport's scissor, inside the render area.
+  std::vector<VkRect2D> scissors(state.viewports.size());
+  bool any_pixel = false;
+  for (size_t i = 0; i < scissors.size(); ++i) {
+    scissors[i] = ScissorInRenderArea(i < state.scissors.size() ? state.scissors[i] : targets.render_area,
+                                      targets.render_area);
+    any_pixel |= scissors[i].extent.width != 0 && scissors[i].extent.height != 0;
+  }
+  // Without rasterization (discarded, no viewport, no pixel of a scissor
   // in the render area) only the vertex shader's stores and atomics remain.
-  const bool rasterizes = !state.rasterization.discard && !state.viewports.empty() && x1 > x0 && y1 > y0;
+  const bool rasterizes = !state.rasterization.discard && any_pixel;
   if (!rasterizes && !gp.vertex.writes_memory) return;
   // The draw's waves (here and on the pool's threads) stop once the device is
   // lost or one of them has looped past the limit.
@@ -195,14 +245,11 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
   const spirv_exec::ShaderResources fragment_resources =
       gp.has_fragment ? spirv_exec::ResolveResources(gp.fragment, bindings.shader) : spirv_exec::ShaderResources{};
   const VaryingLayout layout = MatchVaryings(gp.vertex, gp.has_fragment ? &gp.fragment : nullptr);
-  const VkViewport viewport = rasterizes ? state.viewports[0] : VkViewport{};
   if (targets.deferred != nullptr && !targets.deferred->Empty() &&
       (ReadsAttachments(targets, vertex_resources) || ReadsAttachments(targets, fragment_resources)))
     targets.deferred->Flush();
 
-  SetupParameters params{viewport,
-                         rasterizes ? VkRect2D{{x0, y0}, {uint32_t(x1 - x0), uint32_t(y1 - y0)}} : VkRect2D{},
-                         &state.rasterization,
+  SetupParameters params{{}, {}, &state.rasterization,
                          targets.depth.view != nullptr ? targets.depth.view->image->format : VK_FORMAT_UNDEFINED};
 
   std::vector<bool> flat(layout.floats, false);
@@ -215,6 +262,15 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
   params.clip_count = layout.clip_count;
   params.cull_offset = kVaryingsOffset + layout.cull_offset;
   params.cull_count = layout.cull_count;
+  if (layout.viewport_index_offset != UINT32_MAX) params.viewport_index_at = kVaryingsOffset + layout.viewport_index_offset;
+  if (layout.layer_offset != UINT32_MAX) params.layer_at = kVaryingsOffset + layout.layer_offset;
+  std::vector<SetupParameters> viewports(std::max<size_t>(state.viewports.size(), 1), params);
+  for (size_t i = 0; i < state.viewports.size(); ++i) {
+    viewports[i].viewport = state.viewports[i];
+    viewports[i].scissor = scissors[i];
+  }
+  // Primitives go to several layers or viewports: rasterized in groups.
+  const bool grouped = layout.layer_offset != UINT32_MAX || layout.viewport_index_offset != UINT32_MAX;
 
   thread_local DrawScratch scratch;
   std::vector<uint32_t>& ids = scratch.ids;
@@ -255,10 +311,9 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
   const uint32_t view_mask = targets.view_mask != 0 ? targets.view_mask : 1u;
   for (uint32_t view = 0; view < 32; ++view) {
     if (((view_mask >> view) & 1) == 0) continue;
-    OutputTargets outputs = ResolveOutputs(targets, state, targets.view_mask != 0 ? view : 0);
-    outputs.depth_clamp = state.rasterization.depth_clamp;
-    outputs.min_depth = std::min(viewport.minDepth, viewport.maxDepth);
-    outputs.max_depth = std::max(viewport.minDepth, viewport.maxDepth);
+    OutputTargets outputs =
+        grouped ? OutputTargets{} : ResolveOutputs(targets, state, targets.view_mask != 0 ? view : 0);
+    if (!grouped) SetDepthRange(viewports[0].viewport, state, &outputs);
     fragment.view_index = view;
     for (uint32_t instance = draw.first_instance; instance < draw.first_instance + draw.instance_count; ++instance) {
       ShadedVertices& vertices = scratch.vertices;
@@ -274,10 +329,14 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
       setup.triangles.clear();
       setup.varyings.clear();
       setup.clipped_primitives = 0;
-      SetupTriangles(vertices, slots, state.topology, params, layout.floats, &setup);
+      SetupTriangles(vertices, slots, state.topology, viewports, layout.floats, &setup);
       uint64_t fragment_invocations = 0;
-      RasterizeTriangles(setup, fragment, outputs, counters.samples_passed,
-                         statistics != nullptr ? &fragment_invocations : nullptr);
+      if (grouped)
+        RasterizeGroups(targets, state, viewports, targets.view_mask != 0 ? view : 0, &setup, &fragment,
+                        counters.samples_passed, statistics != nullptr ? &fragment_invocations : nullptr);
+      else
+        RasterizeTriangles(setup, fragment, outputs, counters.samples_passed,
+                           statistics != nullptr ? &fragment_invocations : nullptr);
       if (statistics != nullptr) {
         statistics->Add(VK_QUERY_PIPELINE_STATISTIC_CLIPPING_INVOCATIONS_BIT, assembled);
         statistics->Add(VK_QUERY_PIPELINE_STATISTIC_CLIPPING_PRIMITIVES_BIT, setup.clipped_primitives);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <initializer_list>
 #include <vector>
 
@@ -349,11 +350,38 @@ void SetupOne(const float* v0, const float* v1, const float* v2, const SetupPara
   }
 }
 
+// Sets up one primitive (`setup` called with its viewport's parameters)
+// and stamps the triangles it adds with its viewport and layer, the
+// provoking vertex's.
+template <typename F>
+void SetupInViewport(std::span<const SetupParameters> viewports, const float* provoking, TriangleSetup* out,
+                     F&& setup) {
+  const SetupParameters& p = viewports[0];
+  if (p.viewport_index_at == UINT32_MAX && p.layer_at == UINT32_MAX) return setup(p);
+  uint32_t viewport = 0, layer = 0;
+  if (p.viewport_index_at != UINT32_MAX) std::memcpy(&viewport, provoking + p.viewport_index_at, 4);
+  if (p.layer_at != UINT32_MAX) std::memcpy(&layer, provoking + p.layer_at, 4);
+  if (viewport >= viewports.size()) viewport = 0;
+  const size_t first = out->triangles.size();
+  setup(viewports[viewport]);
+  for (size_t i = first; i < out->triangles.size(); ++i) {
+    out->triangles[i].viewport = viewport;
+    out->triangles[i].layer = layer;
+  }
+}
+
 }  // namespace
 
 void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>& indices, VkPrimitiveTopology topology,
-                    const SetupParameters& params, uint32_t varying_floats, TriangleSetup* out) {
+                    std::span<const SetupParameters> viewports, uint32_t varying_floats, TriangleSetup* out) {
   out->varying_floats = varying_floats;
+  const SetupParameters& params = viewports[0];
+  // Triangles are given provoking vertex first.
+  auto one = [&](const float* v0, const float* v1, const float* v2, TriangleSetup* to) {
+    SetupInViewport(viewports, v0, to, [&](const SetupParameters& p) {
+      SetupOne(v0, v1, v2, p, vertices.stride, varying_floats, to);
+    });
+  };
   // Triangles are set up with their provoking vertex first; in last-vertex
   // mode they are rotated to put it there (a rotation keeps the winding).
   const bool last = params.rasterization->provoking_last;
@@ -381,11 +409,9 @@ void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>&
       for (size_t t = chunk * kChunkTriangles; t < end; ++t) {
         const uint32_t* v = &indices[3 * t];
         if (last)
-          SetupOne(vertices.Vertex(v[2]), vertices.Vertex(v[0]), vertices.Vertex(v[1]), params, vertices.stride,
-                   varying_floats, &part);
+          one(vertices.Vertex(v[2]), vertices.Vertex(v[0]), vertices.Vertex(v[1]), &part);
         else
-          SetupOne(vertices.Vertex(v[0]), vertices.Vertex(v[1]), vertices.Vertex(v[2]), params, vertices.stride,
-                   varying_floats, &part);
+          one(vertices.Vertex(v[0]), vertices.Vertex(v[1]), vertices.Vertex(v[2]), &part);
       }
     });
     size_t triangles = out->triangles.size(), floats = out->varyings.size();
@@ -417,14 +443,16 @@ void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>&
   auto emit = [&](uint32_t i0, uint32_t i1, uint32_t i2, int last_at = 2) {
     const uint32_t v[3] = {i0, i1, i2};
     const int first = last ? last_at : 0;
-    SetupOne(vertices.Vertex(v[first]), vertices.Vertex(v[(first + 1) % 3]), vertices.Vertex(v[(first + 2) % 3]),
-             params, vertices.stride, varying_floats, out);
+    one(vertices.Vertex(v[first]), vertices.Vertex(v[(first + 1) % 3]), vertices.Vertex(v[(first + 2) % 3]), out);
   };
   auto line = [&](uint32_t i0, uint32_t i1) {
     const float* v0 = vertices.Vertex(i0);
     const float* v1 = vertices.Vertex(i1);
     if (params.cull_count != 0 && CulledByDistances(params, {v0, v1})) return;
-    SetupLine(v0, v1, last ? v1 : v0, params, vertices.stride, varying_floats, out);
+    const float* provoking = last ? v1 : v0;
+    SetupInViewport(viewports, provoking, out, [&](const SetupParameters& p) {
+      SetupLine(v0, v1, provoking, p, vertices.stride, varying_floats, out);
+    });
   };
   // Split at primitive restarts, then assemble each run.
   size_t start = 0;
@@ -452,7 +480,8 @@ void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>&
       case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
         for (size_t i = 0; i < n; ++i) {
           const float* v = vertices.Vertex(run[i]);
-          if (params.cull_count == 0 || !CulledByDistances(params, {v})) SetupPoint(v, params, varying_floats, out);
+          if (params.cull_count != 0 && CulledByDistances(params, {v})) continue;
+          SetupInViewport(viewports, v, out, [&](const SetupParameters& p) { SetupPoint(v, p, varying_floats, out); });
         }
         break;
       case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "raster/graphics_state.h"
@@ -31,6 +32,9 @@ struct Triangle {
   float point_x = 0, point_y = 0, point_size = 1;
   int32_t min_x, min_y, max_x, max_y;  // pixel bounds, exclusive max, inside the scissor
   uint32_t varyings;            // offset in floats into TriangleSetup::varyings (3 vertices)
+  // The primitive's viewport and framebuffer layer (its provoking vertex's
+  // ViewportIndex and Layer; 0 when the vertex shader writes none).
+  uint32_t viewport = 0, layer = 0;
 };
 
 struct TriangleSetup {
@@ -53,11 +57,16 @@ struct SetupParameters {
   // are in a shaded vertex (kVaryingsOffset + the layout's offsets).
   uint32_t clip_offset = 0, clip_count = 0;
   uint32_t cull_offset = 0, cull_count = 0;
+  // Where a shaded vertex holds its ViewportIndex and Layer (UINT32_MAX: not written).
+  uint32_t viewport_index_at = UINT32_MAX, layer_at = UINT32_MAX;
 };
 
 // Appends the triangles of `indices` (slots in `vertices`, assembled by
 // `topology`; UINT32_MAX = primitive restart) in primitive order.
+// `viewports` holds the parameters of each viewport (and its scissor); a
+// primitive takes its provoking vertex's ViewportIndex (an index out of
+// range: viewport 0), else viewport 0.
 void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>& indices, VkPrimitiveTopology topology,
-                    const SetupParameters& params, uint32_t varying_floats, TriangleSetup* out);
+                    std::span<const SetupParameters> viewports, uint32_t varying_floats, TriangleSetup* out);
 
 }  // namespace duet::raster

@@ -26,6 +26,7 @@ constexpr uint32_t kQuadsPerWave = kWaveWidth / 4;
 // Registers of the fragment program's built-ins, looked up once per draw.
 struct FragmentBuiltins {
   uint32_t frag_coord, front_facing, helper, sample_id, frag_depth, sample_mask, view_index, point_coord;
+  uint32_t layer, viewport_index;
   uint32_t sample_position, sample_mask_in;
   explicit FragmentBuiltins(const spirv_exec::Program& p)
       : frag_coord(p.BuiltinInput(uint32_t(spv::BuiltIn::FragCoord))),
@@ -36,6 +37,8 @@ struct FragmentBuiltins {
         sample_mask(p.BuiltinOutput(uint32_t(spv::BuiltIn::SampleMask))),
         view_index(p.BuiltinInput(uint32_t(spv::BuiltIn::ViewIndex))),
         point_coord(p.BuiltinInput(uint32_t(spv::BuiltIn::PointCoord))),
+        layer(p.BuiltinInput(uint32_t(spv::BuiltIn::Layer))),
+        viewport_index(p.BuiltinInput(uint32_t(spv::BuiltIn::ViewportIndex))),
         sample_position(p.BuiltinInput(uint32_t(spv::BuiltIn::SamplePosition))),
         sample_mask_in(p.BuiltinInput(uint32_t(spv::BuiltIn::SampleMask))) {}
 };
@@ -768,6 +771,8 @@ class TileRasterizer {
       }
     }
     set(builtins_.view_index, [&](uint32_t) { return d_.fragment.view_index; });
+    set(builtins_.layer, [&](uint32_t) { return d_.fragment.layer; });
+    set(builtins_.viewport_index, [&](uint32_t) { return d_.fragment.viewport_index; });
     if (builtins_.point_coord != UINT32_MAX && tri.point) {
       for (uint32_t l = begin; l < end; ++l) {
         const float s = 0.5f + (float(b.LaneX(l)) + 0.5f - tri.point_x) / tri.point_size;

@@ -21,6 +21,7 @@ struct FragmentStage {
   const spirv_exec::ShaderResources* resources = nullptr;
   const VaryingLayout* layout = nullptr;
   uint32_t view_index = 0;  // multiview: the view being rendered
+  uint32_t layer = 0, viewport_index = 0;  // the primitives' Layer and ViewportIndex
   float min_sample_shading = 0;  // sample shading: VkPipelineMultisampleStateCreateInfo::minSampleShading, else 0
 };
 

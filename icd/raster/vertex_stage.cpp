@@ -52,6 +52,8 @@ VaryingLayout MatchVaryings(const Program& vertex, const Program* fragment) {
   layout.cull_offset = layout.floats;
   layout.cull_count = BuiltinOutputCount(vertex, spv::BuiltIn::CullDistance);
   layout.floats += layout.cull_count;
+  if (BuiltinOutputCount(vertex, spv::BuiltIn::ViewportIndex) != 0) layout.viewport_index_offset = layout.floats++;
+  if (BuiltinOutputCount(vertex, spv::BuiltIn::Layer) != 0) layout.layer_offset = layout.floats++;
   return layout;
 }
 
@@ -115,6 +117,8 @@ void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, con
   const uint32_t point_size = program.BuiltinOutput(uint32_t(spv::BuiltIn::PointSize));
   const uint32_t clip_distances = program.BuiltinOutput(uint32_t(spv::BuiltIn::ClipDistance));
   const uint32_t cull_distances = program.BuiltinOutput(uint32_t(spv::BuiltIn::CullDistance));
+  const uint32_t viewport_index = program.BuiltinOutput(uint32_t(spv::BuiltIn::ViewportIndex));
+  const uint32_t layer = program.BuiltinOutput(uint32_t(spv::BuiltIn::Layer));
   const uint32_t vertex_index = program.BuiltinInput(uint32_t(spv::BuiltIn::VertexIndex));
   const uint32_t instance_index = program.BuiltinInput(uint32_t(spv::BuiltIn::InstanceIndex));
   const uint32_t base_vertex = program.BuiltinInput(uint32_t(spv::BuiltIn::BaseVertex));
@@ -175,6 +179,10 @@ void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, con
           std::memcpy(&v[kVaryingsOffset + layout.clip_offset + i], &wave.Register(clip_distances + i)[l], 4);
         for (uint32_t i = 0; i < layout.cull_count; ++i)
           std::memcpy(&v[kVaryingsOffset + layout.cull_offset + i], &wave.Register(cull_distances + i)[l], 4);
+        if (layout.viewport_index_offset != UINT32_MAX)
+          std::memcpy(&v[kVaryingsOffset + layout.viewport_index_offset], &wave.Register(viewport_index)[l], 4);
+        if (layout.layer_offset != UINT32_MAX)
+          std::memcpy(&v[kVaryingsOffset + layout.layer_offset], &wave.Register(layer)[l], 4);
       }
     }
   });

@@ -29,6 +29,10 @@ struct VaryingLayout {
   // them with the rest, and fragment shaders may read them.
   uint32_t clip_offset = 0, clip_count = 0;
   uint32_t cull_offset = 0, cull_count = 0;
+  // Then the ViewportIndex and Layer it writes, as integers (UINT32_MAX:
+  // not written); the provoking vertex's pick the primitive's viewport and
+  // layer.
+  uint32_t viewport_index_offset = UINT32_MAX, layer_offset = UINT32_MAX;
   uint32_t floats = 0;  // per vertex
 };
 

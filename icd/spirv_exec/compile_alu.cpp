@@ -212,6 +212,13 @@ bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled
     case SpvOp::OpFConvert: {
       // 32-bit to 32-bit only (no 8/16/64-bit types are advertised yet).
       const CompiledValue& a = Value(inst[2]);
+      if (a.kind == CompiledValue::Kind::kImage || a.kind == CompiledValue::Kind::kPointer) {
+        // A copy of an image, sampler or pointer (nonuniformEXT(sampler2D(...))
+        // copies one to decorate it) is the same value.
+        const CompiledValue copy = a;
+        values_[inst[1]] = copy;
+        return true;
+      }
       if (a.count != ScalarCount(inst[0])) return Fail("width-changing conversions are not supported yet");
       const CompiledValue& v = Define(inst[1], inst[0], a.count);
       for (uint32_t i = 0; i < a.count; ++i) Emit(Op::kMove, v.reg + i, a.reg + i);

@@ -204,6 +204,7 @@ bool Compiler::CompileImageInstruction(const SpirvInstruction& inst, bool* handl
 
   const CompiledValue& image = Value(inst[2]);
   const CompiledValue& coords = Value(inst[3]);
+  if (image.kind != CompiledValue::Kind::kImage) return Fail("sampling a value that is not a sampled image");
   SampleOperands ops;
   ops.coordinate_count = coords.count;
   uint32_t next = 4;

@@ -110,7 +110,8 @@ const std::map<std::string, FeatureCheck>& FeatureRequirements() {
                 v.descriptorBindingStorageBufferUpdateAfterBind &&
                 v.descriptorBindingUniformTexelBufferUpdateAfterBind &&
                 v.descriptorBindingStorageTexelBufferUpdateAfterBind && v.descriptorBindingUpdateUnusedWhilePending &&
-                v.descriptorBindingPartiallyBound && v.runtimeDescriptorArray;
+                v.descriptorBindingPartiallyBound && v.runtimeDescriptorArray &&
+                v.descriptorIndexing;  // the 1.2 struct's summary of them (the CTS checks they agree)
        }},
       {"VK_EXT_extended_dynamic_state", [](const AllFeatures& f) { return f.eds.extendedDynamicState; }},
       {"VK_EXT_extended_dynamic_state2", [](const AllFeatures& f) { return f.eds2.extendedDynamicState2; }},

@@ -103,6 +103,12 @@ VkPipeline GraphicsTest::MakePipeline(const PipelineDesc& d) {
   vp.pViewports = &viewport;
   vp.scissorCount = 1;
   vp.pScissors = &scissor;
+  if (!d.viewports.empty()) {
+    vp.viewportCount = uint32_t(d.viewports.size());
+    vp.pViewports = d.viewports.data();
+    vp.scissorCount = uint32_t(d.scissors.size());
+    vp.pScissors = d.scissors.data();
+  }
   VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
   ms.rasterizationSamples = d.samples;
   ms.sampleShadingEnable = d.min_sample_shading > 0;

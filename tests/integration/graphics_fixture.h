@@ -28,6 +28,9 @@ struct PipelineDesc {
   VkExtent2D extent{32, 32};  // the default viewport and scissor
   VkViewport viewport{};      // width 0: the whole extent, depth 0..1
   VkRect2D scissor{};         // width 0: the whole extent
+  // Several viewports and scissors (multiViewport), instead of the one above.
+  std::vector<VkViewport> viewports;
+  std::vector<VkRect2D> scissors;
   VkPipelineRasterizationStateCreateInfo rasterization{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
                                                        nullptr, 0, VK_FALSE, VK_FALSE, VK_POLYGON_MODE_FILL,
                                                        VK_CULL_MODE_NONE, VK_FRONT_FACE_COUNTER_CLOCKWISE,

@@ -367,6 +367,9 @@ void DeviceTest::SetUp() {
     enable_core.inheritedQueries = features_.inheritedQueries;
     enable_core.vertexPipelineStoresAndAtomics = features_.vertexPipelineStoresAndAtomics;
     enable12.drawIndirectCount = supported.v12.drawIndirectCount;
+    enable_core.multiViewport = features_.multiViewport;
+    enable12.shaderOutputViewportIndex = supported.v12.shaderOutputViewportIndex;
+    enable12.shaderOutputLayer = supported.v12.shaderOutputLayer;
     if (chain != &enable11 && chain != &enable12) {  // enable12 must be in the chain
       enable12.pNext = const_cast<void*>(chain);
       chain = &enable12;

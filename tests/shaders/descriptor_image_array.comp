@@ -20,6 +20,10 @@ void main() {
   vec4 sampled = textureLod(combined[nonuniformEXT(t)], (vec2(p) + 0.5) / 8.0, 0.0);
   vec4 separate = textureLod(sampler2D(textures[nonuniformEXT(i % 2u)], samplers[nonuniformEXT((i / 2u) % 2u)]),
                              vec2(0.5), 0.0);
+  // The same sample with nonuniformEXT on the combined sampler (glslang
+  // copies the sampled image, OpCopyObject, to decorate it); both must agree.
+  vec4 copied = textureLod(nonuniformEXT(sampler2D(textures[i % 2u], samplers[(i / 2u) % 2u])), vec2(0.5), 0.0);
+  separate = (separate + copied) * 0.5;
   ivec2 size = textureSize(combined[nonuniformEXT(t)], 0);
   uint texel = texelFetch(texels[nonuniformEXT(i % 2u)], int(i)).r;
   uint stored = imageLoad(storage[nonuniformEXT(t)], p).r;

@@ -360,20 +360,23 @@ DeviceProperties MakeProperties() {
   v12.maxUpdateAfterBindDescriptorsInAllPools = 1u << 20;
   // Update-after-bind descriptors are read like any other: robust too.
   v12.robustBufferAccessUpdateAfterBind = VK_TRUE;
-  v12.maxPerStageDescriptorUpdateAfterBindSamplers = l.maxPerStageDescriptorSamplers;
+  // Update-after-bind sets (descriptorIndexing): the spec's minimum of
+  // 500000 for the kinds it names; descriptors are plain memory here.
+  constexpr uint32_t kUpdateAfterBindDescriptors = 500000;
+  v12.maxPerStageDescriptorUpdateAfterBindSamplers = kUpdateAfterBindDescriptors;
   v12.maxPerStageDescriptorUpdateAfterBindUniformBuffers = l.maxPerStageDescriptorUniformBuffers;
-  v12.maxPerStageDescriptorUpdateAfterBindStorageBuffers = l.maxPerStageDescriptorStorageBuffers;
-  v12.maxPerStageDescriptorUpdateAfterBindSampledImages = l.maxPerStageDescriptorSampledImages;
-  v12.maxPerStageDescriptorUpdateAfterBindStorageImages = l.maxPerStageDescriptorStorageImages;
+  v12.maxPerStageDescriptorUpdateAfterBindStorageBuffers = kUpdateAfterBindDescriptors;
+  v12.maxPerStageDescriptorUpdateAfterBindSampledImages = kUpdateAfterBindDescriptors;
+  v12.maxPerStageDescriptorUpdateAfterBindStorageImages = kUpdateAfterBindDescriptors;
   v12.maxPerStageDescriptorUpdateAfterBindInputAttachments = l.maxPerStageDescriptorInputAttachments;
-  v12.maxPerStageUpdateAfterBindResources = l.maxPerStageResources;
-  v12.maxDescriptorSetUpdateAfterBindSamplers = l.maxDescriptorSetSamplers;
+  v12.maxPerStageUpdateAfterBindResources = kUpdateAfterBindDescriptors;
+  v12.maxDescriptorSetUpdateAfterBindSamplers = kUpdateAfterBindDescriptors;
   v12.maxDescriptorSetUpdateAfterBindUniformBuffers = l.maxDescriptorSetUniformBuffers;
   v12.maxDescriptorSetUpdateAfterBindUniformBuffersDynamic = l.maxDescriptorSetUniformBuffersDynamic;
-  v12.maxDescriptorSetUpdateAfterBindStorageBuffers = l.maxDescriptorSetStorageBuffers;
+  v12.maxDescriptorSetUpdateAfterBindStorageBuffers = kUpdateAfterBindDescriptors;
   v12.maxDescriptorSetUpdateAfterBindStorageBuffersDynamic = l.maxDescriptorSetStorageBuffersDynamic;
-  v12.maxDescriptorSetUpdateAfterBindSampledImages = l.maxDescriptorSetSampledImages;
-  v12.maxDescriptorSetUpdateAfterBindStorageImages = l.maxDescriptorSetStorageImages;
+  v12.maxDescriptorSetUpdateAfterBindSampledImages = kUpdateAfterBindDescriptors;
+  v12.maxDescriptorSetUpdateAfterBindStorageImages = kUpdateAfterBindDescriptors;
   v12.maxDescriptorSetUpdateAfterBindInputAttachments = l.maxDescriptorSetInputAttachments;
   // Every filterable format and every depth format reduces by MIN and MAX
   // (texel/format_support), after which the view's swizzle applies.

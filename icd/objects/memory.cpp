@@ -127,6 +127,7 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice _device, const VkMemoryAl
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
   device->memory_allocated_bytes += size;
+  device->physical_device->allocated_bytes += size;
   *pMemory = ToHandle(memory);
   return VK_SUCCESS;
 }
@@ -138,6 +139,7 @@ VKAPI_ATTR void VKAPI_CALL FreeMemory(VkDevice _device, VkDeviceMemory _memory, 
   UnregisterAllocation(*memory);
   munmap(memory->data, memory->mapped_length);
   device->memory_allocated_bytes -= memory->size;
+  device->physical_device->allocated_bytes -= memory->size;
   device->memory_allocation_count.fetch_sub(1);
   HostDelete(ChooseAllocator(pAllocator, device->Allocator()), memory);
 }

@@ -3,6 +3,10 @@
 
 #include <sys/sysinfo.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <iterator>
+
 #include "dispatch/entrypoints.h"
 #include "objects/device_capabilities.h"
 #include "objects/device_limits.h"
@@ -25,6 +29,21 @@ VkPhysicalDeviceMemoryProperties MakeMemoryProperties() {
 }
 
 namespace {
+
+// Memory the system could give now (MemAvailable: free plus reclaimable).
+VkDeviceSize AvailableSystemMemory() {
+  if (std::FILE* meminfo = std::fopen("/proc/meminfo", "r")) {
+    char line[128];
+    unsigned long long kib = 0;
+    bool found = false;
+    while (!found && std::fgets(line, sizeof line, meminfo) != nullptr)
+      found = std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
+    std::fclose(meminfo);
+    if (found) return VkDeviceSize(kib) * 1024;
+  }
+  struct sysinfo info {};
+  return sysinfo(&info) == 0 ? VkDeviceSize(info.freeram) * info.mem_unit : 0;
+}
 
 VkQueueFamilyProperties QueueFamily() {
   return {VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT, kQueuesPerFamily, 64, {1, 1, 1}};
@@ -79,7 +98,20 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceMemoryProperties(VkPhysicalDevice ph
 
 VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceMemoryProperties2(VkPhysicalDevice physicalDevice,
                                                               VkPhysicalDeviceMemoryProperties2* pMemoryProperties) {
-  pMemoryProperties->memoryProperties = FromHandle<PhysicalDevice>(physicalDevice)->memory_properties;
+  const PhysicalDevice* physical = FromHandle<PhysicalDevice>(physicalDevice);
+  pMemoryProperties->memoryProperties = physical->memory_properties;
+  for (auto* s = static_cast<VkBaseOutStructure*>(pMemoryProperties->pNext); s != nullptr; s = s->pNext) {
+    if (s->sType != VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT) continue;
+    auto* budget = reinterpret_cast<VkPhysicalDeviceMemoryBudgetPropertiesEXT*>(s);
+    std::fill(std::begin(budget->heapBudget), std::end(budget->heapBudget), VkDeviceSize{0});
+    std::fill(std::begin(budget->heapUsage), std::end(budget->heapUsage), VkDeviceSize{0});
+    // The one heap: what this process's devices use, and what it could use
+    // besides: the memory the system has available now, within the heap.
+    const VkDeviceSize used = physical->allocated_bytes.load();
+    const VkDeviceSize heap = physical->memory_properties.memoryHeaps[0].size;
+    budget->heapUsage[0] = used;
+    budget->heapBudget[0] = std::min(heap, used + AvailableSystemMemory());
+  }
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevice, const char* pLayerName,

@@ -2,6 +2,7 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 
@@ -22,6 +23,9 @@ struct PhysicalDevice : DispatchableObject {
 
   Instance* instance;
   VkPhysicalDeviceMemoryProperties memory_properties{};
+  // Bytes of device memory allocated by all devices of this physical device
+  // (VK_EXT_memory_budget's heap usage).
+  std::atomic<uint64_t> allocated_bytes{0};
   // VK_KHR_display: the displays found on the first query (wsi/display.cpp).
   std::once_flag displays_found;
   std::unique_ptr<wsi::Displays, void (*)(wsi::Displays*)> displays{nullptr, &wsi::DestroyDisplays};

@@ -197,3 +197,51 @@ TEST_F(Memory, HeavyMaxMemoryAllocationCountIsHonoured) {
 
 }  // namespace
 }  // namespace duet_test
+
+namespace duet_test {
+namespace {
+
+// VK_EXT_memory_budget: the heap's usage follows this process's
+// allocations, the budget covers what is in use and stays within the heap,
+// and the entries past the heap count are zero.
+class MemoryBudget : public Memory {
+ protected:
+  MemoryBudget() { device_options_.extensions = {VK_EXT_MEMORY_BUDGET_EXTENSION_NAME}; }
+
+  VkPhysicalDeviceMemoryBudgetPropertiesEXT Budget() {
+    VkPhysicalDeviceMemoryBudgetPropertiesEXT budget{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
+    std::memset(budget.heapBudget, 0xAB, sizeof budget.heapBudget);
+    std::memset(budget.heapUsage, 0xAB, sizeof budget.heapUsage);
+    VkPhysicalDeviceMemoryProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2, &budget};
+    vkGetPhysicalDeviceMemoryProperties2(phys_, &properties);
+    heap_count_ = properties.memoryProperties.memoryHeapCount;
+    heap_size_ = properties.memoryProperties.memoryHeaps[0].size;
+    return budget;
+  }
+  uint32_t heap_count_ = 0;
+  VkDeviceSize heap_size_ = 0;
+};
+
+TEST_F(MemoryBudget, UsageFollowsAllocations) {
+  const VkPhysicalDeviceMemoryBudgetPropertiesEXT before = Budget();
+  ASSERT_EQ(heap_count_, 1u);
+  for (uint32_t i = heap_count_; i < VK_MAX_MEMORY_HEAPS; ++i) {
+    EXPECT_EQ(before.heapBudget[i], 0u) << "heap " << i;
+    EXPECT_EQ(before.heapUsage[i], 0u) << "heap " << i;
+  }
+  EXPECT_LE(before.heapBudget[0], heap_size_);
+  EXPECT_GE(before.heapBudget[0], before.heapUsage[0]);
+
+  constexpr VkDeviceSize kSize = 8 << 20;
+  VkMemoryAllocateInfo info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, kSize, HostVisibleType()};
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  ASSERT_EQ(vkAllocateMemory(device_, &info, nullptr, &memory), VK_SUCCESS);
+  const VkPhysicalDeviceMemoryBudgetPropertiesEXT during = Budget();
+  EXPECT_EQ(during.heapUsage[0], before.heapUsage[0] + kSize);
+  EXPECT_GE(during.heapBudget[0], during.heapUsage[0]);
+  vkFreeMemory(device_, memory, nullptr);
+  EXPECT_EQ(Budget().heapUsage[0], before.heapUsage[0]);
+}
+
+}  // namespace
+}  // namespace duet_test

@@ -121,6 +121,7 @@ DeviceFeatures MakeFeatures() {
   f.extension.colorWriteEnable = VK_TRUE;
   f.extension.provokingVertexLast = VK_TRUE;
   f.extension.depthClipEnable = VK_TRUE;
+  f.extension.depthClipControl = VK_TRUE;  // clip-space depth -w..w (viewport_depth_test.cpp)
   f.extension.vertexInputDynamicState = VK_TRUE;  // the draw reads vertex input state like any dynamic state
 
   // User clip and cull distances from vertex shaders: extra clip planes

@@ -161,6 +161,9 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPip
       g.viewports.assign(vp->pViewports, vp->pViewports + vp->viewportCount);
     if (vp->pScissors != nullptr && !is_dynamic(VK_DYNAMIC_STATE_SCISSOR, VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT))
       g.scissors.assign(vp->pScissors, vp->pScissors + vp->scissorCount);
+    if (const auto* control = FindInChain<VkPipelineViewportDepthClipControlCreateInfoEXT>(
+            vp->pNext, VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_DEPTH_CLIP_CONTROL_CREATE_INFO_EXT))
+      g.rasterization.negative_one_to_one = control->negativeOneToOne;
   }
   if (const auto* ms = info.pMultisampleState; ms != nullptr && use.rasterizes) {
     raster::MultisampleState& m = g.multisample;

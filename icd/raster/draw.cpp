@@ -319,6 +319,12 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
       ShadedVertices& vertices = scratch.vertices;
       ShadeVertices(bindings, state, gp.vertex, vertex_resources, layout, unique, instance, draw, view, &vertices);
       if (watchdog.Stopped()) return;  // the vertices are meaningless
+      // Depth from -w..w to 0..w: clipping and the viewport then work as usual.
+      if (state.rasterization.negative_one_to_one)
+        for (uint32_t i = 0; i < unique.size(); ++i) {
+          float* v = vertices.Vertex(i);
+          v[2] = (v[2] + v[3]) * 0.5f;
+        }
       if (statistics != nullptr) {
         statistics->Add(VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_VERTICES_BIT, elements);
         statistics->Add(VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT, assembled);

@@ -41,6 +41,9 @@ struct RasterizationState {
   // VK_EXT_provoking_vertex: flat attributes come from the primitive's last
   // vertex instead of its first.
   bool provoking_last = false;
+  // VK_EXT_depth_clip_control: clip-space depth runs from -w to w (OpenGL's
+  // convention) instead of 0 to w.
+  bool negative_one_to_one = false;
 };
 
 struct MultisampleState {

@@ -99,6 +99,7 @@ VkPipeline GraphicsTest::MakePipeline(const PipelineDesc& d) {
   VkRect2D scissor = d.scissor;
   if (scissor.extent.width == 0) scissor = {{0, 0}, d.extent};
   VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+  vp.pNext = d.viewport_next;
   vp.viewportCount = 1;
   vp.pViewports = &viewport;
   vp.scissorCount = 1;

@@ -60,6 +60,7 @@ struct PipelineDesc {
   const void* next = nullptr;
   const void* vertex_input_next = nullptr;
   const void* color_blend_next = nullptr;
+  const void* viewport_next = nullptr;  // the viewport state's (depth clip control)
 };
 
 // The colour blend state of one attachment: blending `enable`d with these

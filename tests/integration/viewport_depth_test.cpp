@@ -28,12 +28,15 @@ Vertex V(float x, float y, float z, float r = 1, float g = 1, float b = 1) {
 class ViewportDepthTest : public GraphicsTest {
  protected:
   ViewportDepthTest() {
-    device_options_.extensions = {VK_EXT_DEPTH_CLIP_ENABLE_EXTENSION_NAME};
-    device_options_.extension_features = {reinterpret_cast<VkBaseOutStructure*>(&depth_clip_)};
+    device_options_.extensions = {VK_EXT_DEPTH_CLIP_ENABLE_EXTENSION_NAME, VK_EXT_DEPTH_CLIP_CONTROL_EXTENSION_NAME};
+    device_options_.extension_features = {reinterpret_cast<VkBaseOutStructure*>(&depth_clip_),
+                                          reinterpret_cast<VkBaseOutStructure*>(&depth_clip_control_)};
   }
 
   VkPhysicalDeviceDepthClipEnableFeaturesEXT depth_clip_{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT, nullptr, VK_TRUE};
+  VkPhysicalDeviceDepthClipControlFeaturesEXT depth_clip_control_{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_CONTROL_FEATURES_EXT, nullptr, VK_TRUE};
 
   // Draws `vertices` (a triangle list) with `desc` into a black RGBA8
   // target and a D32 one cleared to 1; `record` may set dynamic state first.
@@ -388,6 +391,31 @@ TEST_F(ViewportDepthTest, DepthClipApartFromClamp) {
         }
       }
   }
+}
+
+// VK_EXT_depth_clip_control: clip-space depth -w..w maps onto the
+// viewport's depth range (window z = (z/w + 1) / 2 for 0..1) and clips at
+// z = w; the ramp's left end (-0.5) is now inside.
+TEST_F(ViewportDepthTest, NegativeOneToOneDepth) {
+  const VkPipelineViewportDepthClipControlCreateInfoEXT control{
+      VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_DEPTH_CLIP_CONTROL_CREATE_INFO_EXT, nullptr, VK_TRUE};
+  PipelineDesc desc = DepthPipeline();
+  desc.viewport_next = &control;
+  const Result r = Draw(desc, DepthRamp());
+  ASSERT_EQ(r.depth.size(), kSize * kSize);
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x) {
+      const double zn = RampDepth(x);
+      if (std::abs(zn - 1.0) < 0.07) continue;  // the clip edge
+      const float got = r.depth[y * kSize + x];
+      if (zn > 1.0) {
+        ASSERT_EQ(got, 1.0f) << x << "," << y << ": clipped";
+        ASSERT_EQ(r.color[y * kSize + x], 0u) << x << "," << y;
+      } else {
+        ASSERT_NEAR(got, (zn + 1.0) / 2.0, 1e-6) << x << "," << y;
+        ASSERT_EQ(r.color[y * kSize + x], kWhite) << x << "," << y;
+      }
+    }
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
 // OpFRem, ModfStruct/FrexpStruct, OpCopyLogical, OpCopyMemory, OpVectorShuffle
 // with an undefined component, and the dynamic vector instructions; and
 // forms of modules with nothing to run in them (OpUndef, DontInline,
-// non-semantic instructions, initialized Private variables).
+// non-semantic instructions, initialized Private variables); and the
+// decorations of HLSL compilers (VK_GOOGLE_hlsl_functionality1,
+// VK_GOOGLE_decorate_string, VK_GOOGLE_user_type).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +18,7 @@
 
 #include "compute_fixture.h"
 #include "float_reference.h"
+#include "shaders/hlsl_decorations.spvasm.h"
 #include "shaders/integer_dot_product.spvasm.h"
 #include "shaders/spirv_misc_instructions.spvasm.h"
 #include "shaders/spirv_module_forms.spvasm.h"
@@ -189,6 +192,31 @@ TEST_F(ShaderSpirvAsmTest, UndefDontInlineNonSemanticAndInitializers) {
     EXPECT_EQ(r[4 * i + 1], x + 5) << "composite built on OpUndef, invocation " << i;
     EXPECT_EQ(r[4 * i + 2], x + 10) << "DontInline call, invocation " << i;
     EXPECT_EQ(r[4 * i + 3], 1234 + i) << "initialized Private variable, invocation " << i;
+  }
+}
+
+// An HLSL compute shader with a structured and an append buffer: the
+// semantic, counter-buffer and user-type decorations accepted and ignored
+// (with the extensions that allow them enabled).
+class HlslDecorationsTest : public ShaderSpirvAsmTest {
+ protected:
+  HlslDecorationsTest() {
+    device_options_.extensions = {VK_GOOGLE_HLSL_FUNCTIONALITY_1_EXTENSION_NAME,
+                                  VK_GOOGLE_DECORATE_STRING_EXTENSION_NAME, VK_GOOGLE_USER_TYPE_EXTENSION_NAME};
+  }
+};
+
+TEST_F(HlslDecorationsTest, AcceptedAndIgnored) {
+  HostBuffer values = StorageBuffer(16), appended = StorageBuffer(16), counter = StorageBuffer(4);
+  counter.as<uint32_t>()[0] = 0;
+  Kernel k = MakeKernel(kHlslDecorationsSpvasm, {values.buffer, appended.buffer, counter.buffer}, 0);
+  Run(k, 1);
+  EXPECT_EQ(counter.as<uint32_t>()[0], 4u);
+  std::vector<uint32_t> got(appended.as<uint32_t>(), appended.as<uint32_t>() + 4);
+  std::sort(got.begin(), got.end());
+  for (uint32_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(values.as<uint32_t>()[i], i * 3 + 1);
+    EXPECT_EQ(got[i], 100 + i);
   }
 }
 

@@ -332,8 +332,24 @@ class TapeExecutor {
   void operator()(const CmdBeginRenderingRecord& r) { render_pass_.BeginRendering(*r.pRenderingInfo); }
   void operator()(const CmdEndRenderingRecord&) { render_pass_.EndRendering(); }
   void operator()(const CmdClearAttachmentsRecord& r) {
+    if (condition_discards_) return;
     render_pass_.ClearAttachments(r.attachmentCount, r.pAttachments, r.rectCount, r.pRects);
   }
+
+  // VK_EXT_conditional_rendering: draws, dispatches and vkCmdClearAttachments
+  // are discarded while the 32-bit predicate read at the begin is zero
+  // (non-zero when inverted). Secondary command buffers run here inherit it.
+  // A predicate past the buffer's end reads as zero.
+  void operator()(const CmdBeginConditionalRenderingEXTRecord& r) {
+    const VkConditionalRenderingBeginInfoEXT& info = *r.pConditionalRenderingBegin;
+    const Buffer* buffer = FromHandle<Buffer>(info.buffer);
+    uint32_t predicate = 0;
+    if (buffer != nullptr && buffer->Data() != nullptr && info.offset + sizeof predicate <= buffer->size)
+      std::memcpy(&predicate, buffer->Data() + info.offset, sizeof predicate);
+    const bool inverted = (info.flags & VK_CONDITIONAL_RENDERING_INVERTED_BIT_EXT) != 0;
+    condition_discards_ = (predicate == 0) != inverted;
+  }
+  void operator()(const CmdEndConditionalRenderingEXTRecord&) { condition_discards_ = false; }
 
   // A device group has one device: every device mask is that device.
   void operator()(const CmdSetDeviceMaskRecord&) {}
@@ -368,6 +384,7 @@ class TapeExecutor {
   }
 
   void Draw(const raster::DrawCall& draw) {
+    if (condition_discards_) return;
     const Pipeline* pipeline = graphics_.shader.pipeline;
     if (pipeline != nullptr && (pipeline->graphics.vertex.writes_memory || pipeline->graphics.fragment.writes_memory))
       ++device_->image_writes;
@@ -376,6 +393,7 @@ class TapeExecutor {
                          statistics_active_ ? &statistics_ : nullptr});
   }
   void Dispatch(const uint32_t base[3], const uint32_t count[3]) {
+    if (condition_discards_) return;
     spirv_exec::RunComputeDispatch(device_, compute_, base, count);
     const Pipeline* pipeline = compute_.pipeline;
     if (statistics_active_ && pipeline != nullptr) {
@@ -414,6 +432,7 @@ class TapeExecutor {
   bool occlusion_active_ = false;
   raster::PipelineStatistics statistics_;  // counted since the active statistics query began
   bool statistics_active_ = false;
+  bool condition_discards_ = false;  // inside conditional rendering whose predicate discards
   ShaderBindings compute_;
   raster::DrawBindings graphics_;
   raster::RenderPassState render_pass_;

@@ -138,6 +138,12 @@ DeviceFeatures MakeFeatures() {
   f.vulkan12.shaderOutputViewportIndex = VK_TRUE;
   f.vulkan12.shaderOutputLayer = VK_TRUE;
 
+  // Draws, dispatches and attachment clears skipped by a predicate in a
+  // buffer, in secondary command buffers too (cmdtape/replay.cpp;
+  // tests/integration/conditional_rendering_test.cpp).
+  f.extension.conditionalRendering = VK_TRUE;
+  f.extension.inheritedConditionalRendering = VK_TRUE;
+
   // Queries: pipeline statistics of the vertex, fragment and compute
   // stages (the geometry and tessellation ones count 0: there are no such
   // stages), occlusion counts that are always exact, and queries active

@@ -33,6 +33,8 @@ DeviceFeatures MakeFeatures() {
 
   // Implemented and tested (tests/integration/draw_test.cpp).
   f.core.largePoints = VK_TRUE;
+  // Lines of any width up to kMaxLineWidth, as rectangles (draw_test.cpp).
+  f.core.wideLines = VK_TRUE;
   // Implemented and tested (tests/integration/logic_op_test.cpp), also as
   // dynamic state (VK_EXT_extended_dynamic_state2, whose other states are
   // Vulkan 1.3's; no tessellation, so no patch control points).
@@ -331,9 +333,9 @@ DeviceProperties MakeProperties() {
   l.pointSizeRange[0] = limits::kMinPointSize;
   l.pointSizeRange[1] = limits::kMaxPointSize;
   l.lineWidthRange[0] = 1.0f;
-  l.lineWidthRange[1] = 1.0f;
+  l.lineWidthRange[1] = limits::kMaxLineWidth;
   l.pointSizeGranularity = 0.125f;
-  l.lineWidthGranularity = 0.0f;
+  l.lineWidthGranularity = 0.125f;  // any width: the rectangle takes it exactly
   l.strictLines = VK_TRUE;
   l.standardSampleLocations = VK_TRUE;
   l.optimalBufferCopyOffsetAlignment = 4;

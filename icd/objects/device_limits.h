@@ -25,6 +25,8 @@ inline constexpr VkDeviceSize kImageAlignment = 64;
 // triangles, so the bound is only how far past the viewport one may reach.
 inline constexpr float kMinPointSize = 1.0f;
 inline constexpr float kMaxPointSize = 1024.0f;
+// Wide lines are rectangles of their width (lineWidthRange [1, this]).
+inline constexpr float kMaxLineWidth = 64.0f;
 // Viewports and scissors of a pipeline (maxViewports).
 inline constexpr uint32_t kMaxViewports = 16;
 // Descriptor sets bound at once (maxBoundDescriptorSets).

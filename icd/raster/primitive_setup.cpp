@@ -271,7 +271,9 @@ void SetupLine(const float* v0, const float* v1, const float* provoking, const S
   const WindowVertex w1 = ToWindow(b.data(), p.viewport, b.data() + kVaryingsOffset);
   const double dx = w1.x - w0.x, dy = w1.y - w0.y, length = std::sqrt(dx * dx + dy * dy);
   if (length == 0) return;
-  const double half = p.rasterization->line_width * 0.5;
+  // Widths outside lineWidthRange are clamped to it (NaN: the narrowest).
+  const float width = p.rasterization->line_width;
+  const double half = (width >= 1.0f ? std::min(width, limits::kMaxLineWidth) : 1.0f) * 0.5;
   const double nx = -dy / length * half, ny = dx / length * half;
   WindowVertex c[4] = {w0, w0, w1, w1};
   c[0].x += nx; c[0].y += ny;

@@ -36,8 +36,10 @@ class DrawTest : public GraphicsTest {
     d.depth_stencil.depthWriteEnable = depth_test;
     d.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS;
     d.depth_format = depth_test ? VK_FORMAT_D32_SFLOAT : VK_FORMAT_UNDEFINED;
+    d.rasterization.lineWidth = line_width_;
     return MakePipeline(d);
   }
+  float line_width_ = 1.0f;  // the pipelines' (wideLines)
 
   VkImageView View(VkImage image, VkFormat format, VkImageAspectFlags aspect) {
     return MakeView(image, VK_IMAGE_VIEW_TYPE_2D, format, {aspect, 0, 1, 0, 1});
@@ -324,6 +326,28 @@ TEST_F(DrawTest, LinesCoverOnePixelAcrossTheirLength) {
     for (uint32_t px = 0; px < kWidth; ++px) {
       ASSERT_EQ(h[(py * kWidth + px) * 4], py == 24 ? 255 : 0) << "horizontal " << px << "," << py;
       ASSERT_EQ(v[(py * kWidth + px) * 4], px == 16 ? 255 : 0) << "vertical " << px << "," << py;
+    }
+}
+
+// wideLines: a line of width w is a w-wide rectangle centred on it
+// (strictLines); a width far beyond lineWidthRange still draws (clamped).
+TEST_F(DrawTest, WideLinesAreRectanglesOfTheirWidth) {
+  ASSERT_EQ(features_.wideLines, VK_TRUE);
+  ASSERT_GE(props_.limits.lineWidthRange[1], 8.0f);
+  const float y = 24.5f / kHeight * 2 - 1;  // a horizontal line through pixel centres' midpoint rows
+  const float x = 16.0f / kWidth * 2 - 1;   // a vertical line on a pixel edge
+  line_width_ = 5.0f;  // y 22..27: rows 22..26
+  std::vector<uint8_t> h = Render({V(-1, y, 0, 1, 0, 0), V(1, y, 0, 1, 0, 0)}, VK_PRIMITIVE_TOPOLOGY_LINE_LIST, false);
+  line_width_ = 4.0f;  // x 14..18: columns 14..17
+  std::vector<uint8_t> v = Render({V(x, -1, 0, 1, 0, 0), V(x, 1, 0, 1, 0, 0)}, VK_PRIMITIVE_TOPOLOGY_LINE_LIST, false);
+  line_width_ = 1e6f;  // clamped to the range's end
+  std::vector<uint8_t> huge =
+      Render({V(-1, y, 0, 1, 0, 0), V(1, y, 0, 1, 0, 0)}, VK_PRIMITIVE_TOPOLOGY_LINE_LIST, false);
+  for (uint32_t py = 0; py < kHeight; ++py)
+    for (uint32_t px = 0; px < kWidth; ++px) {
+      ASSERT_EQ(h[(py * kWidth + px) * 4], py >= 22 && py <= 26 ? 255 : 0) << "horizontal " << px << "," << py;
+      ASSERT_EQ(v[(py * kWidth + px) * 4], px >= 14 && px <= 17 ? 255 : 0) << "vertical " << px << "," << py;
+      ASSERT_EQ(huge[(py * kWidth + px) * 4], 255) << "clamped " << px << "," << py;  // 64 wide: every row
     }
 }
 

@@ -6,7 +6,7 @@
 // forms of modules with nothing to run in them (OpUndef, DontInline,
 // non-semantic instructions, initialized Private variables); and the
 // decorations of HLSL compilers (VK_GOOGLE_hlsl_functionality1,
-// VK_GOOGLE_decorate_string, VK_GOOGLE_user_type).
+// VK_GOOGLE_decorate_string).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -196,13 +196,13 @@ TEST_F(ShaderSpirvAsmTest, UndefDontInlineNonSemanticAndInitializers) {
 }
 
 // An HLSL compute shader with a structured and an append buffer: the
-// semantic, counter-buffer and user-type decorations accepted and ignored
+// semantic and counter-buffer decorations accepted and ignored
 // (with the extensions that allow them enabled).
 class HlslDecorationsTest : public ShaderSpirvAsmTest {
  protected:
   HlslDecorationsTest() {
     device_options_.extensions = {VK_GOOGLE_HLSL_FUNCTIONALITY_1_EXTENSION_NAME,
-                                  VK_GOOGLE_DECORATE_STRING_EXTENSION_NAME, VK_GOOGLE_USER_TYPE_EXTENSION_NAME};
+                                  VK_GOOGLE_DECORATE_STRING_EXTENSION_NAME};
   }
 };
 

@@ -362,6 +362,7 @@ void DeviceTest::SetUp() {
     enable_core.alphaToOne = features_.alphaToOne;
     enable_core.pipelineStatisticsQuery = features_.pipelineStatisticsQuery;
     enable_core.shaderClipDistance = features_.shaderClipDistance;
+    enable_core.wideLines = features_.wideLines;
     enable_core.shaderCullDistance = features_.shaderCullDistance;
     enable_core.occlusionQueryPrecise = features_.occlusionQueryPrecise;
     enable_core.inheritedQueries = features_.inheritedQueries;

@@ -146,6 +146,15 @@ DeviceFeatures MakeFeatures() {
   f.extension.conditionalRendering = VK_TRUE;
   f.extension.inheritedConditionalRendering = VK_TRUE;
 
+  // VK_EXT_robustness2: buffer accesses are checked against the
+  // descriptor's exact range, reads outside an image or buffer give zero with
+  // alpha 1 where the format has none (texel::OutOfBoundsTexel), and null
+  // descriptors and vertex buffers read as nothing bound
+  // (tests/integration/robustness2_test.cpp, shader_buffers_test.cpp).
+  f.extension.robustBufferAccess2 = VK_TRUE;
+  f.extension.robustImageAccess2 = VK_TRUE;
+  f.extension.nullDescriptor = VK_TRUE;
+
   // Queries: pipeline statistics of the vertex, fragment and compute
   // stages (the geometry and tessellation ones count 0: there are no such
   // stages), occlusion counts that are always exact, and queries active
@@ -418,6 +427,9 @@ DeviceProperties MakeProperties() {
   // Extension-only properties (ExtensionProperties).
   p.extension.maxMultiDrawCount = UINT32_MAX;  // draws are replayed one by one
   p.extension.maxPushDescriptors = limits::kMaxPushDescriptors;
+  // Buffer accesses are checked byte-exactly against the descriptor's range.
+  p.extension.robustStorageBufferAccessSizeAlignment = 1;
+  p.extension.robustUniformBufferAccessSizeAlignment = 1;
   p.extension.maxVertexAttribDivisor = UINT32_MAX;
   p.extension.provokingVertexModePerPipeline = VK_TRUE;  // the mode is pipeline state, nothing more
   p.extension.maxCustomBorderColorSamplers = 1u << 16;  // a sampler keeps its colour: no table to fill

@@ -155,9 +155,10 @@ void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, con
                                                                      : draw.first_instance +
                                                                            (instance - draw.first_instance) / f.divisor)
                                                   : id;
-          texel::TexelValue value{};
+          // Robust buffer access: attributes beyond the buffer, or of a null
+          // one (nullDescriptor), read zero with alpha 1 where the format has none.
+          texel::TexelValue value = texel::OutOfBoundsTexel(f.codec);
           const VkDeviceSize at = VkDeviceSize(element) * f.stride;
-          // Robust buffer access: attributes beyond the buffer read zero.
           if (f.base != nullptr && at + f.codec->texel_size <= f.limit) f.codec->unpack(f.base + at, &value, 1);
           for (uint32_t c = 0; c < f.count && f.component + c < 4; ++c)
             wave.Register(f.reg + c)[l] = value.u[f.component + c];

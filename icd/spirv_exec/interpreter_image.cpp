@@ -81,14 +81,6 @@ const texel::TexelCodec* ViewCodec(const ImageView& view) {
   return texel::GetTexelCodec(view.format);
 }
 
-// Out-of-bounds reads give zero, with alpha 1 when the format has no alpha.
-texel::TexelValue Replacement(const texel::TexelCodec* codec) {
-  texel::TexelValue v{};
-  if (codec != nullptr && codec->channel_bits[3] == 0)
-    v.u[3] = codec->value_class == texel::ValueClass::kFloat ? std::bit_cast<uint32_t>(1.0f) : 1u;
-  return v;
-}
-
 // The same for a block-compressed format (all of them read as float).
 texel::TexelValue CompressedReplacement(VkFormat format) {
   texel::TexelValue v{};
@@ -144,7 +136,7 @@ void Read(const Inst& in, const ImageBinding& b, WaveState& w) {
     if (b.buffer_view != nullptr) {
       const BufferView& view = *b.buffer_view;
       const texel::TexelCodec* codec = texel::GetTexelCodec(view.format);
-      v = Replacement(codec);
+      v = texel::OutOfBoundsTexel(codec);
       const uint32_t x = coord[0][l];
       if (codec != nullptr && view.buffer->Data() != nullptr &&
           (VkDeviceSize(x) + 1) * codec->texel_size <= view.range)
@@ -159,7 +151,7 @@ void Read(const Inst& in, const ImageBinding& b, WaveState& w) {
         Store(w, in.dst, l, swizzle ? Swizzled(b.view->components, v, false) : v);
         continue;
       }
-      v = Replacement(texels.codec);
+      v = texel::OutOfBoundsTexel(texels.codec);
       const std::byte* at = texels.codec != nullptr
                                 ? texels.Texel(int32_t(coord[0][l]), coord[1] ? int32_t(coord[1][l]) : 0,
                                                coord[2] ? int32_t(coord[2][l]) : 0)

@@ -65,6 +65,16 @@ struct TexelCodec {
 // compressed and unsupported formats.
 const TexelCodec* GetTexelCodec(VkFormat format);
 
+// What a read outside a resource gives (robustness2, null descriptors and
+// vertex buffers): zero, with alpha 1 (1.0 in float formats) when the
+// format has no alpha, as the missing components of any texel.
+inline TexelValue OutOfBoundsTexel(const TexelCodec* codec) {
+  TexelValue v{};
+  if (codec != nullptr && codec->channel_bits[3] == 0)
+    v.u[3] = codec->value_class == ValueClass::kFloat ? 0x3F800000u : 1u;
+  return v;
+}
+
 // The codec of one aspect of a format as images store it (texel/image_layout):
 // COLOR is GetTexelCodec; DEPTH is the depth plane element (D16: 16-bit UNORM,
 // D24: 32-bit word with depth in the low 24 bits, D32: float), read as

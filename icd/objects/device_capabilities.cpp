@@ -171,6 +171,9 @@ DeviceFeatures MakeFeatures() {
   // face (texel/sample.cpp, sample_resolve.cpp;
   // tests/integration/sampler_modes_test.cpp).
   f.vulkan12.samplerFilterMinmax = VK_TRUE;
+  // Anisotropic filtering: up to 16 trilinear probes along the footprint's
+  // long axis (texel/sample.cpp; sampler_modes_test.cpp).
+  f.core.samplerAnisotropy = VK_TRUE;
   f.extension.customBorderColors = VK_TRUE;
   f.extension.customBorderColorWithoutFormat = VK_TRUE;
   f.extension.borderColorSwizzle = VK_TRUE;
@@ -302,7 +305,7 @@ DeviceProperties MakeProperties() {
   l.maxDrawIndexedIndexValue = UINT32_MAX;
   l.maxDrawIndirectCount = UINT32_MAX;  // draws are replayed one by one
   l.maxSamplerLodBias = texel::kMaxSamplerLodBias;
-  l.maxSamplerAnisotropy = 1.0f;
+  l.maxSamplerAnisotropy = limits::kMaxSamplerAnisotropy;
   l.maxViewports = limits::kMaxViewports;
   l.maxViewportDimensions[0] = l.maxViewportDimensions[1] = limits::kMaxImageDimension2D;
   l.viewportBoundsRange[0] = -2.0f * limits::kMaxImageDimension2D;

@@ -27,6 +27,8 @@ inline constexpr float kMinPointSize = 1.0f;
 inline constexpr float kMaxPointSize = 1024.0f;
 // Wide lines are rectangles of their width (lineWidthRange [1, this]).
 inline constexpr float kMaxLineWidth = 64.0f;
+// Samples an anisotropic filter takes at most (maxSamplerAnisotropy).
+inline constexpr float kMaxSamplerAnisotropy = 16.0f;
 // Viewports and scissors of a pipeline (maxViewports).
 inline constexpr uint32_t kMaxViewports = 16;
 // Descriptor sets bound at once (maxBoundDescriptorSets).

@@ -131,36 +131,62 @@ void FilterLevel(const SampledImageState& state, int32_t level_index, VkFilter f
   *out = reducer.value();
 }
 
+// One probe: filtered within level(s) `choice` at `coord`.
+template <int N, bool kCompare>
+TexelValue FilterLevels(const SampledImageState& state, const LevelChoice& choice, const float coord[3],
+                        const int32_t offset[3], const TexelSpace& space, float dref) {
+  const VkFilter filter = choice.magnified ? state.mag_filter : state.min_filter;
+  TexelValue value;
+  FilterLevel<N, kCompare>(state, choice.hi, filter, coord, offset, space, dref, &value);
+  if (choice.lo != choice.hi && choice.delta != 0.0f) {
+    TexelValue lower;
+    FilterLevel<N, kCompare>(state, choice.lo, filter, coord, offset, space, dref, &lower);
+    if (state.sampler.reduction_mode == VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE) {
+      for (int c = 0; c < 4; ++c) value.f[c] += choice.delta * (lower.f[c] - value.f[c]);
+    } else {
+      Reducer reducer(state.sampler.reduction_mode);
+      reducer.Add(1.0f - choice.delta, value);
+      reducer.Add(choice.delta, lower);
+      value = reducer.value();
+    }
+  }
+  return value;
+}
+
 template <SampledDim kDim, bool kCompare>
 void SampleLanes(const SampledImageState& state, const SampleRequest& request, LaneMask lane_mask, TexelValue* out) {
   constexpr int n = FilteredCoordinateCount(kDim);
   const Operands op(request);
   float lambda_prime[kMaxSampleLanes];
-  ComputeLambdaPrime<kDim>(state, op, LaneCount(lane_mask), lambda_prime);
+  // Anisotropy needs derivatives and one face (not cube maps).
+  const bool anisotropic = kDim != SampledDim::kCube && state.sampler.max_anisotropy > 1.0f && !op.explicit_lod;
+  sampling::Anisotropy aniso;
+  if (anisotropic) sampling::ComputeAnisotropicLambda<kDim>(state, op, LaneCount(lane_mask), lambda_prime, &aniso);
+  else ComputeLambdaPrime<kDim>(state, op, LaneCount(lane_mask), lambda_prime);
   for (LaneMask mask = lane_mask; mask != 0; mask &= mask - 1) {
     const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(mask));
     float coord[3];
     CubeFace cube_face{};
     const TexelSpace space = sampling::LocateLane<kDim>(state, op.coords, lane, coord, &cube_face);
     const LevelChoice choice = ChooseLevels(state, lambda_prime[lane], op.min_lod[lane]);
-    const VkFilter filter = choice.magnified ? state.mag_filter : state.min_filter;
     int32_t offset[3] = {0, 0, 0};
     for (int c = 0; c < n; ++c) offset[c] = op.Offset(c, lane);
     const float dref = kCompare ? op.Dref(state, lane) : 0.0f;
 
     TexelValue value;
-    FilterLevel<n, kCompare>(state, choice.hi, filter, coord, offset, space, dref, &value);
-    if (choice.lo != choice.hi && choice.delta != 0.0f) {
-      TexelValue lower;
-      FilterLevel<n, kCompare>(state, choice.lo, filter, coord, offset, space, dref, &lower);
-      if (state.sampler.reduction_mode == VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE) {
-        for (int c = 0; c < 4; ++c) value.f[c] += choice.delta * (lower.f[c] - value.f[c]);
-      } else {
-        Reducer reducer(state.sampler.reduction_mode);
-        reducer.Add(1.0f - choice.delta, value);
-        reducer.Add(choice.delta, lower);
-        value = reducer.value();
+    const uint32_t probes = anisotropic ? aniso.samples[lane] : 1;
+    if (probes <= 1) {
+      value = FilterLevels<n, kCompare>(state, choice, coord, offset, space, dref);
+    } else {
+      // Probes i = 1..N at (i / (N + 1) - 1/2) of the long axis, averaged.
+      Reducer reducer(state.sampler.reduction_mode);
+      for (uint32_t i = 1; i <= probes; ++i) {
+        const float t = static_cast<float>(i) / static_cast<float>(probes + 1) - 0.5f;
+        float at[3] = {coord[0], coord[1], coord[2]};
+        for (int c = 0; c < n; ++c) at[c] += t * aniso.axis[lane][c];
+        reducer.Add(1.0f / static_cast<float>(probes), FilterLevels<n, kCompare>(state, choice, at, offset, space, dref));
       }
+      value = reducer.value();
     }
     if (state.filtered_min <= state.filtered_max)
       for (int c = 0; c < 4; ++c) value.f[c] = std::clamp(value.f[c], state.filtered_min, state.filtered_max);

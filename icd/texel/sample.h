@@ -193,7 +193,8 @@ void SampleComponents(const SampledImageState& state, const SampleRequest& reque
 // Whether a sample's result depends on its LOD: false when every LOD reads
 // the base level with one filter (magFilter == minFilter and a view of one
 // level, or a sampler whose minLod and maxLod are at most 0 without a MinLod
-// operand). Callers may then leave the derivatives out of the request.
+// operand) and no anisotropy spreads probes along the derivatives. Callers
+// may then leave the derivatives out of the request.
 bool LodMatters(const SampledImageState& state, bool has_min_lod_operand);
 
 // OpImageGather / OpImageDrefGather at the view's base level: out[l] is

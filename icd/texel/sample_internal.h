@@ -327,6 +327,43 @@ void ComputeLambdaPrime(const SampledImageState& state, const Operands& op, uint
   for (uint32_t lane = 0; lane < lane_count; ++lane) lambda_prime[lane] = 0.5f * Log2(rho2[lane]) + bias(lane);
 }
 
+// Anisotropic filtering (the spec's "Texel Anisotropic Filtering"): the
+// footprint's long axis gets `samples` = min(ceil(rho_max / rho_min),
+// maxAnisotropy) probes, spread along the derivative of that axis (`axis`,
+// in normalized coordinates), and the level comes from rho_max / samples.
+// Explicit LODs and cube maps (whose derivatives change face) sample
+// isotropically.
+struct Anisotropy {
+  uint32_t samples[kMaxSampleLanes];
+  float axis[kMaxSampleLanes][3];
+};
+
+template <SampledDim kDim>
+void ComputeAnisotropicLambda(const SampledImageState& state, const Operands& op, uint32_t lane_count,
+                              float* lambda_prime, Anisotropy* aniso) {
+  constexpr int n = FilteredCoordinateCount(kDim);
+  const SampledLevel& base = state.levels[0];
+  const float max_samples = state.sampler.max_anisotropy;
+  for (uint32_t lane = 0; lane < lane_count; ++lane) {
+    float rho_x2 = 0.0f, rho_y2 = 0.0f;
+    for (int c = 0; c < n; ++c) {
+      const float mx = op.ddx[c][lane] * base.scale[c], my = op.ddy[c][lane] * base.scale[c];
+      rho_x2 += mx * mx;
+      rho_y2 += my * my;
+    }
+    const bool x_major = rho_x2 >= rho_y2;
+    const float rho_max = std::sqrt(x_major ? rho_x2 : rho_y2), rho_min = std::sqrt(x_major ? rho_y2 : rho_x2);
+    float samples = 1.0f;
+    if (rho_max > 0.0f)
+      samples = rho_min > 0.0f ? std::min(std::ceil(rho_max / rho_min), max_samples) : max_samples;
+    if (!(samples >= 1.0f)) samples = 1.0f;  // NaN derivatives
+    aniso->samples[lane] = static_cast<uint32_t>(samples);
+    for (int c = 0; c < 3; ++c) aniso->axis[lane][c] = c < n ? (x_major ? op.ddx : op.ddy)[c][lane] : 0.0f;
+    const float bias = std::clamp(state.sampler.mip_lod_bias + op.bias[lane], -kMaxSamplerLodBias, kMaxSamplerLodBias);
+    lambda_prime[lane] = Log2(rho_max / samples) + bias;
+  }
+}
+
 // Image level selection for one lane.
 struct LevelChoice {
   float level;     // d_l - level_base

@@ -181,7 +181,8 @@ void ResolveSampler(const SamplerState& sampler, VkImageAspectFlagBits aspect,
                     out->codec->format != VK_FORMAT_D32_SFLOAT;
   out->border_texel = ExpandToRgba(BorderColor(sampler, out->value_class), present, out->one_bits);
   out->rgba8_waves = out->dim == SampledDim::k2D && out->inline_format != InlineTexelFormat::kNone &&
-                     !out->compare && sampler.reduction_mode == VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE;
+                     !out->compare && sampler.reduction_mode == VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE &&
+                     sampler.max_anisotropy <= 1.0f;
   if (out->rgba8_waves) rgba8::ResolveSources(out);
 }
 

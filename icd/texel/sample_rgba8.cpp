@@ -426,6 +426,8 @@ void SetWideGroupsEnabled(bool enabled) { WideGroups() = enabled && CpuHasAvx2()
 
 bool LodMatters(const SampledImageState& state, bool has_min_lod_operand) {
   if (state.mag_filter != state.min_filter) return true;
+  // Anisotropic probes follow the derivatives even within one level.
+  if (state.sampler.max_anisotropy > 1.0f && state.dim != SampledDim::kCube) return true;
   if (state.level_count == 1) return false;
   // lambda = clamp(lambda', lod_min, lod_max) with lod_min = max(minLod, 0)
   // stays at or below 0 when both limits do: the base level.

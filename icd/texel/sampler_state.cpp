@@ -1,5 +1,8 @@
 #include "texel/sampler_state.h"
 
+#include <algorithm>
+
+#include "objects/device_limits.h"
 #include "objects/sampler.h"
 #include "util/vk_util.h"
 
@@ -23,6 +26,8 @@ SamplerState FromInfo(const VkSamplerCreateInfo& info) {
   state.unnormalized_coordinates = info.unnormalizedCoordinates == VK_TRUE;
   state.non_seamless_cube = (info.flags & VK_SAMPLER_CREATE_NON_SEAMLESS_CUBE_MAP_BIT_EXT) != 0;
   state.border_color = info.borderColor;
+  if (info.anisotropyEnable == VK_TRUE)
+    state.max_anisotropy = std::clamp(info.maxAnisotropy, 1.0f, limits::kMaxSamplerAnisotropy);
   return state;
 }
 

@@ -37,11 +37,13 @@ struct SamplerState {
   // (VkSamplerCustomBorderColorCreateInfoEXT); unused otherwise.
   VkClearColorValue custom_border_color{};
   VkSamplerReductionMode reduction_mode = VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE;
+  // anisotropyEnable: up to this many samples along the footprint's long
+  // axis (1: isotropic).
+  float max_anisotropy = 1.0f;
 };
 
 // From the create info and its pNext chain (reduction mode, custom border
-// colour). Anisotropy is ignored: the device reports maxSamplerAnisotropy 1,
-// which makes every sample isotropic.
+// colour).
 SamplerState MakeSamplerState(const VkSamplerCreateInfo& info);
 
 // From a Sampler object, which keeps the create info without its pNext chain

@@ -1,4 +1,5 @@
-// Sampler modes from extensions and Vulkan 1.2: custom border colours
+// Sampler modes from extensions and Vulkan 1.2, and anisotropic filtering
+// (samplerAnisotropy): custom border colours
 // (VK_EXT_custom_border_color) through the view's component mapping
 // (VK_EXT_border_color_swizzle), MIN and MAX reduction of the filter
 // footprint (samplerFilterMinmax), and cube maps filtered face by face
@@ -9,6 +10,7 @@
 
 #include "compute_fixture.h"
 #include "shaders/sample_cube_points.comp.h"
+#include "shaders/sample_grad_points.comp.h"
 #include "shaders/sample_points.comp.h"
 
 namespace duet_test {
@@ -202,6 +204,58 @@ TEST_F(SamplerModesTest, NonSeamlessCubeMapsStayOnTheirFace) {
     // first row's centre, so 3/8 of the row across the edge.
     EXPECT_NEAR(results[0][0], seamless ? own + 0.375f * (above - own) : own, 2e-3);
     EXPECT_NEAR(results[1][0], own, 1e-6) << "the face's centre";
+  }
+}
+
+// A footprint 8 texels wide and 1 tall on a 64x64 texture whose level 0
+// has 1-texel horizontal stripes (odd rows 255) and whose smaller levels
+// are grey: isotropic filtering takes level 3 (grey); with anisotropy 16 it
+// takes 8 probes along x on level 0, all on the stripe (white).
+TEST_F(SamplerModesTest, AnisotropicFilteringFollowsTheLongAxis) {
+  ASSERT_EQ(features_.samplerAnisotropy, VK_TRUE);
+  ASSERT_GE(props_.limits.maxSamplerAnisotropy, 16.0f);
+  constexpr uint32_t n = 64, levels = 7;
+  VkImage image = MakeGeneralImage(ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {n, n, 1}, levels, 1,
+                                             VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT));
+  ASSERT_NE(image, VK_NULL_HANDLE);
+  for (uint32_t level = 0; level < levels; ++level) {
+    const uint32_t size = n >> level;
+    std::vector<uint8_t> bytes(size * size * 4);
+    for (uint32_t y = 0; y < size; ++y)
+      for (uint32_t x = 0; x < size; ++x)
+        for (uint32_t c = 0; c < 4; ++c) bytes[(y * size + x) * 4 + c] = level == 0 ? (y % 2 ? 255 : 0) : 128;
+    WriteImage(image, {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, 1}, {0, 0, 0}, {size, size, 1}, 4, bytes);
+  }
+  VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  vci.image = image;
+  vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  vci.format = VK_FORMAT_R8G8B8A8_UNORM;
+  vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, 1};
+  VkImageView view = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateImageView(device_, &vci, nullptr, &view), VK_SUCCESS);
+  Defer([this, view] { vkDestroyImageView(device_, view, nullptr); });
+  HostBuffer in = StorageBuffer(2 * 16), out = StorageBuffer(16);
+  // Row 21's centre, halfway across; dPdx 8 texels along x, dPdy 1 texel along y.
+  const float point[8] = {0.5f, 21.5f / n, 8.0f / n, 0.0f, 0.0f, 1.0f / n, 0.0f, 0.0f};
+  std::memcpy(in.data, point, sizeof point);
+  for (bool anisotropic : {false, true}) {
+    SCOPED_TRACE(anisotropic ? "anisotropy 16" : "isotropic");
+    VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    sci.magFilter = sci.minFilter = VK_FILTER_LINEAR;
+    sci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+    sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+    sci.maxLod = VK_LOD_CLAMP_NONE;
+    sci.anisotropyEnable = anisotropic;
+    sci.maxAnisotropy = 16.0f;
+    BufferBinding texture;
+    texture.type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    texture.view = view;
+    texture.sampler = MakeSampler(sci);
+    const Kernel k = MakeKernelWithBindings(kSampleGradPointsComp, {texture, {in.buffer}, {out.buffer}}, 4);
+    const uint32_t count = 1;
+    Run(k, 1, 1, 1, &count, 4);
+    const float expected = anisotropic ? 1.0f : 128.0f / 255.0f;
+    for (int c = 0; c < 4; ++c) EXPECT_NEAR(out.as<float>()[c], expected, 1.5f / 255) << "component " << c;
   }
 }
 

@@ -363,6 +363,7 @@ void DeviceTest::SetUp() {
     enable_core.pipelineStatisticsQuery = features_.pipelineStatisticsQuery;
     enable_core.shaderClipDistance = features_.shaderClipDistance;
     enable_core.wideLines = features_.wideLines;
+    enable_core.samplerAnisotropy = features_.samplerAnisotropy;
     enable_core.shaderCullDistance = features_.shaderCullDistance;
     enable_core.occlusionQueryPrecise = features_.occlusionQueryPrecise;
     enable_core.inheritedQueries = features_.inheritedQueries;
@@ -388,6 +389,7 @@ void DeviceTest::SetUp() {
     enable12.samplerMirrorClampToEdge = supported.v12.samplerMirrorClampToEdge;
     enable12.scalarBlockLayout = supported.v12.scalarBlockLayout;
     enable12.samplerFilterMinmax = supported.v12.samplerFilterMinmax;
+    enable_core.samplerAnisotropy = features_.samplerAnisotropy;
     enable13.maintenance4 = supported.v13.maintenance4;  // glslang's compute shaders use LocalSizeId
     enable13.shaderIntegerDotProduct = supported.v13.shaderIntegerDotProduct;
     enable_core.shaderUniformBufferArrayDynamicIndexing = features_.shaderUniformBufferArrayDynamicIndexing;

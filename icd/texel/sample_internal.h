@@ -275,6 +275,19 @@ inline uint32_t LaneCount(LaneMask lane_mask) {
   return lane_mask == 0 ? 0 : 64u - static_cast<uint32_t>(__builtin_clzll(lane_mask));
 }
 
+// The squared lengths of one lane's x and y derivatives in texels of the
+// base level (first n coordinates).
+template <int n>
+void ScaledDerivatives(const SampledLevel& base, const Operands& op, uint32_t lane, float* rho_x2, float* rho_y2) {
+  *rho_x2 = 0.0f;
+  *rho_y2 = 0.0f;
+  for (int c = 0; c < n; ++c) {
+    const float mx = op.ddx[c][lane] * base.scale[c], my = op.ddy[c][lane] * base.scale[c];
+    *rho_x2 += mx * mx;
+    *rho_y2 += my * my;
+  }
+}
+
 // lambda' = lambda_base + clamp(sampler bias + shader bias) for every lane
 // up to the last active one (inactive lanes compute harmless garbage), so
 // the explicit-LOD loop vectorizes. lambda_base is the Lod operand, or
@@ -314,12 +327,8 @@ void ComputeLambdaPrime(const SampledImageState& state, const Operands& op, uint
     }
   } else {
     for (uint32_t lane = 0; lane < lane_count; ++lane) {
-      float rho_x2 = 0.0f, rho_y2 = 0.0f;
-      for (int c = 0; c < n; ++c) {
-        const float mx = op.ddx[c][lane] * base.scale[c], my = op.ddy[c][lane] * base.scale[c];
-        rho_x2 += mx * mx;
-        rho_y2 += my * my;
-      }
+      float rho_x2, rho_y2;
+      ScaledDerivatives<n>(base, op, lane, &rho_x2, &rho_y2);
       rho2[lane] = std::max(rho_x2, rho_y2);
     }
   }
@@ -345,12 +354,8 @@ void ComputeAnisotropicLambda(const SampledImageState& state, const Operands& op
   const SampledLevel& base = state.levels[0];
   const float max_samples = state.sampler.max_anisotropy;
   for (uint32_t lane = 0; lane < lane_count; ++lane) {
-    float rho_x2 = 0.0f, rho_y2 = 0.0f;
-    for (int c = 0; c < n; ++c) {
-      const float mx = op.ddx[c][lane] * base.scale[c], my = op.ddy[c][lane] * base.scale[c];
-      rho_x2 += mx * mx;
-      rho_y2 += my * my;
-    }
+    float rho_x2, rho_y2;
+    ScaledDerivatives<n>(base, op, lane, &rho_x2, &rho_y2);
     const bool x_major = rho_x2 >= rho_y2;
     const float rho_max = std::sqrt(x_major ? rho_x2 : rho_y2), rho_min = std::sqrt(x_major ? rho_y2 : rho_x2);
     float samples = 1.0f;

@@ -155,6 +155,11 @@ DeviceFeatures MakeFeatures() {
   f.extension.robustImageAccess2 = VK_TRUE;
   f.extension.nullDescriptor = VK_TRUE;
 
+  // A4R4G4B4 and A4B4G4R4 (VK_EXT_4444_formats): codecs like every packed
+  // format's, from the name (texel/texel_codec.cpp; transfer_convert_test.cpp).
+  f.extension.formatA4R4G4B4 = VK_TRUE;
+  f.extension.formatA4B4G4R4 = VK_TRUE;
+
   // Queries: pipeline statistics of the vertex, fragment and compute
   // stages (the geometry and tessellation ones count 0: there are no such
   // stages), occlusion counts that are always exact, and queries active

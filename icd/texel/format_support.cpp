@@ -20,15 +20,18 @@ constexpr VkFormatFeatureFlags2 kRenderable =
 constexpr VkFormatFeatureFlags2 kWithoutFormat =
     VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT | VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
 
-// The last Vulkan 1.0 format. Everything after it (YCbCr, 4444, ASTC HDR,
-// vendor formats) came with extensions the driver does not implement yet.
+// The last Vulkan 1.0 format. Of those after it (YCbCr, 4444, ASTC HDR,
+// vendor formats), which came with extensions, only the 4444 ones are
+// implemented.
 constexpr VkFormat kLastCoreFormat = VK_FORMAT_ASTC_12x12_SRGB_BLOCK;
 
 // Of the compressed formats, the BC family (textureCompressionBC): BC1-BC7
 // decode in texel/bc_decode*. ETC2/EAC and ASTC have no decoder.
 bool IsSupported(const FormatInfo& f) {
   const bool compression_ok = f.compression == Compression::kNone || f.compression == Compression::kBC;
-  return f.format <= kLastCoreFormat && compression_ok && f.plane_count == 1 && !f.chroma_subsampled &&
+  const bool known = f.format <= kLastCoreFormat || f.format == VK_FORMAT_A4R4G4B4_UNORM_PACK16 ||
+                     f.format == VK_FORMAT_A4B4G4R4_UNORM_PACK16;  // VK_EXT_4444_formats
+  return known && compression_ok && f.plane_count == 1 && !f.chroma_subsampled &&
          f.format != VK_FORMAT_R4G4_UNORM_PACK8;
 }
 

@@ -92,6 +92,13 @@ constexpr TexelCodec kColorCodecs[] = {
 
 // The depth and stencil plane elements of texel/image_layout.
 constexpr TexelCodec kDepth16 = DUET_CODEC(D16_UNORM);
+// Colour formats of extensions (VK_EXT_4444_formats), past the core
+// numbering: looked up by a search.
+constexpr TexelCodec kExtensionColorCodecs[] = {
+    DUET_CODEC(A4R4G4B4_UNORM_PACK16),
+    DUET_CODEC(A4B4G4R4_UNORM_PACK16),
+};
+
 constexpr TexelCodec kDepth24 = DUET_CODEC(X8_D24_UNORM_PACK32);
 constexpr TexelCodec kDepth32 = DUET_CODEC(D32_SFLOAT);
 constexpr TexelCodec kStencil8 = DUET_CODEC(S8_UINT);
@@ -157,7 +164,10 @@ ValueClass ValueClassOf(const FormatInfo& info) {
 
 const TexelCodec* GetTexelCodec(VkFormat format) {
   const auto value = static_cast<size_t>(format);
-  return value < kIndexSize ? kColorIndex[value] : nullptr;
+  if (value < kIndexSize) return kColorIndex[value];
+  for (const TexelCodec& codec : kExtensionColorCodecs)
+    if (codec.format == format) return &codec;
+  return nullptr;
 }
 
 const TexelCodec* GetAspectCodec(VkFormat format, VkImageAspectFlagBits aspect) {

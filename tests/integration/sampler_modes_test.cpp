@@ -27,7 +27,7 @@ class SamplerModesTest : public ComputeFixture {
  protected:
   SamplerModesTest() {
     device_options_.extensions = {VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME, VK_EXT_BORDER_COLOR_SWIZZLE_EXTENSION_NAME,
-                                  VK_EXT_NON_SEAMLESS_CUBE_MAP_EXTENSION_NAME};
+                                  VK_EXT_NON_SEAMLESS_CUBE_MAP_EXTENSION_NAME, VK_EXT_4444_FORMATS_EXTENSION_NAME};
     border_features_.customBorderColors = VK_TRUE;
     border_features_.customBorderColorWithoutFormat = VK_TRUE;
     swizzle_features_.borderColorSwizzle = VK_TRUE;
@@ -35,7 +35,8 @@ class SamplerModesTest : public ComputeFixture {
     cube_features_.nonSeamlessCubeMap = VK_TRUE;
     device_options_.extension_features = {reinterpret_cast<VkBaseOutStructure*>(&border_features_),
                                           reinterpret_cast<VkBaseOutStructure*>(&swizzle_features_),
-                                          reinterpret_cast<VkBaseOutStructure*>(&cube_features_)};
+                                          reinterpret_cast<VkBaseOutStructure*>(&cube_features_),
+                                          reinterpret_cast<VkBaseOutStructure*>(&formats_4444_)};
   }
 
   VkSampler MakeSampler(const VkSamplerCreateInfo& sci) {
@@ -95,6 +96,8 @@ class SamplerModesTest : public ComputeFixture {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BORDER_COLOR_SWIZZLE_FEATURES_EXT};
   VkPhysicalDeviceNonSeamlessCubeMapFeaturesEXT cube_features_{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_NON_SEAMLESS_CUBE_MAP_FEATURES_EXT};
+  VkPhysicalDevice4444FormatsFeaturesEXT formats_4444_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_4444_FORMATS_FEATURES_EXT,
+                                                       nullptr, VK_TRUE, VK_TRUE};
 };
 
 // Reads outside the image give the sampler's custom colour, inside the
@@ -256,6 +259,35 @@ TEST_F(SamplerModesTest, AnisotropicFilteringFollowsTheLongAxis) {
     Run(k, 1, 1, 1, &count, 4);
     const float expected = anisotropic ? 1.0f : 128.0f / 255.0f;
     for (int c = 0; c < 4; ++c) EXPECT_NEAR(out.as<float>()[c], expected, 1.5f / 255) << "component " << c;
+  }
+}
+
+// VK_EXT_4444_formats: A4R4G4B4 and A4B4G4R4 texels (alpha in the top
+// nibble) fetched and linearly filtered as RGBA.
+TEST_F(SamplerModesTest, Formats4444AreSampled) {
+  const uint16_t texel = 0x9C63;  // A4R4G4B4: a 9, r C, g 6, b 3; A4B4G4R4: a 9, b C, g 6, r 3
+  for (VkFormat format : {VK_FORMAT_A4R4G4B4_UNORM_PACK16, VK_FORMAT_A4B4G4R4_UNORM_PACK16}) {
+    SCOPED_TRACE(format == VK_FORMAT_A4R4G4B4_UNORM_PACK16 ? "A4R4G4B4" : "A4B4G4R4");
+    VkImage image = MakeGeneralImage(ImageInfo(VK_IMAGE_TYPE_2D, format, {2, 2, 1}, 1, 1,
+                                               VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT));
+    ASSERT_NE(image, VK_NULL_HANDLE);
+    std::vector<uint8_t> bytes;
+    for (int i = 0; i < 4; ++i) {
+      bytes.push_back(uint8_t(texel & 0xFF));
+      bytes.push_back(uint8_t(texel >> 8));
+    }
+    WriteImage(image, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {2, 2, 1}, 2, bytes);
+    const VkImageView view = ComputeFixture::MakeImageView(image, format);
+    VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    sci.magFilter = sci.minFilter = VK_FILTER_LINEAR;
+    // A texel fetch and a filtered sample between texels (every texel the same).
+    const std::vector<std::array<float, 4>> results =
+        Sample(kSamplePointsComp, view, MakeSampler(sci), {{1, 0, 0, 1}, {0.3f, 0.6f, 0, 0}});
+    ASSERT_EQ(results.size(), 2u);
+    const bool argb = format == VK_FORMAT_A4R4G4B4_UNORM_PACK16;
+    const float expected[4] = {(argb ? 0xC : 0x3) / 15.0f, 0x6 / 15.0f, (argb ? 0x3 : 0xC) / 15.0f, 0x9 / 15.0f};
+    for (const std::array<float, 4>& got : results)
+      for (int c = 0; c < 4; ++c) EXPECT_NEAR(got[c], expected[c], 1e-5f) << "component " << c;
   }
 }
 

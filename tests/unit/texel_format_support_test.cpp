@@ -235,7 +235,7 @@ TEST(FormatSupport, UnsupportedKindsAdvertiseNothing) {
   for (VkFormat format : {VK_FORMAT_UNDEFINED, VK_FORMAT_R4G4_UNORM_PACK8, VK_FORMAT_EAC_R11_UNORM_BLOCK,
                           VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK, VK_FORMAT_ASTC_4x4_SRGB_BLOCK,
                           VK_FORMAT_G8B8G8R8_422_UNORM, VK_FORMAT_G8_B8R8_2PLANE_420_UNORM,
-                          VK_FORMAT_A4R4G4B4_UNORM_PACK16, VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK,
+                          VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK,
                           VK_FORMAT_R16G16_S10_5_NV, static_cast<VkFormat>(12345)}) {
     const FormatFeatures f = GetFormatFeatures(format);
     EXPECT_EQ(f.linear | f.optimal | f.buffer, 0u) << format;
@@ -244,10 +244,18 @@ TEST(FormatSupport, UnsupportedKindsAdvertiseNothing) {
 
 TEST(FormatSupport, EverySupportedFormatIsCoreUncompressedOrBcSinglePlane) {
   const std::vector<const FormatInfo*> supported = SupportedFormats();
-  // 130 uncompressed Vulkan 1.0 formats, less R4G4_UNORM_PACK8, and the 16 BC formats.
-  EXPECT_EQ(supported.size(), 129u + 16u);
+  // 130 uncompressed Vulkan 1.0 formats, less R4G4_UNORM_PACK8, the 16 BC
+  // formats and the two of VK_EXT_4444_formats.
+  EXPECT_EQ(supported.size(), 129u + 16u + 2u);
   for (const FormatInfo* info : supported) {
-    if (info->compression == Compression::kBC) {
+    if (info->format == VK_FORMAT_A4R4G4B4_UNORM_PACK16 || info->format == VK_FORMAT_A4B4G4R4_UNORM_PACK16) {
+      // VK_EXT_4444_formats: sampled, filtered and blitted from, in optimal tiling.
+      const FormatFeatures f = GetFormatFeatures(info->format);
+      constexpr VkFormatFeatureFlags2 kRequired = VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT |
+                                                  VK_FORMAT_FEATURE_2_BLIT_SRC_BIT |
+                                                  VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+      EXPECT_EQ(f.optimal & kRequired, kRequired) << info->name;
+    } else if (info->compression == Compression::kBC) {
       EXPECT_GE(info->format, VK_FORMAT_BC1_RGB_UNORM_BLOCK) << info->name;
       EXPECT_LE(info->format, VK_FORMAT_BC7_SRGB_BLOCK) << info->name;
     } else {

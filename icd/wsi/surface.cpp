@@ -159,6 +159,11 @@ VKAPI_ATTR VkResult VKAPI_CALL GetPhysicalDeviceSurfaceCapabilities2KHR(
       std::copy_n(modes.begin(), compatible->presentModeCount, compatible->pPresentModes);
     }
   }
+  // VK_KHR_surface_protected_capabilities: no protected memory, so no
+  // protected swapchains.
+  if (auto* protection = FindInChain<VkSurfaceProtectedCapabilitiesKHR>(
+          pSurfaceCapabilities->pNext, VK_STRUCTURE_TYPE_SURFACE_PROTECTED_CAPABILITIES_KHR))
+    protection->supportsProtected = VK_FALSE;
   if (auto* scaling = FindInChain<VkSurfacePresentScalingCapabilitiesEXT>(
           pSurfaceCapabilities->pNext, VK_STRUCTURE_TYPE_SURFACE_PRESENT_SCALING_CAPABILITIES_EXT)) {
     // No scaling or gravity: a swapchain's extent must be one the surface takes.

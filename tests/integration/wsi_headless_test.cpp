@@ -26,6 +26,27 @@ TEST_F(WsiHeadless, ExtensionsAreAdvertised) {
     EXPECT_TRUE(HasExtension(device, name)) << name;
 }
 
+// VK_KHR_surface_protected_capabilities: asked through
+// vkGetPhysicalDeviceSurfaceCapabilities2KHR, no surface takes protected
+// swapchains (the device has no protected memory).
+class WsiProtectedCapabilities : public WsiTest {
+ protected:
+  WsiProtectedCapabilities() { instance_extensions_.push_back(VK_KHR_SURFACE_PROTECTED_CAPABILITIES_EXTENSION_NAME); }
+};
+
+TEST_F(WsiProtectedCapabilities, NoSurfaceSupportsProtectedSwapchains) {
+  auto get_caps2 = InstanceProc<PFN_vkGetPhysicalDeviceSurfaceCapabilities2KHR>(
+      "vkGetPhysicalDeviceSurfaceCapabilities2KHR");
+  ASSERT_NE(get_caps2, nullptr);
+  VkPhysicalDeviceSurfaceInfo2KHR info{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SURFACE_INFO_2_KHR};
+  info.surface = MakeHeadlessSurface();
+  VkSurfaceProtectedCapabilitiesKHR protection{VK_STRUCTURE_TYPE_SURFACE_PROTECTED_CAPABILITIES_KHR};
+  protection.supportsProtected = VK_TRUE;
+  VkSurfaceCapabilities2KHR caps2{VK_STRUCTURE_TYPE_SURFACE_CAPABILITIES_2_KHR, &protection};
+  VK_ASSERT_OK(get_caps2(phys_, &info, &caps2));
+  EXPECT_EQ(protection.supportsProtected, VK_FALSE);
+}
+
 TEST_F(WsiHeadless, SurfaceQueries) {
   VkSurfaceKHR surface = MakeHeadlessSurface();
   ASSERT_NE(surface, VK_NULL_HANDLE);

@@ -33,6 +33,10 @@ VkResult CheckCreateInfo(const Device& device, const VkSwapchainCreateInfoKHR& i
   VkSwapchainCreateFlagsKHR allowed_flags = 0;
   if (device.IsEnabled(dispatch::Extension::EXT_swapchain_maintenance1))
     allowed_flags |= VK_SWAPCHAIN_CREATE_DEFERRED_MEMORY_ALLOCATION_BIT_EXT;
+  // VK_KHR_swapchain_mutable_format: the images take views of the formats
+  // the VkImageFormatListCreateInfo names (CreateImages).
+  if (device.IsEnabled(dispatch::Extension::KHR_swapchain_mutable_format))
+    allowed_flags |= VK_SWAPCHAIN_CREATE_MUTABLE_FORMAT_BIT_KHR;
   const auto* modes = FindInChain<VkSwapchainPresentModesCreateInfoEXT>(
       info.pNext, VK_STRUCTURE_TYPE_SWAPCHAIN_PRESENT_MODES_CREATE_INFO_EXT);
   const auto* scaling = FindInChain<VkSwapchainPresentScalingCreateInfoEXT>(
@@ -86,6 +90,16 @@ VkResult CreateImages(Swapchain* swapchain, const VkSwapchainCreateInfoKHR& info
   image_info.usage = info.imageUsage;
   image_info.sharingMode = info.imageSharingMode;
   image_info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  VkImageFormatListCreateInfo format_list{VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO};
+  if ((info.flags & VK_SWAPCHAIN_CREATE_MUTABLE_FORMAT_BIT_KHR) != 0) {
+    image_info.flags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+    if (const auto* list = FindInChain<VkImageFormatListCreateInfo>(info.pNext,
+                                                                    VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO)) {
+      format_list.viewFormatCount = list->viewFormatCount;
+      format_list.pViewFormats = list->pViewFormats;
+      image_info.pNext = &format_list;
+    }
+  }
   for (uint32_t i = 0; i < count; ++i) {
     VkImage image = VK_NULL_HANDLE;
     if (VkResult r = api::CreateImage(device, &image_info, allocator, &image); r != VK_SUCCESS) return r;

@@ -47,6 +47,69 @@ TEST_F(WsiProtectedCapabilities, NoSurfaceSupportsProtectedSwapchains) {
   EXPECT_EQ(protection.supportsProtected, VK_FALSE);
 }
 
+// VK_KHR_swapchain_mutable_format: an sRGB swapchain whose images take
+// UNORM views; a clear to 0.5 through one stores 128 (the sRGB view would
+// store 188).
+class WsiMutableFormat : public WsiTest {
+ protected:
+  WsiMutableFormat() {
+    device_options_.extensions.push_back(VK_KHR_SWAPCHAIN_MUTABLE_FORMAT_EXTENSION_NAME);
+    device_options_.render_pass_features = true;  // dynamic rendering
+  }
+};
+
+TEST_F(WsiMutableFormat, SwapchainImagesTakeViewsOfListedFormats) {
+  const VkFormat formats[2] = {VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_B8G8R8A8_UNORM};
+  VkImageFormatListCreateInfo list{VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO, nullptr, 2, formats};
+  SwapchainOptions options;
+  options.format = VK_FORMAT_B8G8R8A8_SRGB;
+  options.flags = VK_SWAPCHAIN_CREATE_MUTABLE_FORMAT_BIT_KHR;
+  options.next = &list;
+  const VkSwapchainKHR swapchain = MakeSwapchain(MakeHeadlessSurface(), options);
+  const std::vector<VkImage> images = SwapchainImages(swapchain);
+  ASSERT_FALSE(images.empty());
+  uint32_t index = 0;
+  ASSERT_EQ(AcquireWithFence(swapchain, &index), VK_SUCCESS);
+  VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  vci.image = images[index];
+  vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  vci.format = VK_FORMAT_B8G8R8A8_UNORM;
+  vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  VkImageView view = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateImageView(device_, &vci, nullptr, &view), VK_SUCCESS);
+  Defer([this, view] { vkDestroyImageView(device_, view, nullptr); });
+
+  VkCommandBuffer cb = BeginCommands();
+  VkImageMemoryBarrier to_attachment{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+  to_attachment.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+  to_attachment.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  to_attachment.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+  to_attachment.srcQueueFamilyIndex = to_attachment.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  to_attachment.image = images[index];
+  to_attachment.subresourceRange = vci.subresourceRange;
+  vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, 0, 0,
+                       nullptr, 0, nullptr, 1, &to_attachment);
+  VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+  color.imageView = view;
+  color.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+  color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+  color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  color.clearValue.color = {{0.5f, 0.5f, 0.5f, 1.0f}};
+  VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
+  rendering.renderArea = {{0, 0}, options.extent};
+  rendering.layerCount = 1;
+  rendering.colorAttachmentCount = 1;
+  rendering.pColorAttachments = &color;
+  vkCmdBeginRendering(cb, &rendering);
+  vkCmdEndRendering(cb);
+  EndSubmitWait(cb);
+  const std::vector<uint8_t> bytes =
+      ReadImage(images[index], {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {1, 1, 1}, 4);
+  ASSERT_EQ(bytes.size(), 4u);
+  EXPECT_EQ(bytes[0], 128);  // 0.5 as UNORM, not sRGB-encoded
+  EXPECT_EQ(bytes[3], 255);
+}
+
 TEST_F(WsiHeadless, SurfaceQueries) {
   VkSurfaceKHR surface = MakeHeadlessSurface();
   ASSERT_NE(surface, VK_NULL_HANDLE);

@@ -160,6 +160,12 @@ DeviceFeatures MakeFeatures() {
   f.extension.formatA4R4G4B4 = VK_TRUE;
   f.extension.formatA4B4G4R4 = VK_TRUE;
 
+  // Attachments sampled by the draws that render to them (layout
+  // ATTACHMENT_FEEDBACK_LOOP_OPTIMAL): draws run in order, and pending
+  // load-op clears are written before a draw reads an attachment
+  // (raster/draw.cpp ReadsAttachments; feedback_loop_test.cpp).
+  f.extension.attachmentFeedbackLoopLayout = VK_TRUE;
+
   // Queries: pipeline statistics of the vertex, fragment and compute
   // stages (the geometry and tessellation ones count 0: there are no such
   // stages), occlusion counts that are always exact, and queries active

@@ -177,6 +177,10 @@ bool UsageIsBacked(VkImageUsageFlags usage, VkFormatFeatureFlags2 features) {
        VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT},
       // Transient attachments only change how memory may be backed.
       {VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT, 0},
+      // VK_EXT_attachment_feedback_loop_layout: an attachment also read by
+      // the draws that write it.
+      {VK_IMAGE_USAGE_ATTACHMENT_FEEDBACK_LOOP_BIT_EXT,
+       VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT},
   };
   VkImageUsageFlags known = 0;
   for (const Requirement& r : kRequirements) {

@@ -47,6 +47,22 @@ struct AllFeatures {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXEL_BUFFER_ALIGNMENT_FEATURES_EXT};
   VkPhysicalDeviceSwapchainMaintenance1FeaturesEXT swapchain_maintenance1{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SWAPCHAIN_MAINTENANCE_1_FEATURES_EXT};
+  VkPhysicalDeviceConditionalRenderingFeaturesEXT conditional_rendering{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CONDITIONAL_RENDERING_FEATURES_EXT};
+  VkPhysicalDeviceRobustness2FeaturesEXT robustness2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT};
+  VkPhysicalDevice4444FormatsFeaturesEXT formats_4444{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_4444_FORMATS_FEATURES_EXT};
+  VkPhysicalDeviceDepthClipControlFeaturesEXT depth_clip_control{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_CONTROL_FEATURES_EXT};
+  VkPhysicalDeviceDepthClipEnableFeaturesEXT depth_clip_enable{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT};
+  VkPhysicalDeviceAttachmentFeedbackLoopLayoutFeaturesEXT feedback_loop{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ATTACHMENT_FEEDBACK_LOOP_LAYOUT_FEATURES_EXT};
+  VkPhysicalDeviceColorWriteEnableFeaturesEXT color_write_enable{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COLOR_WRITE_ENABLE_FEATURES_EXT};
+  VkPhysicalDeviceCustomBorderColorFeaturesEXT custom_border_color{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT};
+  VkPhysicalDeviceBorderColorSwizzleFeaturesEXT border_color_swizzle{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BORDER_COLOR_SWIZZLE_FEATURES_EXT};
+  VkPhysicalDeviceIndexTypeUint8FeaturesEXT index_type_uint8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT};
+  VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT list_restart{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVE_TOPOLOGY_LIST_RESTART_FEATURES_EXT};
+  VkPhysicalDeviceProvokingVertexFeaturesEXT provoking_vertex{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT};
+  VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT divisor{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT};
+  VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT vertex_input{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT};
+  VkPhysicalDeviceMultiDrawFeaturesEXT multi_draw{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT};
+  VkPhysicalDeviceNonSeamlessCubeMapFeaturesEXT non_seamless_cube{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_NON_SEAMLESS_CUBE_MAP_FEATURES_EXT};
 
   explicit AllFeatures(VkPhysicalDevice phys, const std::set<std::string>& extensions) {
     f2.pNext = &v11;
@@ -64,6 +80,22 @@ struct AllFeatures {
     chain("VK_EXT_extended_dynamic_state2", eds2);
     chain("VK_EXT_texel_buffer_alignment", texel_buffer_alignment);
     chain("VK_EXT_swapchain_maintenance1", swapchain_maintenance1);
+    chain("VK_EXT_conditional_rendering", conditional_rendering);
+    chain("VK_EXT_robustness2", robustness2);
+    chain("VK_EXT_4444_formats", formats_4444);
+    chain("VK_EXT_depth_clip_control", depth_clip_control);
+    chain("VK_EXT_depth_clip_enable", depth_clip_enable);
+    chain("VK_EXT_attachment_feedback_loop_layout", feedback_loop);
+    chain("VK_EXT_color_write_enable", color_write_enable);
+    chain("VK_EXT_custom_border_color", custom_border_color);
+    chain("VK_EXT_border_color_swizzle", border_color_swizzle);
+    chain("VK_EXT_index_type_uint8", index_type_uint8);
+    chain("VK_EXT_primitive_topology_list_restart", list_restart);
+    chain("VK_EXT_provoking_vertex", provoking_vertex);
+    chain("VK_EXT_vertex_attribute_divisor", divisor);
+    chain("VK_EXT_vertex_input_dynamic_state", vertex_input);
+    chain("VK_EXT_multi_draw", multi_draw);
+    chain("VK_EXT_non_seamless_cube_map", non_seamless_cube);
     vkGetPhysicalDeviceFeatures2(phys, &f2);
   }
 };
@@ -131,6 +163,25 @@ const std::map<std::string, FeatureCheck>& FeatureRequirements() {
        [](const AllFeatures& f) { return f.v13.subgroupSizeControl && f.v13.computeFullSubgroups; }},
       {"VK_EXT_swapchain_maintenance1", [](const AllFeatures& f) { return f.swapchain_maintenance1.swapchainMaintenance1; }},
       {"VK_EXT_texel_buffer_alignment", [](const AllFeatures& f) { return f.texel_buffer_alignment.texelBufferAlignment; }},
+      {"VK_EXT_conditional_rendering", [](const AllFeatures& f) { return f.conditional_rendering.conditionalRendering; }},
+      {"VK_EXT_robustness2",  // one of the three
+       [](const AllFeatures& f) {
+         return f.robustness2.robustBufferAccess2 || f.robustness2.robustImageAccess2 || f.robustness2.nullDescriptor;
+       }},
+      {"VK_EXT_4444_formats", [](const AllFeatures& f) { return f.formats_4444.formatA4R4G4B4; }},
+      {"VK_EXT_depth_clip_control", [](const AllFeatures& f) { return f.depth_clip_control.depthClipControl; }},
+      {"VK_EXT_depth_clip_enable", [](const AllFeatures& f) { return f.depth_clip_enable.depthClipEnable; }},
+      {"VK_EXT_attachment_feedback_loop_layout", [](const AllFeatures& f) { return f.feedback_loop.attachmentFeedbackLoopLayout; }},
+      {"VK_EXT_color_write_enable", [](const AllFeatures& f) { return f.color_write_enable.colorWriteEnable; }},
+      {"VK_EXT_custom_border_color", [](const AllFeatures& f) { return f.custom_border_color.customBorderColors; }},
+      {"VK_EXT_border_color_swizzle", [](const AllFeatures& f) { return f.border_color_swizzle.borderColorSwizzle; }},
+      {"VK_EXT_index_type_uint8", [](const AllFeatures& f) { return f.index_type_uint8.indexTypeUint8; }},
+      {"VK_EXT_primitive_topology_list_restart", [](const AllFeatures& f) { return f.list_restart.primitiveTopologyListRestart; }},
+      {"VK_EXT_provoking_vertex", [](const AllFeatures& f) { return f.provoking_vertex.provokingVertexLast; }},
+      {"VK_EXT_vertex_attribute_divisor", [](const AllFeatures& f) { return f.divisor.vertexAttributeInstanceRateDivisor; }},
+      {"VK_EXT_vertex_input_dynamic_state", [](const AllFeatures& f) { return f.vertex_input.vertexInputDynamicState; }},
+      {"VK_EXT_multi_draw", [](const AllFeatures& f) { return f.multi_draw.multiDraw; }},
+      {"VK_EXT_non_seamless_cube_map", [](const AllFeatures& f) { return f.non_seamless_cube.nonSeamlessCubeMap; }},
   };
   return table;
 }

@@ -239,8 +239,12 @@ TEST_P(WsiX11Transfer, OnlyDamageReachesTheWindow) {
     ASSERT_EQ(AcquireWithFence(swapchain, &index), VK_SUCCESS);
     held.push_back(index);
   }
-  // The backend transfer follows the image release; a short pause covers it.
-  SleepMs(100);
+  // The backend's transfer follows the image release, on its own
+  // connection: wait until the window shows the second frame's orange pixel
+  // (the server runs a connection's requests in order, so everything sent
+  // before it is there too). A fixed pause was too short on a loaded machine.
+  for (int attempt = 0; attempt < 500 && ReadWindow(window, 200, 100).At(10, 10) != kOrange; ++attempt) SleepMs(10);
+  ASSERT_EQ(ReadWindow(window, 200, 100).At(10, 10), kOrange) << "the second frame never reached the window";
   Scribble(window, kWhite, 200, 100);
   // The same frame again: nothing is sent, the scribble stays.
   ASSERT_EQ(RenderAndPresent(swapchain, held[0], options, kTeal, {{10, 10, kOrange}}), VK_SUCCESS);

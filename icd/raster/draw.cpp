@@ -176,34 +176,32 @@ void SetDepthRange(const VkViewport& viewport, const GraphicsState& state, Outpu
 }
 
 // Primitives that chose their layer or viewport (ViewportIndex, Layer):
-// rasterized one (layer, viewport) group at a time, each into its layer with
-// its viewport's depth range, the fragment shader seeing both. Layers
-// outside the framebuffer's are not drawn (their contents are undefined).
+// rasterized in primitive order, one run of consecutive primitives with the
+// same (layer, viewport) at a time (overlapping viewports keep the API's
+// order), each into its layer with its viewport's depth range, the fragment
+// shader seeing both. Layers outside the framebuffer's are not drawn (their
+// contents are undefined).
 void RasterizeGroups(const RenderTargets& targets, const GraphicsState& state,
                      std::span<const SetupParameters> viewports, uint32_t view_layer, TriangleSetup* setup,
                      FragmentStage* fragment, uint64_t* samples_passed, uint64_t* invocations) {
-  std::vector<std::pair<uint32_t, uint32_t>> groups;  // (layer, viewport)
-  for (const Triangle& t : setup->triangles) {
-    const std::pair<uint32_t, uint32_t> key{t.layer, t.viewport};
-    if (std::find(groups.begin(), groups.end(), key) == groups.end()) groups.push_back(key);
-  }
   const bool multiview = targets.view_mask != 0;  // the view picks the layer; Layer is ignored
-  TriangleSetup group;
-  group.varying_floats = setup->varying_floats;
-  group.varyings.swap(setup->varyings);  // the triangles' offsets stay valid
-  for (const auto& [layer, viewport] : groups) {
+  const std::vector<Triangle>& all = setup->triangles;
+  TriangleSetup run;
+  run.varying_floats = setup->varying_floats;
+  run.varyings.swap(setup->varyings);  // the triangles' offsets stay valid
+  for (size_t begin = 0, end = 0; begin < all.size(); begin = end) {
+    const uint32_t layer = all[begin].layer, viewport = all[begin].viewport;
+    while (end < all.size() && all[end].layer == layer && all[end].viewport == viewport) ++end;
     const uint32_t target_layer = multiview ? view_layer : layer;
-    group.triangles.clear();
-    for (const Triangle& t : setup->triangles)
-      if (t.layer == layer && t.viewport == viewport) group.triangles.push_back(t);
     if (target_layer >= targets.layer_count) continue;
+    run.triangles.assign(all.begin() + ptrdiff_t(begin), all.begin() + ptrdiff_t(end));
     OutputTargets outputs = ResolveOutputs(targets, state, target_layer);
     SetDepthRange(viewports[viewport].viewport, state, &outputs);
     fragment->layer = layer;
     fragment->viewport_index = viewport;
-    RasterizeTriangles(group, *fragment, outputs, samples_passed, invocations);
+    RasterizeTriangles(run, *fragment, outputs, samples_passed, invocations);
   }
-  setup->varyings.swap(group.varyings);
+  setup->varyings.swap(run.varyings);
   fragment->layer = fragment->viewport_index = 0;
 }
 
@@ -269,7 +267,7 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
     viewports[i].viewport = state.viewports[i];
     viewports[i].scissor = scissors[i];
   }
-  // Primitives go to several layers or viewports: rasterized in groups.
+  // Primitives go to several layers or viewports: rasterized in runs.
   const bool grouped = layout.layer_offset != UINT32_MAX || layout.viewport_index_offset != UINT32_MAX;
 
   thread_local DrawScratch scratch;

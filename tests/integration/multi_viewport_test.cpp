@@ -76,6 +76,30 @@ TEST_F(MultiViewportTest, ViewportIndexPicksViewportAndScissor) {
     }
 }
 
+// Viewports 0 and 1 both cover the target; instances 0, 1, 2 draw into
+// viewports 0, 1, 0: the last one drawn (instance 2) stays, whatever the
+// viewports.
+TEST_F(MultiViewportTest, OverlappingViewportsKeepPrimitiveOrder) {
+  PipelineDesc desc = Desc();
+  for (int i = 0; i < 2; ++i) {
+    desc.viewports.push_back({0, 0, float(kSize), float(kSize), 0, 1});
+    desc.scissors.push_back({{0, 0}, kExtent});
+  }
+  const VkPipeline pipeline = MakePipeline(desc);
+  const Target target = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
+  VkCommandBuffer cb = BeginCommands();
+  BeginRendering(cb, {{&target, VK_ATTACHMENT_LOAD_OP_CLEAR, {}}});
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  const uint32_t mode = 2;
+  vkCmdPushConstants(cb, desc.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &mode);
+  vkCmdDraw(cb, 4, 3, 0, 0);
+  vkCmdEndRendering(cb);
+  EndSubmitWait(cb);
+  const std::vector<uint32_t> pixels = Read<uint32_t>(target);
+  ASSERT_EQ(pixels.size(), kSize * kSize);
+  for (uint32_t i = 0; i < kSize * kSize; ++i) ASSERT_EQ(pixels[i], Expected(0, 2)) << "pixel " << i;
+}
+
 // Instance i draws into layer i of a 3-layer colour attachment (instance 3
 // into a layer the framebuffer does not have: nothing).
 TEST_F(MultiViewportTest, LayerPicksTheFramebufferLayer) {

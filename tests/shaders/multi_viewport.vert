@@ -1,7 +1,7 @@
 #version 450
 // A full-viewport quad (triangle strip from gl_VertexIndex) per instance,
-// sent to viewport `instance` (mode 0) or framebuffer layer `instance`
-// (mode 1) by the vertex shader itself.
+// sent to viewport `instance` (mode 0), framebuffer layer `instance`
+// (mode 1) or viewport `instance % 2` (mode 2) by the vertex shader itself.
 #extension GL_ARB_shader_viewport_layer_array : require
 layout(push_constant) uniform Push { uint mode; } push;
 layout(location = 0) flat out uint v_instance;
@@ -11,6 +11,8 @@ void main() {
   v_instance = uint(gl_InstanceIndex);
   if (push.mode == 0u) {
     gl_ViewportIndex = gl_InstanceIndex;
+  } else if (push.mode == 2u) {
+    gl_ViewportIndex = gl_InstanceIndex % 2;
   } else {
     gl_Layer = gl_InstanceIndex;
   }

@@ -42,6 +42,20 @@ class MultiViewportTest : public GraphicsTest {
     return desc;
   }
 
+  // `instances` quads in vertex shader mode `mode` into a cleared RGBA8 target: its pixels.
+  std::vector<uint32_t> DrawInstances(const PipelineDesc& desc, uint32_t mode, uint32_t instances) {
+    const VkPipeline pipeline = MakePipeline(desc);
+    const Target target = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
+    VkCommandBuffer cb = BeginCommands();
+    BeginRendering(cb, {{&target, VK_ATTACHMENT_LOAD_OP_CLEAR, {}}});
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    vkCmdPushConstants(cb, desc.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &mode);
+    vkCmdDraw(cb, 4, instances, 0, 0);
+    vkCmdEndRendering(cb);
+    EndSubmitWait(cb);
+    return Read<uint32_t>(target);
+  }
+
   static uint32_t Expected(uint32_t viewport, uint32_t instance) {
     return PackRgba8(viewport * 32, instance * 32, 255, 255);
   }
@@ -56,17 +70,7 @@ TEST_F(MultiViewportTest, ViewportIndexPicksViewportAndScissor) {
     desc.viewports.push_back({x, y, float(kHalf), float(kHalf), 0, 1});
     desc.scissors.push_back({{int32_t(x), int32_t(y)}, {i == 3 ? kHalf / 2 : kHalf, kHalf}});
   }
-  const VkPipeline pipeline = MakePipeline(desc);
-  const Target target = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
-  VkCommandBuffer cb = BeginCommands();
-  BeginRendering(cb, {{&target, VK_ATTACHMENT_LOAD_OP_CLEAR, {}}});
-  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-  const uint32_t mode = 0;
-  vkCmdPushConstants(cb, desc.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &mode);
-  vkCmdDraw(cb, 4, 4, 0, 0);
-  vkCmdEndRendering(cb);
-  EndSubmitWait(cb);
-  const std::vector<uint32_t> pixels = Read<uint32_t>(target);
+  const std::vector<uint32_t> pixels = DrawInstances(desc, 0, 4);
   ASSERT_EQ(pixels.size(), kSize * kSize);
   for (uint32_t y = 0; y < kSize; ++y)
     for (uint32_t x = 0; x < kSize; ++x) {
@@ -85,17 +89,7 @@ TEST_F(MultiViewportTest, OverlappingViewportsKeepPrimitiveOrder) {
     desc.viewports.push_back({0, 0, float(kSize), float(kSize), 0, 1});
     desc.scissors.push_back({{0, 0}, kExtent});
   }
-  const VkPipeline pipeline = MakePipeline(desc);
-  const Target target = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
-  VkCommandBuffer cb = BeginCommands();
-  BeginRendering(cb, {{&target, VK_ATTACHMENT_LOAD_OP_CLEAR, {}}});
-  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-  const uint32_t mode = 2;
-  vkCmdPushConstants(cb, desc.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &mode);
-  vkCmdDraw(cb, 4, 3, 0, 0);
-  vkCmdEndRendering(cb);
-  EndSubmitWait(cb);
-  const std::vector<uint32_t> pixels = Read<uint32_t>(target);
+  const std::vector<uint32_t> pixels = DrawInstances(desc, 2, 3);
   ASSERT_EQ(pixels.size(), kSize * kSize);
   for (uint32_t i = 0; i < kSize * kSize; ++i) ASSERT_EQ(pixels[i], Expected(0, 2)) << "pixel " << i;
 }

@@ -15,6 +15,7 @@
 #include "shaders/descriptor_buffer_array.comp.h"
 #include "shaders/descriptor_image_array.comp.h"
 #include "shaders/descriptor_runtime_array.comp.h"
+#include "shaders/inline_block.comp.h"
 
 namespace duet_test {
 namespace {
@@ -501,6 +502,43 @@ TEST_F(ShaderDescriptorArrayTest, UnusedElementsUpdatedWhilePending) {
   ASSERT_NO_FATAL_FAILURE(Submit(record(1, VK_NULL_HANDLE), second));
   ASSERT_NO_FATAL_FAILURE(WaitFence(second));
   EXPECT_EQ(results.as<uint32_t>()[1], colours[1]);
+}
+
+// An inline uniform block written after the set is bound and the dispatch
+// recorded (descriptorBindingInlineUniformBlockUpdateAfterBind): the
+// dispatch reads the new bytes.
+TEST_F(ShaderDescriptorArrayTest, InlineUniformBlockUpdatedAfterBind) {
+  VkDescriptorSetLayout layout =
+      MakeSetLayout({{VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 16, kAfterBind}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+                    kAfterBindLayout);
+  Kernel k = MakePipeline(kInlineBlockComp, {layout}, 4);
+  VkDescriptorPoolInlineUniformBlockCreateInfo inline_pool{
+      VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_INLINE_UNIFORM_BLOCK_CREATE_INFO, nullptr, 1};
+  const VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 16},
+                                         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
+  VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, &inline_pool, kAfterBindPool, 1, 2,
+                                  sizes};
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateDescriptorPool(device_, &dpci, nullptr, &pool), VK_SUCCESS);
+  Defer([this, pool] { vkDestroyDescriptorPool(device_, pool, nullptr); });
+  VkDescriptorSet set = AllocateSet(pool, layout);
+  HostBuffer out = StorageBuffer(16);
+  auto write_block = [&](const uint32_t (&words)[4]) {
+    VkWriteDescriptorSetInlineUniformBlock data{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_INLINE_UNIFORM_BLOCK, nullptr,
+                                                16, words};
+    VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, &data};
+    w.dstSet = set;
+    w.dstBinding = 0;
+    w.descriptorCount = 16;  // bytes
+    w.descriptorType = VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK;
+    vkUpdateDescriptorSets(device_, 1, &w, 0, nullptr);
+  };
+  const uint32_t before[4] = {1, 2, 3, 4}, after[4] = {10, 20, 30, 40};
+  write_block(before);
+  Write(set, 1, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{out.buffer, 0, VK_WHOLE_SIZE}});
+  const uint32_t unused = 0;
+  Dispatch(k, {set}, {}, &unused, 4, 1, [&] { write_block(after); }, true);
+  for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(out.as<uint32_t>()[i], after[i]) << i;
 }
 
 }  // namespace

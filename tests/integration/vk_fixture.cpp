@@ -392,6 +392,9 @@ void DeviceTest::SetUp() {
     enable_core.samplerAnisotropy = features_.samplerAnisotropy;
     enable13.maintenance4 = supported.v13.maintenance4;  // glslang's compute shaders use LocalSizeId
     enable13.shaderIntegerDotProduct = supported.v13.shaderIntegerDotProduct;
+    enable13.inlineUniformBlock = supported.v13.inlineUniformBlock;
+    enable13.descriptorBindingInlineUniformBlockUpdateAfterBind =
+        supported.v13.descriptorBindingInlineUniformBlockUpdateAfterBind;
     enable_core.shaderUniformBufferArrayDynamicIndexing = features_.shaderUniformBufferArrayDynamicIndexing;
     enable_core.shaderSampledImageArrayDynamicIndexing = features_.shaderSampledImageArrayDynamicIndexing;
     enable_core.shaderStorageBufferArrayDynamicIndexing = features_.shaderStorageBufferArrayDynamicIndexing;

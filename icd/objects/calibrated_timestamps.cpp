@@ -2,8 +2,6 @@
 // CLOCK_MONOTONIC nanoseconds (query_pool.cpp), so the device domain and the
 // host's monotonic domain are one clock; the raw monotonic clock is read
 // beside it.
-#include <time.h>
-
 #include <algorithm>
 
 #include "dispatch/entrypoints.h"
@@ -14,12 +12,6 @@ namespace {
 
 constexpr VkTimeDomainEXT kTimeDomains[] = {VK_TIME_DOMAIN_DEVICE_EXT, VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT,
                                             VK_TIME_DOMAIN_CLOCK_MONOTONIC_RAW_EXT};
-
-uint64_t MonotonicRawNow() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
-}
 
 }  // namespace
 }  // namespace duet
@@ -48,7 +40,7 @@ VKAPI_ATTR VkResult VKAPI_CALL GetCalibratedTimestampsEXT(VkDevice, uint32_t tim
   const uint64_t begin = TimestampNow();
   for (uint32_t i = 0; i < timestampCount; ++i) {
     switch (pTimestampInfos[i].timeDomain) {
-      case VK_TIME_DOMAIN_CLOCK_MONOTONIC_RAW_EXT: pTimestamps[i] = MonotonicRawNow(); break;
+      case VK_TIME_DOMAIN_CLOCK_MONOTONIC_RAW_EXT: pTimestamps[i] = ClockNanoseconds(CLOCK_MONOTONIC_RAW); break;
       case VK_TIME_DOMAIN_DEVICE_EXT:
       case VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT:
       default: pTimestamps[i] = TimestampNow(); break;

@@ -100,9 +100,8 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceMemoryProperties2(VkPhysicalDevice p
                                                               VkPhysicalDeviceMemoryProperties2* pMemoryProperties) {
   const PhysicalDevice* physical = FromHandle<PhysicalDevice>(physicalDevice);
   pMemoryProperties->memoryProperties = physical->memory_properties;
-  for (auto* s = static_cast<VkBaseOutStructure*>(pMemoryProperties->pNext); s != nullptr; s = s->pNext) {
-    if (s->sType != VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT) continue;
-    auto* budget = reinterpret_cast<VkPhysicalDeviceMemoryBudgetPropertiesEXT*>(s);
+  if (auto* budget = FindInChain<VkPhysicalDeviceMemoryBudgetPropertiesEXT>(
+          pMemoryProperties->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT)) {
     std::fill(std::begin(budget->heapBudget), std::end(budget->heapBudget), VkDeviceSize{0});
     std::fill(std::begin(budget->heapUsage), std::end(budget->heapUsage), VkDeviceSize{0});
     // The one heap: what this process's devices use, and what it could use

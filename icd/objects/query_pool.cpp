@@ -12,11 +12,13 @@
 
 namespace duet {
 
-uint64_t TimestampNow() {
+uint64_t ClockNanoseconds(clockid_t clock) {
   timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(clock, &ts);
   return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
 }
+
+uint64_t TimestampNow() { return ClockNanoseconds(CLOCK_MONOTONIC); }
 
 void ResetQueries(Device* device, QueryPool* pool, uint32_t first, uint32_t count) {
   std::lock_guard lock(device->sync_mutex);

@@ -3,6 +3,7 @@
 // share the device's condition with fences and semaphores.
 #pragma once
 
+#include <time.h>
 #include <vulkan/vulkan_core.h>
 
 #include <array>
@@ -59,5 +60,7 @@ VkResult WriteQueryResults(Device* device, QueryPool* pool, uint32_t first, uint
 
 // Nanoseconds on the clock timestamps are taken from (timestampPeriod = 1).
 uint64_t TimestampNow();
+// Nanoseconds of a POSIX clock (TimestampNow: CLOCK_MONOTONIC).
+uint64_t ClockNanoseconds(clockid_t clock);
 
 }  // namespace duet

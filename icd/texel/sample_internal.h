@@ -275,6 +275,11 @@ inline uint32_t LaneCount(LaneMask lane_mask) {
   return lane_mask == 0 ? 0 : 64u - static_cast<uint32_t>(__builtin_clzll(lane_mask));
 }
 
+// The sampler's mipLodBias plus the Bias operand, within maxSamplerLodBias.
+inline float LodBias(const SampledImageState& state, const Operands& op, uint32_t lane) {
+  return std::clamp(state.sampler.mip_lod_bias + op.bias[lane], -kMaxSamplerLodBias, kMaxSamplerLodBias);
+}
+
 // The squared lengths of one lane's x and y derivatives in texels of the
 // base level (first n coordinates).
 template <int n>
@@ -299,10 +304,7 @@ void ScaledDerivatives(const SampledLevel& base, const Operands& op, uint32_t la
 template <SampledDim kDim>
 void ComputeLambdaPrime(const SampledImageState& state, const Operands& op, uint32_t lane_count,
                         float* lambda_prime) {
-  const float sampler_bias = state.sampler.mip_lod_bias;
-  auto bias = [&](uint32_t lane) {
-    return std::clamp(sampler_bias + op.bias[lane], -kMaxSamplerLodBias, kMaxSamplerLodBias);
-  };
+  auto bias = [&](uint32_t lane) { return LodBias(state, op, lane); };
   if (op.explicit_lod) {
     for (uint32_t lane = 0; lane < lane_count; ++lane) lambda_prime[lane] = op.lod[lane] + bias(lane);
     return;
@@ -364,8 +366,7 @@ void ComputeAnisotropicLambda(const SampledImageState& state, const Operands& op
     if (!(samples >= 1.0f)) samples = 1.0f;  // NaN derivatives
     aniso->samples[lane] = static_cast<uint32_t>(samples);
     for (int c = 0; c < 3; ++c) aniso->axis[lane][c] = c < n ? (x_major ? op.ddx : op.ddy)[c][lane] : 0.0f;
-    const float bias = std::clamp(state.sampler.mip_lod_bias + op.bias[lane], -kMaxSamplerLodBias, kMaxSamplerLodBias);
-    lambda_prime[lane] = Log2(rho_max / samples) + bias;
+    lambda_prime[lane] = Log2(rho_max / samples) + LodBias(state, op, lane);
   }
 }
 

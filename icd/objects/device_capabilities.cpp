@@ -369,9 +369,12 @@ DeviceProperties MakeProperties() {
   CopyUuid(v11.deviceUUID, "duet-device-0");
   CopyUuid(v11.driverUUID, "duet-drv-" DUET_VERSION_STRING);
   v11.subgroupSize = spirv_exec::kWaveWidth;  // a subgroup is a wave
-  v11.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
-  v11.subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT;
-  v11.subgroupQuadOperationsInAllStages = VK_FALSE;
+  v11.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+  v11.subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
+                                    VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
+                                    VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT |
+                                    VK_SUBGROUP_FEATURE_CLUSTERED_BIT | VK_SUBGROUP_FEATURE_QUAD_BIT;
+  v11.subgroupQuadOperationsInAllStages = VK_TRUE;  // any four consecutive lanes of a wave form a quad
   v11.pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
   v11.maxMultiviewViewCount = 6;
   v11.maxMultiviewInstanceIndex = (1u << 27) - 1;

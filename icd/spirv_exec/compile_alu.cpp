@@ -279,14 +279,6 @@ bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled
     case SpvOp::OpIsHelperInvocationEXT:
       Emit(Op::kIsHelper, Define(inst[1], inst[0], 1).reg);
       return true;
-    case SpvOp::OpGroupNonUniformElect: {
-      // Subgroups are waves; only the Subgroup scope exists for it.
-      uint32_t scope = 0;
-      if (!module_.ScalarConstant(inst[2], &scope) || static_cast<spv::Scope>(scope) != spv::Scope::Subgroup)
-        return Fail("OpGroupNonUniformElect outside the Subgroup scope");
-      Emit(Op::kElect, Define(inst[1], inst[0], 1).reg);
-      return true;
-    }
     case SpvOp::OpSelect: {
       const uint32_t count = ScalarCount(inst[0]);
       const CompiledValue& cond = Value(inst[2]);

@@ -150,6 +150,7 @@ bool Compiler::DeclareInterface(uint32_t type, uint32_t reg, bool input, const D
   std::vector<BuiltinSlot>& builtins = input ? program_.builtin_inputs : program_.builtin_outputs;
   std::vector<InterfaceSlot>& slots = input ? program_.inputs : program_.outputs;
   if (d != nullptr && d->builtin >= 0) {
+    if (input && DeclareLaneBuiltin(uint32_t(d->builtin), reg)) return true;
     builtins.push_back({uint32_t(d->builtin), reg, ScalarCount(type)});
     RecordComputeBuiltin(uint32_t(d->builtin), reg);
     return true;
@@ -225,9 +226,7 @@ void Compiler::RecordComputeBuiltin(uint32_t builtin, uint32_t reg) {
     case spv::BuiltIn::WorkgroupId: b.workgroup_id = reg; break;
     case spv::BuiltIn::NumWorkgroups: b.num_workgroups = reg; break;
     case spv::BuiltIn::LocalInvocationIndex: b.local_invocation_index = reg; break;
-    case spv::BuiltIn::SubgroupLocalInvocationId: b.subgroup_local_invocation_id = reg; break;
     case spv::BuiltIn::SubgroupId: b.subgroup_id = reg; break;
-    case spv::BuiltIn::SubgroupSize: b.subgroup_size = reg; break;
     case spv::BuiltIn::NumSubgroups: b.num_subgroups = reg; break;
     default: break;
   }

@@ -313,13 +313,17 @@ bool Compiler::CompileTerminator(const SpirvBlock& block, const SpirvInstruction
 bool Compiler::CompileBlock(const SpirvBlock& block) {
   program_.block_start.push_back(static_cast<uint32_t>(program_.code.size()));
   Emit(Op::kBlockBegin, 0, block_index_.at(block.label));
-  if (&block == order_.front() && !EmitGlobalInitializers()) return false;
+  if (&block == order_.front()) {
+    EmitLaneBuiltins();
+    if (!EmitGlobalInitializers()) return false;
+  }
   for (size_t i = 0; i + 1 < block.body.size(); ++i) {
     const SpirvInstruction& inst = block.body[i];
     if (inst.op == SpvOp::OpPhi) continue;  // written by the incoming edges
     bool handled = false;
     if (!CompileMemoryInstruction(inst, &handled)) return false;
     if (!handled && !CompileImageInstruction(inst, &handled)) return false;
+    if (!handled && !CompileGroupInstruction(inst, &handled)) return false;
     if (!handled && !CompileAluInstruction(inst, &handled)) return false;
     if (!handled) return Fail("unsupported instruction (opcode " + std::to_string(static_cast<uint32_t>(inst.op)) + ")");
     if (!error_.empty()) return false;

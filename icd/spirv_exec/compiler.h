@@ -104,6 +104,11 @@ class Compiler {
   bool CompileIntegerDot(const SpirvInstruction& inst);                        // compile_alu.cpp
   bool CompileGlslInstruction(const SpirvInstruction& inst);                   // compile_glsl.cpp
   bool CompileImageInstruction(const SpirvInstruction& inst, bool* handled);   // compile_image.cpp
+  bool CompileGroupInstruction(const SpirvInstruction& inst, bool* handled);   // compile_group.cpp
+  // Subgroup built-ins that depend on the lane only: computed at the entry
+  // block's start rather than filled by the stage (compile_group.cpp).
+  bool DeclareLaneBuiltin(uint32_t builtin, uint32_t reg);
+  void EmitLaneBuiltins();
   // Before an image instruction on `image`: the kImageArray that picks its
   // elements per lane, when it comes from arrays indexed per lane.
   void EmitImageArray(const CompiledValue& image, bool sampling);             // compile_image.cpp
@@ -149,6 +154,7 @@ class Compiler {
   // in registers, the others fold their constant offsets into the accesses.
   std::unordered_set<uint32_t> data_uses_;
   std::vector<uint32_t> global_initializers_;  // module-scope variables with an initializer
+  std::vector<std::pair<uint32_t, uint32_t>> lane_builtins_;  // (BuiltIn, register): DeclareLaneBuiltin
   std::string error_;
   bool too_many_registers_ = false;  // NewRegisters went past kMaxRegisters
 };

@@ -61,9 +61,7 @@ void FillBuiltins(const Program& p, WaveState& w, const uint32_t group[3], const
     if (b.num_workgroups != UINT32_MAX) Fill(w.Register(b.num_workgroups + c), count[c]);
   }
   if (b.local_invocation_index != UINT32_MAX) Offset(w.Register(b.local_invocation_index), ids.lane, first);
-  if (b.subgroup_local_invocation_id != UINT32_MAX) Offset(w.Register(b.subgroup_local_invocation_id), ids.lane, 0);
   if (b.subgroup_id != UINT32_MAX) Fill(w.Register(b.subgroup_id), wave);
-  if (b.subgroup_size != UINT32_MAX) Fill(w.Register(b.subgroup_size), kWaveWidth);
   if (b.num_subgroups != UINT32_MAX)
     Fill(w.Register(b.num_subgroups), (size[0] * size[1] * size[2] + kWaveWidth - 1) / kWaveWidth);
 }

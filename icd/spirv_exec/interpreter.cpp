@@ -19,6 +19,7 @@
 
 #include "spirv_exec/glsl_std450.h"
 #include "spirv_exec/atomic_operation.h"
+#include "spirv_exec/interpreter_group.h"
 #include "spirv_exec/interpreter_image.h"
 #include "spirv_exec/interpreter_indirect.h"
 #include "spirv_exec/interpreter_lanes.h"
@@ -359,6 +360,9 @@ WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* im
         ForActive(w.active, w.Register(in.dst), [&](uint32_t l) { return (first >> l) & 1u; });
         break;
       }
+      case Op::kGroup:
+        ExecuteGroupInstruction(in, w);
+        break;
       case Op::kBarrier:
         if constexpr (kTrace) TraceInstruction(p, pc, w, active_before);
         return WaveStatus::kAtBarrier;

@@ -134,7 +134,44 @@ enum class Op : uint16_t {
   // operand in register c (compare-exchange: comparator in c+1); SPIR-V
   // opcode in ext. Outside the image: no effect, result 0.
   kImageAtomic,
+  // A subgroup (= wave) operation (interpreter_group.cpp): aux = GroupKind.
+  // Lanes of the wave read each other's registers; helper lanes take part
+  // in quad operations only.
+  kGroup,
 };
+
+// The kGroup operations and their operands (registers unless said).
+enum class GroupKind : uint16_t {
+  // Built-ins that depend on the lane only, written to every lane.
+  kLaneIndex,   // SubgroupLocalInvocationId
+  kLaneMask,    // Subgroup{Eq,Ge,Gt,Le,Lt}Mask word c (constant 0..3); ext = LaneMaskRelation
+  // Vote.
+  kAll, kAny, kAllEqual,  // of a
+  // Ballot. A ballot value is a uvec4 in registers a..a+3; waves have 64
+  // lanes, so only a and a+1 hold bits.
+  kBroadcast,        // a of the lane in register b (read in the first active lane)
+  kBroadcastFirst,   // a of the first active lane
+  kBallot,           // word c (constant) of the mask of active lanes where a != 0
+  kInverseBallot,    // bit (lane) of ballot a
+  kBallotBitExtract, // bit b of ballot a
+  kBallotBitCount,   // bits of ballot a: c = GroupOperation (reduce, inclusive, exclusive)
+  kBallotFindLsb, kBallotFindMsb,
+  // Shuffles: a of another lane.
+  kShuffle,      // lane b
+  kShuffleXor,   // lane ^ b
+  kShuffleUp,    // lane - b
+  kShuffleDown,  // lane + b
+  kQuadBroadcast,  // lane b of the quad
+  kQuadSwap,       // c (constant): 0 horizontal, 1 vertical, 2 diagonal
+  // Arithmetic over a: c = GroupOperation, ext = cluster size (clustered).
+  kIAdd, kFAdd, kIMul, kFMul, kSMin, kUMin, kFMin, kSMax, kUMax, kFMax,
+  kBitAnd, kBitOr, kBitXor, kLogicalAnd, kLogicalOr, kLogicalXor,
+};
+
+enum class LaneMaskRelation : uint8_t { kEq, kGe, kGt, kLe, kLt };
+
+// SPIR-V's GroupOperation values that kGroup takes.
+enum class GroupOperation : uint8_t { kReduce = 0, kInclusiveScan = 1, kExclusiveScan = 2, kClusteredReduce = 3 };
 
 // A short name for traces and dumps ("IAdd", "BlockBegin"...).
 const char* OpName(Op op);
@@ -218,9 +255,7 @@ struct BuiltinRegisters {
   uint32_t workgroup_id = UINT32_MAX;          // 3
   uint32_t num_workgroups = UINT32_MAX;        // 3
   uint32_t local_invocation_index = UINT32_MAX;
-  uint32_t subgroup_local_invocation_id = UINT32_MAX;
   uint32_t subgroup_id = UINT32_MAX;
-  uint32_t subgroup_size = UINT32_MAX;
   uint32_t num_subgroups = UINT32_MAX;
 };
 

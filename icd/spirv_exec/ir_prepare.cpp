@@ -116,6 +116,7 @@ bool WritesOf(const Inst& in, const LaneKernels& kernels, Writes* writes) {
     case Op::kDerivY:
     case Op::kIsHelper:
     case Op::kElect:
+    case Op::kGroup:
       *writes = {in.dst, 1};
       return true;
     default:
@@ -179,6 +180,17 @@ bool ReadsOf(const Program& p, const Inst& in, const LaneKernels& kernels, std::
     case Op::kStoreAddress: add(in.a, 2); add(in.c); return true;
     case Op::kAtomicAddress: add(in.a, 2); add(in.c, 2); return true;
     case Op::kImageArray: add(in.a); add(in.b); return true;
+    case Op::kGroup:
+      switch (static_cast<GroupKind>(in.aux)) {
+        case GroupKind::kLaneIndex:
+        case GroupKind::kLaneMask: return true;
+        case GroupKind::kInverseBallot:
+        case GroupKind::kBallotBitExtract:
+        case GroupKind::kBallotBitCount:
+        case GroupKind::kBallotFindLsb:
+        case GroupKind::kBallotFindMsb: add(in.a, 2); add(in.b); return true;
+        default: add(in.a); add(in.b); return true;
+      }
     case Op::kImageRead: add(in.a, in.b); add(in.c); add(in.ext); return true;
     case Op::kImageWrite: add(in.a, in.b); add(in.c, 4); add(in.ext); return true;
     case Op::kImageAtomic: add(in.a, 4); add(in.c, 2); return true;
@@ -740,7 +752,7 @@ bool UniformityAnalysis::Run(std::vector<uint8_t>* uniform) {
     if (b.workgroup_id != UINT32_MAX && b.workgroup_id + c < registers) given[b.workgroup_id + c] = 1;
     if (b.num_workgroups != UINT32_MAX && b.num_workgroups + c < registers) given[b.num_workgroups + c] = 1;
   }
-  for (uint32_t r : {b.subgroup_id, b.subgroup_size, b.num_subgroups})
+  for (uint32_t r : {b.subgroup_id, b.num_subgroups})
     if (r < registers) given[r] = 1;
 
   if (loops_.size() * size_t{registers} > kMaxLoopCells) return false;

@@ -1,11 +1,21 @@
-// Basic subgroup operations: a subgroup is a wave (of the reported
-// subgroup size); the subgroup built-ins, subgroupElect (the lowest active
+// Subgroup operations: a subgroup is a wave (of the reported subgroup
+// size). The basic class: the built-ins, subgroupElect (the lowest active
 // invocation, also in divergent code) and the subgroup barriers (no-ops
-// for a wave).
+// for a wave); then every other class in compute, against a model of the
+// subgroups (partial ones and divergent branches included), and quads and
+// votes in a fragment shader.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
+#include <climits>
+#include <vector>
+
 #include "compute_fixture.h"
+#include "graphics_fixture.h"
 #include "shaders/subgroup_basic.comp.h"
+#include "shaders/subgroup_operations.comp.h"
+#include "shaders/subgroup_quads.frag.h"
 
 namespace duet_test {
 namespace {
@@ -35,6 +45,145 @@ TEST_F(ShaderSubgroupTest, BasicOperations) {
     EXPECT_EQ(v[3], lane == 0 ? 1u : 0u) << "elect in uniform code, invocation " << i;
     EXPECT_EQ(v[4], lane % 3 != 1 ? 2u : lane == 1 ? 1u : 0u) << "elect in divergent code, invocation " << i;
     EXPECT_EQ(v[5], lane == 0 ? 1u : 0u) << "elect after the barriers, invocation " << i;
+  }
+}
+
+// The subgroup a compute invocation is in: its lanes' values.
+struct SubgroupModel {
+  std::vector<uint32_t> x;  // per active lane
+  uint64_t Ballot(bool (*predicate)(uint32_t)) const {
+    uint64_t mask = 0;
+    for (uint32_t l = 0; l < x.size(); ++l)
+      if (predicate(x[l])) mask |= uint64_t{1} << l;
+    return mask;
+  }
+};
+
+TEST_F(ShaderSubgroupTest, EveryOperationClassInCompute) {
+  constexpr uint32_t kGroupSize = 80, kGroups = 2, kWords = 34;
+  VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
+  vkGetPhysicalDeviceProperties2(phys_, &props);
+  const VkSubgroupFeatureFlags needed =
+      VK_SUBGROUP_FEATURE_VOTE_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
+      VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT | VK_SUBGROUP_FEATURE_CLUSTERED_BIT |
+      VK_SUBGROUP_FEATURE_QUAD_BIT;
+  ASSERT_EQ(subgroup.supportedOperations & needed, needed);
+  const uint32_t kSubgroup = subgroup.subgroupSize;
+  ASSERT_TRUE(kSubgroup == 32 || kSubgroup == 64) << kSubgroup;  // the model's masks are 64 bits
+
+  HostBuffer out = StorageBuffer(kGroupSize * kGroups * kWords * 4);
+  Kernel k = MakeKernel(kSubgroupOperationsComp, {out.buffer}, 0);
+  Run(k, kGroups);
+  const uint32_t* r = out.as<uint32_t>();
+  auto value = [](uint32_t i) { return (i * 7u + 3u) % 13u; };
+  for (uint32_t i = 0; i < kGroupSize * kGroups; ++i) {
+    const uint32_t local = i % kGroupSize, lane = local % kSubgroup, first = i - lane;
+    SubgroupModel s;
+    for (uint32_t l = 0; l < kSubgroup && local - lane + l < kGroupSize; ++l) s.x.push_back(value(first + l));
+    const uint32_t n = uint32_t(s.x.size());
+    const std::vector<uint32_t>& x = s.x;
+    uint32_t sum = 0, prefix = 0, exclusive_max = 0, xor_all = 0, product = 1;
+    int32_t exclusive_min = INT32_MAX;
+    for (uint32_t l = 0; l < n; ++l) {
+      sum += x[l];
+      xor_all ^= x[l];
+      if (l <= lane) prefix += x[l], product *= x[l] % 2 + 1;
+      if (l < lane) exclusive_max = std::max(exclusive_max, x[l]), exclusive_min = std::min(exclusive_min, int32_t(x[l]) - 6);
+    }
+    uint32_t cluster4 = UINT32_MAX, cluster8 = 0;
+    for (uint32_t l = lane & ~3u; l < (lane & ~3u) + 4 && l < n; ++l) cluster4 = std::min(cluster4, x[l]);
+    for (uint32_t l = lane & ~7u; l < (lane & ~7u) + 8 && l < n; ++l) cluster8 += x[l];
+    const uint64_t big = s.Ballot([](uint32_t v) { return v > 6; });
+    const uint64_t full = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+    uint64_t divergent = 0;
+    uint32_t divergent_sum = 0, divergent_min = UINT32_MAX;
+    for (uint32_t l = 0; l < n; ++l)
+      if (l % 3 != 0) divergent |= uint64_t{1} << l, divergent_sum += x[l], divergent_min = std::min(divergent_min, x[l]);
+
+    const uint32_t* v = r + i * kWords;
+    SCOPED_TRACE(testing::Message() << "invocation " << i << " (lane " << lane << " of " << n << ")");
+    EXPECT_EQ(v[0], sum);
+    EXPECT_EQ(v[1], prefix);
+    EXPECT_EQ(v[2], exclusive_max);
+    EXPECT_EQ(v[3], cluster4);
+    EXPECT_EQ(v[4], sum) << "float sum";
+    EXPECT_EQ(v[5], uint32_t(big));
+    EXPECT_EQ(v[6], uint32_t(big >> 32));
+    EXPECT_EQ(v[7], uint32_t(std::popcount(big)));
+    EXPECT_EQ(v[8], uint32_t(std::popcount(big & ((uint64_t{1} << lane) - 1))));
+    EXPECT_EQ(v[9], uint32_t(std::countr_zero(big)));
+    EXPECT_EQ(v[10], 63u - uint32_t(std::countl_zero(big)));
+    EXPECT_EQ(v[11], x[lane ^ 1]);
+    if (lane >= 2) EXPECT_EQ(v[12], x[lane - 2]);
+    if (lane + 3 < n) EXPECT_EQ(v[13], x[lane + 3]);
+    EXPECT_EQ(v[14], x[lane ^ 3]);
+    EXPECT_EQ(v[15], x[(lane & ~3u) | 2]);
+    EXPECT_EQ(v[16], 1u);
+    EXPECT_EQ(v[17], std::count(x.begin(), x.end(), 12u) > 0 ? 1u : 0u);
+    EXPECT_EQ(v[18], 1u) << "allEqual: x differs, (7, 0) does not";
+    EXPECT_EQ(v[19], x[3]);
+    EXPECT_EQ(v[20], x[0]);
+    EXPECT_EQ(v[21], lane < 32 ? 1u - lane % 2 : lane % 2);
+    EXPECT_EQ(v[22], uint32_t(big >> 5) & 1u);
+    EXPECT_EQ(v[23], lane < 32 ? (1u << lane) - 1 : UINT32_MAX);
+    EXPECT_EQ(v[24], lane <= 32 ? UINT32_MAX : UINT32_MAX << (lane - 32));
+    if (lane % 3 != 0) {
+      EXPECT_EQ(v[25], divergent_sum);
+      EXPECT_EQ(v[26], uint32_t(std::popcount(divergent & ((uint64_t{1} << lane) - 1))));
+      EXPECT_EQ(v[27], uint32_t(divergent));
+      EXPECT_EQ(v[28], divergent_min);
+    } else {
+      for (int w = 25; w <= 28; ++w) EXPECT_EQ(v[w], 99u) << w;
+    }
+    const bool any_big = std::count_if(x.begin(), x.end(), [](uint32_t e) { return e > 11; }) > 0;
+    const bool all_positive = std::count(x.begin(), x.end(), 0u) == 0;
+    EXPECT_EQ(v[29], uint32_t(any_big) + 2u * uint32_t(all_positive));
+    EXPECT_EQ(v[30], xor_all);
+    EXPECT_EQ(v[31], cluster8);
+    EXPECT_EQ(v[32], product);
+    EXPECT_EQ(v[33], uint32_t(exclusive_min) + 100u);
+    (void)full;
+  }
+}
+
+class FragmentSubgroupTest : public GraphicsTest {};
+
+TEST_F(FragmentSubgroupTest, QuadSwapsAndVotesSeeThePixelsOfEachQuad) {
+  VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
+  vkGetPhysicalDeviceProperties2(phys_, &props);
+  ASSERT_NE(subgroup.supportedStages & VK_SHADER_STAGE_FRAGMENT_BIT, 0u);
+  ASSERT_NE(subgroup.supportedOperations & VK_SUBGROUP_FEATURE_QUAD_BIT, 0u);
+  constexpr VkExtent2D kExtent{32, 16};
+  PipelineDesc desc = RectPipeline(Module(kSubgroupQuadsFrag), kExtent);
+  desc.color_formats = {VK_FORMAT_R32G32B32A32_UINT};
+  const VkPipeline pipeline = MakePipeline(desc);
+  const Target target = MakeTarget(VK_FORMAT_R32G32B32A32_UINT, kExtent);
+  VkCommandBuffer cb = BeginCommands();
+  BeginRendering(cb, {{&target, VK_ATTACHMENT_LOAD_OP_CLEAR}});
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  DrawRect(cb, desc.layout, RectParams{});
+  vkCmdEndRendering(cb);
+  EndSubmitWait(cb);
+  struct Texel {
+    uint32_t v[4];
+  };
+  const std::vector<Texel> texels = Read<Texel>(target);
+  ASSERT_EQ(texels.size(), size_t(kExtent.width) * kExtent.height);
+  auto packed = [](uint32_t x, uint32_t y) { return x | (y << 16); };
+  for (uint32_t y = 0; y < kExtent.height; ++y) {
+    for (uint32_t x = 0; x < kExtent.width; ++x) {
+      const uint32_t* t = texels[y * kExtent.width + x].v;
+      SCOPED_TRACE(testing::Message() << "pixel " << x << "," << y);
+      EXPECT_EQ(t[0], packed(x ^ 1, y));
+      EXPECT_EQ(t[1], packed(x, y ^ 1));
+      EXPECT_EQ(t[2], packed(x | 1, y | 1));
+      // Every pixel is covered, so the subgroup is whole quads of them.
+      EXPECT_GE(t[3], 1004u);
+      EXPECT_LE(t[3], 1000u + subgroup.subgroupSize);
+      EXPECT_EQ((t[3] - 1000u) % 4, 0u);
+    }
   }
 }
 

@@ -1,0 +1,205 @@
+#include "spirv_exec/interpreter_group.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "spirv_exec/interpreter_lanes.h"
+
+namespace duet::spirv_exec {
+namespace {
+
+using lanes::F;
+using lanes::S;
+using lanes::U;
+using lanes::W;
+
+uint32_t Identity(GroupKind kind) {
+  switch (kind) {
+    case GroupKind::kIMul: return 1;
+    case GroupKind::kFMul: return U(1.0f);
+    case GroupKind::kSMin: return uint32_t(std::numeric_limits<int32_t>::max());
+    case GroupKind::kUMin: return UINT32_MAX;
+    case GroupKind::kFMin: return U(std::numeric_limits<float>::infinity());
+    case GroupKind::kSMax: return uint32_t(std::numeric_limits<int32_t>::min());
+    case GroupKind::kFMax: return U(-std::numeric_limits<float>::infinity());
+    case GroupKind::kBitAnd: return UINT32_MAX;
+    case GroupKind::kLogicalAnd: return 1;
+    default: return 0;  // add, max of unsigned, or, xor
+  }
+}
+
+uint32_t Combine(GroupKind kind, uint32_t x, uint32_t y) {
+  switch (kind) {
+    case GroupKind::kIAdd: return x + y;
+    case GroupKind::kFAdd: return U(F(x) + F(y));
+    case GroupKind::kIMul: return x * y;
+    case GroupKind::kFMul: return U(F(x) * F(y));
+    case GroupKind::kSMin: return uint32_t(std::min(S(x), S(y)));
+    case GroupKind::kUMin: return std::min(x, y);
+    case GroupKind::kFMin: return U(std::fmin(F(x), F(y)));  // a NaN operand gives the other
+    case GroupKind::kSMax: return uint32_t(std::max(S(x), S(y)));
+    case GroupKind::kUMax: return std::max(x, y);
+    case GroupKind::kFMax: return U(std::fmax(F(x), F(y)));
+    case GroupKind::kBitAnd:
+    case GroupKind::kLogicalAnd: return x & y;
+    case GroupKind::kBitOr:
+    case GroupKind::kLogicalOr: return x | y;
+    default: return x ^ y;  // kBitXor, kLogicalXor (booleans are 0 or 1)
+  }
+}
+
+// Reductions and scans over the lanes of `group`, in lane order.
+void Arithmetic(GroupKind kind, GroupOperation operation, uint32_t cluster, const uint32_t* a, LaneMask group,
+                uint32_t* out) {
+  const uint32_t identity = Identity(kind);
+  if (operation == GroupOperation::kInclusiveScan || operation == GroupOperation::kExclusiveScan) {
+    uint32_t running = identity;
+    for (uint32_t l = 0; l < W; ++l) {
+      if (!((group >> l) & 1)) continue;
+      if (operation == GroupOperation::kExclusiveScan) out[l] = running;
+      running = Combine(kind, running, a[l]);
+      if (operation == GroupOperation::kInclusiveScan) out[l] = running;
+    }
+    return;
+  }
+  // A reduction is one cluster of the whole wave.
+  if (operation != GroupOperation::kClusteredReduce || cluster == 0 || cluster > W) cluster = W;
+  for (uint32_t first = 0; first < W; first += cluster) {
+    uint32_t total = identity;
+    for (uint32_t l = first; l < first + cluster; ++l)
+      if ((group >> l) & 1) total = Combine(kind, total, a[l]);
+    for (uint32_t l = first; l < first + cluster; ++l) out[l] = total;
+  }
+}
+
+uint64_t LaneRelationMask(LaneMaskRelation relation, uint32_t l) {
+  const uint64_t bit = uint64_t{1} << l;
+  switch (relation) {
+    case LaneMaskRelation::kEq: return bit;
+    case LaneMaskRelation::kGe: return ~uint64_t{0} << l;
+    case LaneMaskRelation::kGt: return (~uint64_t{0} << l) & ~bit;
+    case LaneMaskRelation::kLe: return bit | (bit - 1);
+    default: return bit - 1;  // kLt
+  }
+}
+
+uint32_t MaskWord(uint64_t mask, uint32_t word) {
+  return word == 0 ? uint32_t(mask) : word == 1 ? uint32_t(mask >> 32) : 0;
+}
+
+// The 64 bits a ballot value (uvec4 from register a) holds for lane l.
+uint64_t BallotOf(const uint32_t* low, const uint32_t* high, uint32_t l) {
+  return uint64_t{low[l]} | (uint64_t{high[l]} << 32);
+}
+
+// The lane a shuffle of `kind` reads for lane l with operand b (W: none).
+uint32_t SourceLane(GroupKind kind, uint32_t l, uint32_t b) {
+  switch (kind) {
+    case GroupKind::kShuffle: return b;
+    case GroupKind::kShuffleXor: return l ^ b;
+    case GroupKind::kShuffleUp: return b <= l ? l - b : W;
+    case GroupKind::kShuffleDown: return b < W - l ? l + b : W;
+    case GroupKind::kQuadBroadcast: return (l & ~3u) | (b & 3u);
+    default: return l ^ (b == 0 ? 1u : b == 1 ? 2u : 3u);  // kQuadSwap: horizontal, vertical, diagonal
+  }
+}
+
+}  // namespace
+
+void ExecuteGroupInstruction(const Inst& in, WaveState& w) {
+  const GroupKind kind = static_cast<GroupKind>(in.aux);
+  uint32_t* dst = w.Register(in.dst);
+  if (kind == GroupKind::kLaneIndex) {
+    for (uint32_t l = 0; l < W; ++l) dst[l] = l;
+    return;
+  }
+  if (kind == GroupKind::kLaneMask) {
+    const auto relation = static_cast<LaneMaskRelation>(in.ext);
+    for (uint32_t l = 0; l < W; ++l) dst[l] = MaskWord(LaneRelationMask(relation, l), in.c);
+    return;
+  }
+  // Helper lanes run along for derivatives; they take part in quad
+  // operations only, so that no helper's value reaches another lane's result.
+  const bool quad = kind == GroupKind::kQuadBroadcast || kind == GroupKind::kQuadSwap;
+  const LaneMask group = quad ? w.active : w.active & ~(w.helpers | w.demoted);
+  const LaneMask writes = w.active;
+  if (writes == 0) return;
+  const uint32_t* a = w.Register(in.a);
+  const uint32_t* b = in.b != kNoOperand ? w.Register(in.b) : nullptr;
+  const uint32_t first = group != 0 ? uint32_t(std::countr_zero(group)) : 0;
+  uint32_t out[W] = {};  // the result for every lane before any is written: dst may be an operand
+  switch (kind) {
+    case GroupKind::kAll:
+    case GroupKind::kAny:
+    case GroupKind::kAllEqual: {
+      bool all = true, any = false, equal = true;
+      for (uint32_t l = 0; l < W; ++l) {
+        if (!((group >> l) & 1)) continue;
+        all = all && a[l] != 0;
+        any = any || a[l] != 0;
+        equal = equal && a[l] == a[first];
+      }
+      std::fill(out, out + W, uint32_t(kind == GroupKind::kAll ? all : kind == GroupKind::kAny ? any : equal));
+      break;
+    }
+    case GroupKind::kBroadcast:
+    case GroupKind::kBroadcastFirst: {
+      const uint32_t lane = kind == GroupKind::kBroadcastFirst ? first : b[first];
+      std::fill(out, out + W, lane < W ? a[lane] : 0u);
+      break;
+    }
+    case GroupKind::kBallot: {
+      uint64_t mask = 0;
+      for (uint32_t l = 0; l < W; ++l)
+        if (((group >> l) & 1) && a[l] != 0) mask |= uint64_t{1} << l;
+      std::fill(out, out + W, MaskWord(mask, in.c));
+      break;
+    }
+    case GroupKind::kInverseBallot:
+    case GroupKind::kBallotBitExtract:
+    case GroupKind::kBallotBitCount:
+    case GroupKind::kBallotFindLsb:
+    case GroupKind::kBallotFindMsb: {
+      const uint32_t* high = w.Register(in.a + 1);
+      for (uint32_t l = 0; l < W; ++l) {
+        const uint64_t ballot = BallotOf(a, high, l);
+        switch (kind) {
+          case GroupKind::kInverseBallot: out[l] = uint32_t(ballot >> l) & 1u; break;
+          case GroupKind::kBallotBitExtract: out[l] = b[l] < W ? uint32_t(ballot >> b[l]) & 1u : 0u; break;
+          case GroupKind::kBallotBitCount: {
+            const auto operation = static_cast<GroupOperation>(in.c);
+            const LaneMask below = (uint64_t{1} << l) - 1, upto = below | (uint64_t{1} << l);
+            const uint64_t counted = operation == GroupOperation::kInclusiveScan   ? ballot & upto
+                                     : operation == GroupOperation::kExclusiveScan ? ballot & below
+                                                                                  : ballot;
+            out[l] = uint32_t(std::popcount(counted));
+            break;
+          }
+          case GroupKind::kBallotFindLsb: out[l] = ballot != 0 ? uint32_t(std::countr_zero(ballot)) : UINT32_MAX; break;
+          default: out[l] = ballot != 0 ? 63u - uint32_t(std::countl_zero(ballot)) : UINT32_MAX; break;
+        }
+      }
+      break;
+    }
+    case GroupKind::kShuffle:
+    case GroupKind::kShuffleXor:
+    case GroupKind::kShuffleUp:
+    case GroupKind::kShuffleDown:
+    case GroupKind::kQuadBroadcast:
+    case GroupKind::kQuadSwap:
+      for (uint32_t l = 0; l < W; ++l) {
+        const uint32_t source = SourceLane(kind, l, b != nullptr ? b[l] : in.c);
+        out[l] = source < W ? a[source] : 0u;
+      }
+      break;
+    default:
+      Arithmetic(kind, static_cast<GroupOperation>(in.c), in.ext, a, group, out);
+      break;
+  }
+  lanes::ForActive(writes, dst, [&](uint32_t l) { return out[l]; });
+}
+
+}  // namespace duet::spirv_exec

@@ -1,0 +1,4 @@
+#version 450
+layout(location = 0) in vec3 colour;
+layout(location = 0) out vec4 pixel;
+void main() { pixel = vec4(colour, 1.0); }

@@ -160,6 +160,26 @@ DeviceFeatures MakeFeatures() {
   f.extension.formatA4R4G4B4 = VK_TRUE;
   f.extension.formatA4B4G4R4 = VK_TRUE;
 
+  // 32-bit float atomics (VK_EXT_shader_atomic_float, _float2): add, min,
+  // max, exchange, load and store on buffers, shared memory and R32_SFLOAT
+  // storage images and texel buffers, as compare-exchange loops on the word
+  // (spirv_exec/atomic_operation.h; shader_float_atomic_test.cpp). No 16-
+  // or 64-bit floats, no sparse images.
+  f.extension.shaderBufferFloat32Atomics = VK_TRUE;
+  f.extension.shaderBufferFloat32AtomicAdd = VK_TRUE;
+  f.extension.shaderSharedFloat32Atomics = VK_TRUE;
+  f.extension.shaderSharedFloat32AtomicAdd = VK_TRUE;
+  f.extension.shaderImageFloat32Atomics = VK_TRUE;
+  f.extension.shaderImageFloat32AtomicAdd = VK_TRUE;
+  f.extension.shaderBufferFloat32AtomicMinMax = VK_TRUE;
+  f.extension.shaderSharedFloat32AtomicMinMax = VK_TRUE;
+  f.extension.shaderImageFloat32AtomicMinMax = VK_TRUE;
+
+  // OpReadClockKHR (VK_KHR_shader_clock): a nanosecond steady clock, the
+  // same for both scopes (shader_clock_test.cpp).
+  f.extension.shaderSubgroupClock = VK_TRUE;
+  f.extension.shaderDeviceClock = VK_TRUE;
+
   // Attachments sampled by the draws that render to them (layout
   // ATTACHMENT_FEEDBACK_LOOP_OPTIMAL): draws run in order, and pending
   // load-op clears are written before a draw reads an attachment

@@ -21,7 +21,8 @@ namespace {
 // change its coverage or depth: then tests before shading cannot write.
 bool MayDropFragments(const spirv_exec::Program& p) {
   if (p.BuiltinOutput(uint32_t(spv::BuiltIn::FragDepth)) != UINT32_MAX ||
-      p.BuiltinOutput(uint32_t(spv::BuiltIn::SampleMask)) != UINT32_MAX)
+      p.BuiltinOutput(uint32_t(spv::BuiltIn::SampleMask)) != UINT32_MAX ||
+      p.BuiltinOutput(uint32_t(spv::BuiltIn::FragStencilRefEXT)) != UINT32_MAX)
     return true;
   for (const spirv_exec::Inst& inst : p.code)
     if (inst.op == spirv_exec::Op::kKill || inst.op == spirv_exec::Op::kDemote) return true;
@@ -242,7 +243,9 @@ EarlyDepth ChooseEarlyDepth(const spirv_exec::Program* program, const OutputTarg
   const DepthStencilState& ds = t.depth_stencil;
   if (!t.has_depth || !ds.depth_test || !MonotoneCompare(ds.depth_compare)) return EarlyDepth::kNone;
   if (ds.stencil_test && t.has_stencil) return EarlyDepth::kNone;  // depth-fail stencil ops run in order
-  if (program->BuiltinOutput(uint32_t(spv::BuiltIn::FragDepth)) != UINT32_MAX) return EarlyDepth::kNone;
+  if (program->BuiltinOutput(uint32_t(spv::BuiltIn::FragDepth)) != UINT32_MAX ||
+      program->BuiltinOutput(uint32_t(spv::BuiltIn::FragStencilRefEXT)) != UINT32_MAX)
+    return EarlyDepth::kNone;
   // Side effects must happen for every fragment the late tests would see.
   if (program->writes_memory) return EarlyDepth::kNone;
   // A fragment that passes now is written whatever the shader computes: the

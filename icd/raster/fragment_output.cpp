@@ -177,7 +177,8 @@ OutputTargets ResolveOutputs(const RenderTargets& targets, const GraphicsState& 
 namespace {
 
 // The depth/stencil tests and writes for one sample; true when it passes.
-bool TestSample(const OutputTargets& t, uint32_t x, uint32_t y, uint32_t sample, float depth, bool front_facing) {
+bool TestSample(const OutputTargets& t, uint32_t x, uint32_t y, uint32_t sample, float depth, bool front_facing,
+                const uint32_t* stencil_reference = nullptr) {
   const DepthStencilState& ds = t.depth_stencil;
   if (t.depth_clamp) depth = std::clamp(depth, t.min_depth, t.max_depth);
   std::byte* depth_at = t.has_depth ? t.DepthAt(x, y, sample) : nullptr;
@@ -191,7 +192,7 @@ bool TestSample(const OutputTargets& t, uint32_t x, uint32_t y, uint32_t sample,
   const StencilFaceState& face = front_facing ? ds.front : ds.back;
   const bool stencil_enabled = ds.stencil_test && stencil_at != nullptr;
   const uint8_t stencil = stencil_at != nullptr ? uint8_t(*stencil_at) : 0;
-  const uint8_t reference = uint8_t(face.reference);
+  const uint8_t reference = uint8_t(stencil_reference != nullptr ? *stencil_reference : face.reference);
   auto write_stencil = [&](VkStencilOp op) {
     const uint8_t updated = StencilOperation(op, stencil, reference);
     const uint8_t mask = uint8_t(face.write_mask);
@@ -231,7 +232,7 @@ uint32_t WriteFragment(const OutputTargets& t, uint32_t x, uint32_t y, const Fra
   uint32_t passed = 0;
   for (uint32_t s = 0; s < t.samples; ++s) {
     if (((coverage >> s) & 1) == 0) continue;
-    if (!TestSample(t, x, y, s, values.depth[s], values.front_facing)) continue;
+    if (!TestSample(t, x, y, s, values.depth[s], values.front_facing, values.stencil_reference)) continue;
     ++passed;
     for (size_t i = 0; i < t.colors.size() && i < 8; ++i) {
       if (!t.colors[i].enabled || values.colors[i] == nullptr) continue;

@@ -64,6 +64,9 @@ struct FragmentValues {
   float depth[4];                  // per sample: interpolated or shader-written, before clamping
   uint32_t coverage;               // samples covered (bit s: sample s)
   bool front_facing;
+  // The shader's FragStencilRefEXT (VK_EXT_shader_stencil_export), in place
+  // of the face's reference; nullptr when it writes none.
+  const uint32_t* stencil_reference = nullptr;
 };
 
 // Runs the tests and writes for each covered sample of the pixel; returns

@@ -25,7 +25,7 @@ constexpr uint32_t kQuadsPerWave = kWaveWidth / 4;
 
 // Registers of the fragment program's built-ins, looked up once per draw.
 struct FragmentBuiltins {
-  uint32_t frag_coord, front_facing, helper, sample_id, frag_depth, sample_mask, view_index, point_coord;
+  uint32_t frag_coord, front_facing, helper, sample_id, frag_depth, stencil_ref, sample_mask, view_index, point_coord;
   uint32_t layer, viewport_index;
   uint32_t sample_position, sample_mask_in;
   explicit FragmentBuiltins(const spirv_exec::Program& p)
@@ -34,6 +34,7 @@ struct FragmentBuiltins {
         helper(p.BuiltinInput(uint32_t(spv::BuiltIn::HelperInvocation))),
         sample_id(p.BuiltinInput(uint32_t(spv::BuiltIn::SampleId))),
         frag_depth(p.BuiltinOutput(uint32_t(spv::BuiltIn::FragDepth))),
+        stencil_ref(p.BuiltinOutput(uint32_t(spv::BuiltIn::FragStencilRefEXT))),
         sample_mask(p.BuiltinOutput(uint32_t(spv::BuiltIn::SampleMask))),
         view_index(p.BuiltinInput(uint32_t(spv::BuiltIn::ViewIndex))),
         point_coord(p.BuiltinInput(uint32_t(spv::BuiltIn::PointCoord))),
@@ -832,6 +833,7 @@ class TileRasterizer {
           for (uint32_t s = 0; s < d_.samples; ++s)
             values.depth[s] = std::bit_cast<float>(wave_.Register(builtins_.frag_depth)[l]);
         if (builtins_.sample_mask != UINT32_MAX) values.coverage &= wave_.Register(builtins_.sample_mask)[l];
+        if (builtins_.stencil_ref != UINT32_MAX) values.stencil_reference = &wave_.Register(builtins_.stencil_ref)[l];
         uint32_t started = 0;  // colours given their defaults (several variables may share a location)
         for (const spirv_exec::InterfaceSlot& out : program->outputs) {
           if (out.location >= 8 || (out.index != 0 && out.location != 0)) continue;
@@ -996,7 +998,8 @@ void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragmen
     const spirv_exec::Program* p = fragment.program;
     const bool shader_coverage_or_depth =
         p != nullptr && (p->BuiltinOutput(uint32_t(spv::BuiltIn::FragDepth)) != UINT32_MAX ||
-                         p->BuiltinOutput(uint32_t(spv::BuiltIn::SampleMask)) != UINT32_MAX);
+                         p->BuiltinOutput(uint32_t(spv::BuiltIn::SampleMask)) != UINT32_MAX ||
+                         p->BuiltinOutput(uint32_t(spv::BuiltIn::FragStencilRefEXT)) != UINT32_MAX);
     d.direct = !shader_coverage_or_depth && MergesDirect(d.early == EarlyDepth::kFull ? d.late : outputs);
     if (d.direct && p != nullptr) d.direct_outputs = DirectOutputs(*p, d.early == EarlyDepth::kFull ? d.late : outputs);
   }

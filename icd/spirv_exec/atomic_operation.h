@@ -1,17 +1,20 @@
 // The 32-bit atomic operations of SPIR-V on one word of memory, shared by
-// buffer, workgroup and image atomics.
+// buffer, workgroup and image atomics: integer ones and the float add, min
+// and max of SPV_EXT_shader_atomic_float_add / _min_max.
 #pragma once
 
 #include <spirv/unified1/spirv.hpp11>
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
 namespace duet::spirv_exec {
 
-// Applies SPIR-V atomic `opcode` (OpAtomicLoad ... OpAtomicXor) to the word
+// Applies SPIR-V atomic `opcode` (OpAtomicLoad ... OpAtomicXor, OpAtomicF*EXT) to the word
 // at `address` with `value` (compare-exchange: stores `value` when the word
 // equals `comparator`); returns the word's old value (0 for a store).
 inline uint32_t AtomicOperation(uint32_t opcode, std::byte* address, uint32_t value, uint32_t comparator) {
@@ -34,7 +37,7 @@ inline uint32_t AtomicOperation(uint32_t opcode, std::byte* address, uint32_t va
     case spv::Op::OpAtomicXor: return word.fetch_xor(value);
     default: break;
   }
-  // Min/max: a compare-exchange loop.
+  // Min/max and float add: a compare-exchange loop.
   uint32_t old = word.load();
   for (;;) {
     uint32_t desired = old;
@@ -43,6 +46,16 @@ inline uint32_t AtomicOperation(uint32_t opcode, std::byte* address, uint32_t va
       case spv::Op::OpAtomicSMax: desired = uint32_t(std::max(int32_t(old), int32_t(value))); break;
       case spv::Op::OpAtomicUMin: desired = std::min(old, value); break;
       case spv::Op::OpAtomicUMax: desired = std::max(old, value); break;
+      case spv::Op::OpAtomicFAddEXT:
+        desired = std::bit_cast<uint32_t>(std::bit_cast<float>(old) + std::bit_cast<float>(value));
+        break;
+      // A NaN operand gives the other one, as fmin/fmax (and GLSL's min/max on most hardware).
+      case spv::Op::OpAtomicFMinEXT:
+        desired = std::bit_cast<uint32_t>(std::fmin(std::bit_cast<float>(old), std::bit_cast<float>(value)));
+        break;
+      case spv::Op::OpAtomicFMaxEXT:
+        desired = std::bit_cast<uint32_t>(std::fmax(std::bit_cast<float>(old), std::bit_cast<float>(value)));
+        break;
       default: return old;
     }
     if (desired == old || word.compare_exchange_weak(old, desired)) return old;

@@ -276,6 +276,12 @@ bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled
     case SpvOp::OpDemoteToHelperInvocation:
       Emit(Op::kDemote);
       return true;
+    case SpvOp::OpReadClockKHR: {
+      // A uint64 or a uvec2: two registers, low word first, either way.
+      if (ScalarCount(inst[0]) != 2) return Fail("OpReadClockKHR result is not 64 bits");
+      Emit(Op::kReadClock, Define(inst[1], inst[0], 2).reg);
+      return true;
+    }
     case SpvOp::OpIsHelperInvocationEXT:
       Emit(Op::kIsHelper, Define(inst[1], inst[0], 1).reg);
       return true;

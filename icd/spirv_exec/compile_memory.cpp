@@ -666,7 +666,10 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
     case SpvOp::OpAtomicUMax:
     case SpvOp::OpAtomicAnd:
     case SpvOp::OpAtomicOr:
-    case SpvOp::OpAtomicXor: {
+    case SpvOp::OpAtomicXor:
+    case SpvOp::OpAtomicFAddEXT:
+    case SpvOp::OpAtomicFMinEXT:
+    case SpvOp::OpAtomicFMaxEXT: {
       const bool store = inst.op == SpvOp::OpAtomicStore;
       const PointerValue p = PointerOf(store ? inst[0] : inst[2]);
       if (!error_.empty()) return false;

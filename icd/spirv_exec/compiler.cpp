@@ -125,8 +125,10 @@ void Compiler::FindDataUses(const SpirvFunction& function) {
           second_pointer = 1;
           break;
         default:
-          // OpAtomicLoad .. OpAtomicXor (but OpAtomicStore) take theirs third.
-          if (inst.op >= SpvOp::OpAtomicLoad && inst.op <= SpvOp::OpAtomicXor) pointer = 2;
+          // OpAtomicLoad .. OpAtomicXor (but OpAtomicStore) and the float atomics take theirs third.
+          if ((inst.op >= SpvOp::OpAtomicLoad && inst.op <= SpvOp::OpAtomicXor) || inst.op == SpvOp::OpAtomicFAddEXT ||
+              inst.op == SpvOp::OpAtomicFMinEXT || inst.op == SpvOp::OpAtomicFMaxEXT)
+            pointer = 2;
           break;
       }
       for (uint32_t i = 0; i < inst.word_count; ++i)

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 
@@ -363,6 +364,14 @@ WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* im
       case Op::kGroup:
         ExecuteGroupInstruction(in, w);
         break;
+      case Op::kReadClock: {
+        const uint64_t now = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now().time_since_epoch())
+                                          .count());
+        ForActive(w.active, w.Register(in.dst), [&](uint32_t) { return uint32_t(now); });
+        ForActive(w.active, w.Register(in.dst + 1), [&](uint32_t) { return uint32_t(now >> 32); });
+        break;
+      }
       case Op::kBarrier:
         if constexpr (kTrace) TraceInstruction(p, pc, w, active_before);
         return WaveStatus::kAtBarrier;

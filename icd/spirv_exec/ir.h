@@ -138,6 +138,9 @@ enum class Op : uint16_t {
   // Lanes of the wave read each other's registers; helper lanes take part
   // in quad operations only.
   kGroup,
+  // OpReadClockKHR: dst, dst + 1 = low and high words of a nanosecond
+  // counter (steady clock), the same for the subgroup and device scopes.
+  kReadClock,
 };
 
 // The kGroup operations and their operands (registers unless said).

@@ -88,7 +88,8 @@ bool WritesOf(const Inst& in, const LaneKernels& kernels, Writes* writes) {
       return true;
     case Op::kGlslUnpack: *writes = {in.dst, in.b}; return true;
     case Op::kMatrixInverse: *writes = {in.dst, in.b * in.b}; return true;
-    case Op::kAddressAdd: *writes = {in.dst, 2}; return true;
+    case Op::kAddressAdd:
+    case Op::kReadClock: *writes = {in.dst, 2}; return true;
     case Op::kImageRead:
     case Op::kImageSample:
     case Op::kImageQuerySize: *writes = {in.dst, 4}; return true;  // at most
@@ -147,6 +148,7 @@ bool ReadsOf(const Program& p, const Inst& in, const LaneKernels& kernels, std::
     case Op::kDemote:
     case Op::kIsHelper:
     case Op::kElect:
+    case Op::kReadClock:
     case Op::kArrayLength:
     case Op::kImageQueryLevels:
     case Op::kImageQuerySamples:

@@ -60,7 +60,10 @@ bool HasSpirvStorageFormat(const FormatInfo& f) { return f.spirv_image_format !=
 
 bool HasStorage(const FormatInfo& f) { return HasSpirvStorageFormat(f) || IsA8B8G8R8Storable(f.format); }
 
-bool HasAtomics(VkFormat format) { return format == VK_FORMAT_R32_UINT || format == VK_FORMAT_R32_SINT; }
+// R32_SFLOAT for the float atomics (VK_EXT_shader_atomic_float, _float2).
+bool HasAtomics(VkFormat format) {
+  return format == VK_FORMAT_R32_UINT || format == VK_FORMAT_R32_SINT || format == VK_FORMAT_R32_SFLOAT;
+}
 
 VkFormatFeatureFlags2 StorageFeatures(const FormatInfo& f, VkFormatFeatureFlags2 storage,
                                       VkFormatFeatureFlags2 atomic) {

@@ -63,6 +63,9 @@ struct AllFeatures {
   VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT vertex_input{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT};
   VkPhysicalDeviceMultiDrawFeaturesEXT multi_draw{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT};
   VkPhysicalDeviceNonSeamlessCubeMapFeaturesEXT non_seamless_cube{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_NON_SEAMLESS_CUBE_MAP_FEATURES_EXT};
+  VkPhysicalDeviceShaderClockFeaturesKHR clock{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+  VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT atomic_float2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT};
 
   explicit AllFeatures(VkPhysicalDevice phys, const std::set<std::string>& extensions) {
     f2.pNext = &v11;
@@ -96,6 +99,9 @@ struct AllFeatures {
     chain("VK_EXT_vertex_input_dynamic_state", vertex_input);
     chain("VK_EXT_multi_draw", multi_draw);
     chain("VK_EXT_non_seamless_cube_map", non_seamless_cube);
+    chain("VK_KHR_shader_clock", clock);
+    chain("VK_EXT_shader_atomic_float", atomic_float);
+    chain("VK_EXT_shader_atomic_float2", atomic_float2);
     vkGetPhysicalDeviceFeatures2(phys, &f2);
   }
 };
@@ -169,6 +175,17 @@ const std::map<std::string, FeatureCheck>& FeatureRequirements() {
          return f.robustness2.robustBufferAccess2 || f.robustness2.robustImageAccess2 || f.robustness2.nullDescriptor;
        }},
       {"VK_EXT_4444_formats", [](const AllFeatures& f) { return f.formats_4444.formatA4R4G4B4; }},
+      {"VK_KHR_shader_clock", [](const AllFeatures& f) { return f.clock.shaderSubgroupClock; }},
+      {"VK_EXT_shader_atomic_float",  // one of them
+       [](const AllFeatures& f) {
+         return f.atomic_float.shaderBufferFloat32Atomics || f.atomic_float.shaderSharedFloat32Atomics ||
+                f.atomic_float.shaderImageFloat32Atomics;
+       }},
+      {"VK_EXT_shader_atomic_float2",  // one of the 32-bit ones
+       [](const AllFeatures& f) {
+         return f.atomic_float2.shaderBufferFloat32AtomicMinMax || f.atomic_float2.shaderSharedFloat32AtomicMinMax ||
+                f.atomic_float2.shaderImageFloat32AtomicMinMax;
+       }},
       {"VK_EXT_depth_clip_control", [](const AllFeatures& f) { return f.depth_clip_control.depthClipControl; }},
       {"VK_EXT_depth_clip_enable", [](const AllFeatures& f) { return f.depth_clip_enable.depthClipEnable; }},
       {"VK_EXT_attachment_feedback_loop_layout", [](const AllFeatures& f) { return f.feedback_loop.attachmentFeedbackLoopLayout; }},

@@ -407,10 +407,12 @@ TEST(FormatSupport, LinearTilingMatchesOptimalForColour) {
   }
 }
 
-TEST(FormatSupport, AtomicsOnlyOn32BitIntegers) {
+// 32-bit integers, and R32_SFLOAT for the float atomics (VK_EXT_shader_atomic_float).
+TEST(FormatSupport, AtomicsOnlyOn32BitSingleChannelFormats) {
   for (const FormatInfo* info : SupportedFormats()) {
     const FormatFeatures f = GetFormatFeatures(info->format);
-    const bool atomic = info->format == VK_FORMAT_R32_UINT || info->format == VK_FORMAT_R32_SINT;
+    const bool atomic = info->format == VK_FORMAT_R32_UINT || info->format == VK_FORMAT_R32_SINT ||
+                        info->format == VK_FORMAT_R32_SFLOAT;
     EXPECT_EQ((f.optimal & SA) != 0, atomic) << info->name;
     EXPECT_EQ((f.buffer & SBA) != 0, atomic) << info->name;
   }

@@ -223,6 +223,13 @@ DeviceFeatures MakeFeatures() {
   f.core.shaderStorageImageWriteWithoutFormat = VK_TRUE;
   f.core.shaderImageGatherExtended = VK_TRUE;
 
+  // 64-bit integers: pairs of registers, low word first; add, subtract,
+  // multiply and conversions as 32-bit ops on the halves, the rest as kWide
+  // instructions (spirv_exec/compile_wide.cpp, interpreter_wide.cpp), in
+  // subgroup operations too (tests/integration/shader_int64_test.cpp).
+  // No 64-bit atomics yet (VK_KHR_shader_atomic_int64).
+  f.core.shaderInt64 = VK_TRUE;
+
   // Blocks may use any layout their Offset, ArrayStride and MatrixStride
   // decorations give (tests/integration/shader_buffers_test.cpp).
   f.vulkan12.scalarBlockLayout = VK_TRUE;

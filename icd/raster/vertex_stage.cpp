@@ -85,7 +85,8 @@ std::vector<AttributeFetch> PlanFetches(const DrawBindings& bindings, const Grap
     const VertexBufferBinding& vb = bindings.vertex_buffers[binding->binding];
     AttributeFetch f;
     f.codec = texel::GetTexelCodec(attribute.format);
-    if (vb.buffer != nullptr && vb.buffer->Data() != nullptr && f.codec != nullptr) {
+    if (f.codec == nullptr) continue;  // not a vertex format (invalid usage): the input stays zero
+    if (vb.buffer != nullptr && vb.buffer->Data() != nullptr) {
       f.base = vb.buffer->Data() + vb.offset + attribute.offset;
       const VkDeviceSize end = vb.buffer->size;
       f.limit = end > vb.offset + attribute.offset ? end - vb.offset - attribute.offset : 0;
@@ -157,9 +158,19 @@ void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, con
                                                   : id;
           // Robust buffer access: attributes beyond the buffer, or of a null
           // one (nullDescriptor), read zero with alpha 1 where the format has none.
-          texel::TexelValue value = texel::OutOfBoundsTexel(f.codec);
           const VkDeviceSize at = VkDeviceSize(element) * f.stride;
-          if (f.base != nullptr && at + f.codec->texel_size <= f.limit) f.codec->unpack(f.base + at, &value, 1);
+          const bool in_bounds = f.base != nullptr && at + f.codec->texel_size <= f.limit;
+          if (f.codec->channel_bits[0] == 64) {
+            // 64-bit formats feed 64-bit inputs bit for bit: two registers per
+            // channel, low word first (Component counts 32-bit words).
+            uint32_t words[8] = {};
+            if (in_bounds) std::memcpy(words, f.base + at, std::min<size_t>(f.codec->texel_size, sizeof words));
+            for (uint32_t c = 0; c < f.count && f.component + c < 8; ++c)
+              wave.Register(f.reg + c)[l] = words[f.component + c];
+            continue;
+          }
+          texel::TexelValue value = texel::OutOfBoundsTexel(f.codec);
+          if (in_bounds) f.codec->unpack(f.base + at, &value, 1);
           for (uint32_t c = 0; c < f.count && f.component + c < 4; ++c)
             wave.Register(f.reg + c)[l] = value.u[f.component + c];
         }

@@ -96,12 +96,8 @@ bool Compiler::IsWide(uint32_t type) const {
   return (t->kind == SpvOp::OpTypeInt || t->kind == SpvOp::OpTypeFloat) && t->width == 64;
 }
 
-// 64-bit integers as far as buffer device addresses need them: pointer
-// arithmetic as GLSL compiles it (through uint64_t: add, subtract,
-// multiply, width conversions) and comparisons for equality, exact over the
-// two registers of each value (low word first). Any other arithmetic on
-// 64-bit operands fails to compile instead of running as two unrelated
-// 32-bit halves: shaderInt64 and shaderFloat64 are not advertised.
+// Instructions with a 64-bit operand or result that compute on it go to
+// compile_wide.cpp; moves, selects and bitwise ops work register by register.
 bool Compiler::CompileWideInstruction(const SpirvInstruction& inst, bool* handled) {
   *handled = false;
   if (!Arithmetic(inst.op)) return true;
@@ -116,73 +112,7 @@ bool Compiler::CompileWideInstruction(const SpirvInstruction& inst, bool* handle
   for (uint32_t i = first_operand; i < inst.word_count; ++i) wide = wide || IsWide(type_of(inst[i]));
   if (!wide) return true;
   *handled = true;
-  switch (inst.op) {
-    case SpvOp::OpIAdd:
-    case SpvOp::OpISub:
-    case SpvOp::OpIMul: {
-      const CompiledValue& a = Value(inst[2]);
-      const CompiledValue& b = Value(inst[3]);
-      const CompiledValue& v = Define(inst[1], inst[0], ScalarCount(inst[0]));
-      if (a.count != v.count || b.count != v.count) return Fail("mismatched 64-bit operands");
-      for (uint32_t i = 0; i < v.count; i += 2) {
-        const uint32_t lo = v.reg + i, hi = lo + 1, a_lo = a.reg + i, b_lo = b.reg + i;
-        const uint32_t t = NewRegisters(1);
-        if (inst.op == SpvOp::OpIMul) {  // (a_hi a_lo) * (b_hi b_lo), low 64 bits
-          Emit(Op::kIMulHighU, hi, a_lo, b_lo);
-          Emit(Op::kIMul, t, a_lo, b_lo + 1);
-          Emit(Op::kIAdd, hi, hi, t);
-          Emit(Op::kIMul, t, a_lo + 1, b_lo);
-          Emit(Op::kIAdd, hi, hi, t);
-          Emit(Op::kIMul, lo, a_lo, b_lo);
-          continue;
-        }
-        const bool add = inst.op == SpvOp::OpIAdd;
-        Emit(add ? Op::kIAddCarry : Op::kISubBorrow, t, a_lo, b_lo);
-        Emit(add ? Op::kIAdd : Op::kISub, lo, a_lo, b_lo);
-        Emit(add ? Op::kIAdd : Op::kISub, hi, a_lo + 1, b_lo + 1);
-        Emit(add ? Op::kIAdd : Op::kISub, hi, hi, t);
-      }
-      return true;
-    }
-    case SpvOp::OpIEqual:
-    case SpvOp::OpINotEqual: {
-      const CompiledValue& a = Value(inst[2]);
-      const CompiledValue& b = Value(inst[3]);
-      const CompiledValue& v = Define(inst[1], inst[0], ScalarCount(inst[0]));
-      if (a.count != 2 * v.count || b.count != 2 * v.count) return Fail("mismatched 64-bit operands");
-      const bool equal = inst.op == SpvOp::OpIEqual;
-      for (uint32_t i = 0; i < v.count; ++i) {
-        const uint32_t t = NewRegisters(1);
-        Emit(equal ? Op::kIEqual : Op::kINotEqual, t, a.reg + 2 * i, b.reg + 2 * i);
-        Emit(equal ? Op::kIEqual : Op::kINotEqual, v.reg + i, a.reg + 2 * i + 1, b.reg + 2 * i + 1);
-        Emit(equal ? Op::kBitAnd : Op::kBitOr, v.reg + i, v.reg + i, t);
-      }
-      return true;
-    }
-    case SpvOp::OpUConvert:
-    case SpvOp::OpSConvert: {
-      // 32 <-> 64 bits: zero- or sign-extend, or keep the low word.
-      const CompiledValue& a = Value(inst[2]);
-      const bool from_wide = IsWide(a.type), to_wide = IsWide(inst[0]);
-      const uint32_t components = from_wide ? a.count / 2 : a.count;
-      const CompiledValue& v = Define(inst[1], inst[0], ScalarCount(inst[0]));
-      for (uint32_t i = 0; i < components; ++i) {
-        const uint32_t from = a.reg + (from_wide ? 2 * i : i), to = v.reg + (to_wide ? 2 * i : i);
-        Emit(Op::kMove, to, from);
-        if (from_wide && to_wide) Emit(Op::kMove, to + 1, from + 1);
-        if (!from_wide && to_wide) {
-          if (inst.op == SpvOp::OpSConvert)
-            Emit(Op::kShiftRightArithmetic, to + 1, from, ConstantRegister(31));
-          else
-            Emit(Op::kMove, to + 1, ConstantRegister(0));
-        }
-      }
-      return true;
-    }
-    default:
-      return Fail(std::string("64-bit operands of opcode ") + std::to_string(uint32_t(inst.op)) +
-                  " are not supported (shaderInt64 and shaderFloat64 are not advertised)");
-  }
+  return CompileInt64Instruction(inst);
 }
 
 bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled) {
@@ -291,8 +221,10 @@ bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled
       const CompiledValue& t = Value(inst[3]);
       const CompiledValue& f = Value(inst[4]);
       const CompiledValue& v = Define(inst[1], inst[0], count);
-      // A scalar condition selects whole composites.
-      for (uint32_t i = 0; i < count; ++i) Emit(Op::kSelect, v.reg + i, cond.reg + (cond.count == 1 ? 0 : i), t.reg + i, f.reg + i);
+      // A scalar condition selects whole composites; a vector one selects
+      // each component's registers (two for a 64-bit component).
+      for (uint32_t i = 0; i < count; ++i)
+        Emit(Op::kSelect, v.reg + i, cond.reg + (cond.count == 1 ? 0 : i * cond.count / count), t.reg + i, f.reg + i);
       return true;
     }
     case SpvOp::OpCompositeConstruct: {
@@ -336,26 +268,31 @@ bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled
       return true;
     }
     case SpvOp::OpVectorShuffle: {
+      // Components of `w` registers each (2 for 64-bit ones).
       const CompiledValue& a = Value(inst[2]);
       const CompiledValue& b = Value(inst[3]);
       const uint32_t count = inst.word_count - 4;
-      const CompiledValue& v = Define(inst[1], inst[0], count);
+      const uint32_t w = IsWide(inst[0]) ? 2 : 1;
+      const uint32_t a_components = a.count / w;
+      const CompiledValue& v = Define(inst[1], inst[0], count * w);
       for (uint32_t i = 0; i < count; ++i) {
         const uint32_t pick = inst[4 + i];
         if (pick == 0xFFFFFFFF) continue;  // undefined component
-        Emit(Op::kMove, v.reg + i, pick < a.count ? a.reg + pick : b.reg + (pick - a.count));
+        const uint32_t from = pick < a_components ? a.reg + pick * w : b.reg + (pick - a_components) * w;
+        for (uint32_t k = 0; k < w; ++k) Emit(Op::kMove, v.reg + i * w + k, from + k);
       }
       return true;
     }
     case SpvOp::OpVectorExtractDynamic: {
       const CompiledValue& vec = Value(inst[2]);
-      const CompiledValue& index = Value(inst[3]);
-      const CompiledValue& v = Define(inst[1], inst[0], 1);
+      const CompiledValue& index = Value(inst[3]);  // (a 64-bit index: its low word)
+      const uint32_t w = IsWide(inst[0]) ? 2 : 1;
+      const CompiledValue& v = Define(inst[1], inst[0], w);
       const uint32_t is = NewRegisters(1);
-      Emit(Op::kMove, v.reg, vec.reg);
-      for (uint32_t i = 1; i < vec.count; ++i) {
+      for (uint32_t k = 0; k < w; ++k) Emit(Op::kMove, v.reg + k, vec.reg + k);
+      for (uint32_t i = 1; i < vec.count / w; ++i) {
         Emit(Op::kIEqual, is, index.reg, ConstantRegister(i));
-        Emit(Op::kSelect, v.reg, is, vec.reg + i, v.reg);
+        for (uint32_t k = 0; k < w; ++k) Emit(Op::kSelect, v.reg + k, is, vec.reg + i * w + k, v.reg + k);
       }
       return true;
     }
@@ -363,11 +300,12 @@ bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled
       const CompiledValue& vec = Value(inst[2]);
       const CompiledValue& component = Value(inst[3]);
       const CompiledValue& index = Value(inst[4]);
+      const uint32_t w = IsWide(component.type) ? 2 : 1;
       const CompiledValue& v = Define(inst[1], inst[0], vec.count);
       const uint32_t is = NewRegisters(1);
-      for (uint32_t i = 0; i < vec.count; ++i) {
+      for (uint32_t i = 0; i < vec.count / w; ++i) {
         Emit(Op::kIEqual, is, index.reg, ConstantRegister(i));
-        Emit(Op::kSelect, v.reg + i, is, component.reg, vec.reg + i);
+        for (uint32_t k = 0; k < w; ++k) Emit(Op::kSelect, v.reg + i * w + k, is, component.reg + k, vec.reg + i * w + k);
       }
       return true;
     }

@@ -124,8 +124,7 @@ bool Compiler::CompileGroupInstruction(const SpirvInstruction& inst, bool* handl
     }
     case SpvOp::OpGroupNonUniformAllEqual: {
       // Every component equal: one vote per component, and-ed.
-      const CompiledValue& value = Value(inst[3]);
-      if (IsWide(value.type)) return Fail("64-bit subgroup votes are not supported");
+      const CompiledValue& value = Value(inst[3]);  // (64-bit: both words equal)
       const CompiledValue& v = Define(inst[1], inst[0], 1);
       group(GroupKind::kAllEqual, v.reg, value.reg);
       for (uint32_t i = 1; i < value.count; ++i) {
@@ -152,9 +151,14 @@ bool Compiler::CompileGroupInstruction(const SpirvInstruction& inst, bool* handl
         (inst.word_count < 6 || !module_.ScalarConstant(inst[5], &cluster) || cluster == 0 ||
          (cluster & (cluster - 1)) != 0))
       return Fail("ClusterSize is not a constant power of two");
-    if (IsWide(inst[0])) return Fail("64-bit subgroup arithmetic is not supported");
     const CompiledValue& value = Value(inst[4]);
     const CompiledValue& v = Define(inst[1], inst[0], count);
+    if (IsWide(inst[0])) {  // 64-bit integers: one kGroup per register pair
+      if (!IsWideInteger(inst[0])) return Fail("64-bit float subgroup arithmetic is not supported");
+      for (uint32_t i = 0; i < count; i += 2)
+        group(g->kind, v.reg + i, value.reg + i, kNoOperand, operation, cluster | kGroupWide);
+      return true;
+    }
     for (uint32_t i = 0; i < count; ++i) group(g->kind, v.reg + i, value.reg + i, kNoOperand, operation, cluster);
     return true;
   }

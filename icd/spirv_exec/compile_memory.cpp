@@ -671,6 +671,8 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
     case SpvOp::OpAtomicFMinEXT:
     case SpvOp::OpAtomicFMaxEXT: {
       const bool store = inst.op == SpvOp::OpAtomicStore;
+      if (IsWide(store ? Value(inst[3]).type : inst[0]))
+        return Fail("64-bit atomics are not supported (VK_KHR_shader_atomic_int64 is not advertised)");
       const PointerValue p = PointerOf(store ? inst[0] : inst[2]);
       if (!error_.empty()) return false;
       if (p.builtin_register != kNoRegister) return Fail("atomic on a built-in");

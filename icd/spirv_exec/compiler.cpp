@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "spirv_exec/ir_prepare.h"
+#include "spirv_exec/spec_constant_op.h"
 
 namespace duet::spirv_exec {
 
@@ -146,6 +147,70 @@ bool Compiler::Fail(const std::string& message) {
   return false;
 }
 
+// The composite operations of OpSpecConstantOp (their literal operands are
+// not ids): CompositeExtract, CompositeInsert and VectorShuffle, appended to
+// *scalars; false for other operations or operands that are not constants.
+bool Compiler::EvaluateCompositeSpecConstantOp(const SpirvInstruction& k,
+                                               const std::function<bool(uint32_t)>& flatten,
+                                               std::vector<uint32_t>* scalars) {
+  const auto op = static_cast<SpvOp>(k[2]);
+  if (op != SpvOp::OpCompositeExtract && op != SpvOp::OpCompositeInsert && op != SpvOp::OpVectorShuffle) return false;
+  // The scalars of constant `id`, and its type.
+  auto words_of = [&](uint32_t id, std::vector<uint32_t>* words, uint32_t* type) {
+    if (module_.constants.count(id) == 0) return false;
+    const size_t before = scalars->size();
+    if (!flatten(id)) return false;
+    words->assign(scalars->begin() + std::ptrdiff_t(before), scalars->end());
+    scalars->resize(before);
+    *type = module_.constants.at(id)[0];
+    return true;
+  };
+  // Registers from the start of `type` to the part that `indices` name, and that part's size.
+  auto locate = [&](uint32_t type, uint32_t first_index, uint32_t* offset, uint32_t* size) {
+    *offset = 0;
+    for (uint32_t i = first_index; i < k.word_count; ++i) {
+      const SpirvType& t = module_.Type(type);
+      if (t.kind == SpvOp::OpTypeStruct) {
+        if (k[i] >= t.members.size()) return false;
+        for (uint32_t m = 0; m < k[i]; ++m) *offset += ScalarCount(t.members[m]);
+        type = t.members[k[i]];
+      } else {
+        *offset += k[i] * ScalarCount(t.element);
+        type = t.element;
+      }
+    }
+    *size = ScalarCount(type);
+    return true;
+  };
+  std::vector<uint32_t> a, b;
+  uint32_t a_type = 0, b_type = 0, offset = 0, size = 0;
+  switch (op) {
+    case SpvOp::OpCompositeExtract:
+      if (!words_of(k[3], &a, &a_type) || !locate(a_type, 4, &offset, &size) || offset + size > a.size()) return false;
+      scalars->insert(scalars->end(), a.begin() + offset, a.begin() + offset + size);
+      return true;
+    case SpvOp::OpCompositeInsert:
+      if (!words_of(k[3], &a, &a_type) || !words_of(k[4], &b, &b_type) || !locate(b_type, 5, &offset, &size) ||
+          offset + size > b.size() || size != a.size())
+        return false;
+      std::copy(a.begin(), a.end(), b.begin() + offset);
+      scalars->insert(scalars->end(), b.begin(), b.end());
+      return true;
+    default: {  // OpVectorShuffle
+      if (!words_of(k[3], &a, &a_type) || !words_of(k[4], &b, &b_type)) return false;
+      const uint32_t w = IsWide(a_type) ? 2 : 1;
+      for (uint32_t i = 5; i < k.word_count; ++i) {
+        const uint32_t pick = k[i] == 0xFFFFFFFF ? 0 : k[i];
+        const std::vector<uint32_t>& from = pick < a.size() / w ? a : b;
+        const uint32_t at = (pick < a.size() / w ? pick : pick - uint32_t(a.size()) / w) * w;
+        if (at + w > from.size()) return false;
+        scalars->insert(scalars->end(), from.begin() + at, from.begin() + at + w);
+      }
+      return true;
+    }
+  }
+}
+
 bool Compiler::CompileConstant(uint32_t id) {
   const SpirvInstruction& c = module_.constants.at(id);
   const uint32_t type = c[0];
@@ -165,6 +230,21 @@ bool Compiler::CompileConstant(uint32_t id) {
         for (uint32_t i = 2; i < k.word_count; ++i)
           if (module_.constants.count(k[i]) == 0 || !flatten(k[i])) return false;
         return true;
+      case SpvOp::OpSpecConstantOp: {
+        if (EvaluateCompositeSpecConstantOp(k, flatten, &scalars)) return true;
+        std::vector<std::vector<uint32_t>> operands;
+        for (uint32_t i = 3; i < k.word_count; ++i) {
+          if (module_.constants.count(k[i]) == 0) return false;
+          const size_t before = scalars.size();
+          if (!flatten(k[i])) return false;
+          operands.emplace_back(scalars.begin() + std::ptrdiff_t(before), scalars.end());
+          scalars.resize(before);
+        }
+        std::vector<uint32_t> result;
+        if (!EvaluateSpecConstantOp(static_cast<SpvOp>(k[2]), count, IsWide(k[0]), operands, &result)) return false;
+        scalars.insert(scalars.end(), result.begin(), result.end());
+        return true;
+      }
       default: return false;
     }
   };
@@ -200,10 +280,14 @@ bool Compiler::OrderBlocks(const SpirvFunction& function) {
     switch (t.op) {
       case SpvOp::OpBranch: next.push_back(t[0]); break;
       case SpvOp::OpBranchConditional: next.push_back(t[2]); next.push_back(t[1]); break;
-      case SpvOp::OpSwitch:
-        for (uint32_t i = t.word_count - 1; i >= 3; i -= 2) next.push_back(t[i]);
+      case SpvOp::OpSwitch: {
+        // (literal, label) pairs after the selector and default; a 64-bit selector's literals are two words.
+        const uint32_t stride = ScalarCount(module_.TypeOf(t[0])) == 2 ? 3 : 2;
+        for (uint32_t i = 2 + stride - 1; i < t.word_count; i += stride) next.push_back(t[i]);
+        std::reverse(next.end() - std::ptrdiff_t((t.word_count - 2) / stride), next.end());
         next.push_back(t[1]);
         break;
+      }
       default: break;
     }
     return next;
@@ -284,12 +368,30 @@ bool Compiler::CompileTerminator(const SpirvBlock& block, const SpirvInstruction
     case SpvOp::OpSwitch: {
       SwitchTable table;
       table.default_block = block_index_.at(t[1]);
-      const uint32_t width = ScalarCount(Value(t[0]).type);
-      if (width != 1) return Fail("64-bit switch selectors are not supported");
-      for (uint32_t i = 2; i + 1 < t.word_count; i += 2) table.cases.emplace_back(t[i], block_index_.at(t[i + 1]));
-      Emit(Op::kSwitch, 0, Value(t[0]).reg, static_cast<uint32_t>(program_.switches.size()));
+      const CompiledValue& selector = Value(t[0]);
+      const uint32_t width = ScalarCount(selector.type);
+      if (width != 1 && width != 2) return Fail("switch selector of " + std::to_string(width) + " words");
+      // Cases are (literal words, label): one word each, or two for a 64-bit selector.
+      const uint32_t stride = width + 1;
+      uint32_t selector_reg = selector.reg;
+      if (width == 2) {
+        // A 64-bit selector switches on the index of the case it equals (UINT32_MAX: none).
+        selector_reg = NewRegisters(1);
+        const uint32_t low = NewRegisters(1), high = NewRegisters(1);
+        Emit(Op::kMove, selector_reg, ConstantRegister(UINT32_MAX));
+        for (uint32_t i = 2, k = 0; i + stride - 1 < t.word_count; i += stride, ++k) {
+          Emit(Op::kIEqual, low, selector.reg, ConstantRegister(t[i]));
+          Emit(Op::kIEqual, high, selector.reg + 1, ConstantRegister(t[i + 1]));
+          Emit(Op::kBitAnd, low, low, high);
+          Emit(Op::kSelect, selector_reg, low, ConstantRegister(k), selector_reg);
+        }
+      }
+      for (uint32_t i = 2, k = 0; i + stride - 1 < t.word_count; i += stride, ++k)
+        table.cases.emplace_back(width == 2 ? k : t[i], block_index_.at(t[i + width]));
+      Emit(Op::kSwitch, 0, selector_reg, static_cast<uint32_t>(program_.switches.size()));
       program_.switches.push_back(table);
-      for (uint32_t i = 0; i < table.cases.size(); ++i) EmitPhiMoves(block.label, t[3 + 2 * i], uint16_t(i));
+      for (uint32_t i = 0; i < table.cases.size(); ++i)
+        EmitPhiMoves(block.label, t[2 + stride * i + width], uint16_t(i));
       EmitPhiMoves(block.label, t[1], uint16_t(table.cases.size()));
       targets.push_back(t[1]);
       break;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -100,6 +101,8 @@ class Compiler {
   bool CompileAluInstruction(const SpirvInstruction& inst, bool* handled);     // compile_alu.cpp
   bool CompileWideInstruction(const SpirvInstruction& inst, bool* handled);    // compile_alu.cpp
   bool IsWide(uint32_t type) const;  // a 64-bit scalar or vector of them
+  bool IsWideInteger(uint32_t type) const;  // a 64-bit integer scalar or vector
+  bool CompileInt64Instruction(const SpirvInstruction& inst);                  // compile_wide.cpp
   bool CompileMatrixInstruction(const SpirvInstruction& inst);                 // compile_alu.cpp
   bool CompileIntegerDot(const SpirvInstruction& inst);                        // compile_alu.cpp
   bool CompileGlslInstruction(const SpirvInstruction& inst);                   // compile_glsl.cpp
@@ -130,6 +133,8 @@ class Compiler {
 
  private:
   bool CompileConstant(uint32_t id);
+  bool EvaluateCompositeSpecConstantOp(const SpirvInstruction& k, const std::function<bool(uint32_t)>& flatten,
+                                       std::vector<uint32_t>* scalars);
   bool CompileBlock(const SpirvBlock& block);
   bool CompileTerminator(const SpirvBlock& block, const SpirvInstruction& inst);
   void EmitPhiMoves(uint32_t from_label, uint32_t to_label, uint16_t edge);

@@ -31,6 +31,32 @@ uint32_t Identity(GroupKind kind) {
   }
 }
 
+// 64-bit integers (kGroupWide): the integer kinds.
+uint64_t Identity64(GroupKind kind) {
+  switch (kind) {
+    case GroupKind::kIMul: return 1;
+    case GroupKind::kSMin: return uint64_t(std::numeric_limits<int64_t>::max());
+    case GroupKind::kUMin: return UINT64_MAX;
+    case GroupKind::kSMax: return uint64_t(std::numeric_limits<int64_t>::min());
+    case GroupKind::kBitAnd: return UINT64_MAX;
+    default: return 0;
+  }
+}
+
+uint64_t Combine64(GroupKind kind, uint64_t x, uint64_t y) {
+  switch (kind) {
+    case GroupKind::kIAdd: return x + y;
+    case GroupKind::kIMul: return x * y;
+    case GroupKind::kSMin: return uint64_t(std::min(int64_t(x), int64_t(y)));
+    case GroupKind::kUMin: return std::min(x, y);
+    case GroupKind::kSMax: return uint64_t(std::max(int64_t(x), int64_t(y)));
+    case GroupKind::kUMax: return std::max(x, y);
+    case GroupKind::kBitAnd: return x & y;
+    case GroupKind::kBitOr: return x | y;
+    default: return x ^ y;
+  }
+}
+
 uint32_t Combine(GroupKind kind, uint32_t x, uint32_t y) {
   switch (kind) {
     case GroupKind::kIAdd: return x + y;
@@ -51,16 +77,28 @@ uint32_t Combine(GroupKind kind, uint32_t x, uint32_t y) {
   }
 }
 
-// Reductions and scans over the lanes of `group`, in lane order.
-void Arithmetic(GroupKind kind, GroupOperation operation, uint32_t cluster, const uint32_t* a, LaneMask group,
-                uint32_t* out) {
-  const uint32_t identity = Identity(kind);
+// Reductions and scans over the lanes of `group`, in lane order, of
+// 32-bit values (Value = uint32_t) or 64-bit integers (uint64_t).
+template <typename Value>
+void Arithmetic(GroupKind kind, GroupOperation operation, uint32_t cluster, const Value* a, LaneMask group,
+                Value* out) {
+  auto Combine = [kind](Value x, Value y) -> Value {
+    if constexpr (sizeof(Value) == 8)
+      return Combine64(kind, x, y);
+    else
+      return duet::spirv_exec::Combine(kind, x, y);
+  };
+  Value identity;
+  if constexpr (sizeof(Value) == 8)
+    identity = Identity64(kind);
+  else
+    identity = Identity(kind);
   if (operation == GroupOperation::kInclusiveScan || operation == GroupOperation::kExclusiveScan) {
-    uint32_t running = identity;
+    Value running = identity;
     for (uint32_t l = 0; l < W; ++l) {
       if (!((group >> l) & 1)) continue;
       if (operation == GroupOperation::kExclusiveScan) out[l] = running;
-      running = Combine(kind, running, a[l]);
+      running = Combine(running, a[l]);
       if (operation == GroupOperation::kInclusiveScan) out[l] = running;
     }
     return;
@@ -68,9 +106,9 @@ void Arithmetic(GroupKind kind, GroupOperation operation, uint32_t cluster, cons
   // A reduction is one cluster of the whole wave.
   if (operation != GroupOperation::kClusteredReduce || cluster == 0 || cluster > W) cluster = W;
   for (uint32_t first = 0; first < W; first += cluster) {
-    uint32_t total = identity;
+    Value total = identity;
     for (uint32_t l = first; l < first + cluster; ++l)
-      if ((group >> l) & 1) total = Combine(kind, total, a[l]);
+      if ((group >> l) & 1) total = Combine(total, a[l]);
     for (uint32_t l = first; l < first + cluster; ++l) out[l] = total;
   }
 }
@@ -196,7 +234,16 @@ void ExecuteGroupInstruction(const Inst& in, WaveState& w) {
       }
       break;
     default:
-      Arithmetic(kind, static_cast<GroupOperation>(in.c), in.ext, a, group, out);
+      if (in.ext & kGroupWide) {
+        const uint32_t* high = w.Register(in.a + 1);
+        uint64_t values[W], results[W] = {};
+        for (uint32_t l = 0; l < W; ++l) values[l] = uint64_t{a[l]} | uint64_t{high[l]} << 32;
+        Arithmetic<uint64_t>(kind, static_cast<GroupOperation>(in.c), in.ext & ~kGroupWide, values, group, results);
+        lanes::ForActive(writes, dst, [&](uint32_t l) { return uint32_t(results[l]); });
+        lanes::ForActive(writes, w.Register(in.dst + 1), [&](uint32_t l) { return uint32_t(results[l] >> 32); });
+        return;
+      }
+      Arithmetic<uint32_t>(kind, static_cast<GroupOperation>(in.c), in.ext, a, group, out);
       break;
   }
   lanes::ForActive(writes, dst, [&](uint32_t l) { return out[l]; });

@@ -141,6 +141,28 @@ enum class Op : uint16_t {
   // OpReadClockKHR: dst, dst + 1 = low and high words of a nanosecond
   // counter (steady clock), the same for the subgroup and device scopes.
   kReadClock,
+  // 64-bit integer arithmetic beyond what expands into 32-bit ops
+  // (interpreter_wide.cpp): aux = WideOp. A 64-bit value is two registers,
+  // low word first; see WideOp for each one's operands.
+  kWide,
+};
+
+// The kWide operations. Unless said otherwise a and b are 64-bit pairs and
+// dst is a pair.
+enum class WideOp : uint16_t {
+  kUDiv, kSDiv, kUMod, kSRem, kSMod,  // division by zero gives 0 (the result is undefined)
+  kMulHighU, kMulHighS,  // the high 64 bits of the 128-bit product
+  kShiftLeft, kShiftRightLogical, kShiftRightArithmetic,  // b: one register, the shift (mod 64)
+  kSMin, kSMax, kUMin, kUMax,
+  kSAbs, kSSign, kBitReverse,  // of a
+  kBitFieldUExtract, kBitFieldSExtract,  // of a; b: offset register, c: count register
+  kBitFieldInsert,  // a base, b insert; c: offset register, ext: count register
+  // dst: one register.
+  kSLess, kSLessEqual, kSGreater, kSGreaterEqual, kULess, kULessEqual, kUGreater, kUGreaterEqual,
+  kBitCount, kFindLsb, kFindUMsb, kFindSMsb,  // of a (-1: none)
+  kUToF, kSToF,  // a to a 32-bit float, rounded to nearest
+  // a: one register (a 32-bit float), dst: a pair.
+  kFToU, kFToS,
 };
 
 // The kGroup operations and their operands (registers unless said).
@@ -166,12 +188,24 @@ enum class GroupKind : uint16_t {
   kShuffleDown,  // lane + b
   kQuadBroadcast,  // lane b of the quad
   kQuadSwap,       // c (constant): 0 horizontal, 1 vertical, 2 diagonal
-  // Arithmetic over a: c = GroupOperation, ext = cluster size (clustered).
+  // Arithmetic over a: c = GroupOperation, ext = cluster size (clustered),
+  // plus kGroupWide for 64-bit integers (a and dst are pairs).
   kIAdd, kFAdd, kIMul, kFMul, kSMin, kUMin, kFMin, kSMax, kUMax, kFMax,
   kBitAnd, kBitOr, kBitXor, kLogicalAnd, kLogicalOr, kLogicalXor,
 };
 
+inline constexpr uint32_t kGroupWide = 1u << 31;
+
 enum class LaneMaskRelation : uint8_t { kEq, kGe, kGt, kLe, kLt };
+
+// Registers of a kWide's result and first operand, and whether b is a
+// second 64-bit operand.
+inline uint32_t WideResultRegisters(WideOp op) { return op >= WideOp::kSLess && op <= WideOp::kSToF ? 1 : 2; }
+inline uint32_t WideSourceRegisters(WideOp op) { return op == WideOp::kFToU || op == WideOp::kFToS ? 1 : 2; }
+inline bool WideBinary(WideOp op) {
+  return op <= WideOp::kMulHighS || (op >= WideOp::kSMin && op <= WideOp::kUMax) ||
+         (op >= WideOp::kSLess && op <= WideOp::kUGreaterEqual);
+}
 
 // SPIR-V's GroupOperation values that kGroup takes.
 enum class GroupOperation : uint8_t { kReduce = 0, kInclusiveScan = 1, kExclusiveScan = 2, kClusteredReduce = 3 };

@@ -106,6 +106,7 @@ const char* OpName(Op op) {
     case Op::kElect: return "Elect";
     case Op::kGroup: return "Group";
     case Op::kReadClock: return "ReadClock";
+    case Op::kWide: return "Wide";
     case Op::kLoadIndexed: return "LoadIndexed";
     case Op::kStoreIndexed: return "StoreIndexed";
     case Op::kAtomicIndexed: return "AtomicIndexed";

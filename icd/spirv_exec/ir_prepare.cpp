@@ -90,6 +90,7 @@ bool WritesOf(const Inst& in, const LaneKernels& kernels, Writes* writes) {
     case Op::kMatrixInverse: *writes = {in.dst, in.b * in.b}; return true;
     case Op::kAddressAdd:
     case Op::kReadClock: *writes = {in.dst, 2}; return true;
+    case Op::kWide: *writes = {in.dst, WideResultRegisters(static_cast<WideOp>(in.aux))}; return true;
     case Op::kImageRead:
     case Op::kImageSample:
     case Op::kImageQuerySize: *writes = {in.dst, 4}; return true;  // at most
@@ -115,9 +116,11 @@ bool WritesOf(const Inst& in, const LaneKernels& kernels, Writes* writes) {
     case Op::kImageQuerySamples:
     case Op::kDerivX:
     case Op::kDerivY:
+    case Op::kGroup:
+      *writes = {in.dst, (in.ext & kGroupWide) != 0 && static_cast<GroupKind>(in.aux) >= GroupKind::kIAdd ? 2u : 1u};
+      return true;
     case Op::kIsHelper:
     case Op::kElect:
-    case Op::kGroup:
       *writes = {in.dst, 1};
       return true;
     default:
@@ -182,6 +185,23 @@ bool ReadsOf(const Program& p, const Inst& in, const LaneKernels& kernels, std::
     case Op::kStoreAddress: add(in.a, 2); add(in.c); return true;
     case Op::kAtomicAddress: add(in.a, 2); add(in.c, 2); return true;
     case Op::kImageArray: add(in.a); add(in.b); return true;
+    case Op::kWide: {
+      const auto op = static_cast<WideOp>(in.aux);
+      add(in.a, WideSourceRegisters(op));
+      if (op >= WideOp::kShiftLeft && op <= WideOp::kShiftRightArithmetic) {
+        add(in.b);
+      } else if (op == WideOp::kBitFieldUExtract || op == WideOp::kBitFieldSExtract) {
+        add(in.b);
+        add(in.c);
+      } else if (op == WideOp::kBitFieldInsert) {
+        add(in.b, 2);
+        add(in.c);
+        add(in.ext);
+      } else if (WideBinary(op)) {
+        add(in.b, 2);
+      }
+      return true;
+    }
     case Op::kGroup:
       switch (static_cast<GroupKind>(in.aux)) {
         case GroupKind::kLaneIndex:
@@ -191,7 +211,10 @@ bool ReadsOf(const Program& p, const Inst& in, const LaneKernels& kernels, std::
         case GroupKind::kBallotBitCount:
         case GroupKind::kBallotFindLsb:
         case GroupKind::kBallotFindMsb: add(in.a, 2); add(in.b); return true;
-        default: add(in.a); add(in.b); return true;
+        default:
+          add(in.a, (in.ext & kGroupWide) != 0 && static_cast<GroupKind>(in.aux) >= GroupKind::kIAdd ? 2 : 1);
+          add(in.b);
+          return true;
       }
     case Op::kImageRead: add(in.a, in.b); add(in.c); add(in.ext); return true;
     case Op::kImageWrite: add(in.a, in.b); add(in.c, 4); add(in.ext); return true;

@@ -1,3 +1,5 @@
+// spv::HasResultAndType (the value types below).
+#define SPV_ENABLE_UTILITY_CODE
 #include "spirv_exec/spirv_module.h"
 
 #include <cstring>
@@ -28,6 +30,11 @@ void DecorateInterface(spv::Decoration decoration, const uint32_t* operands, Int
 }
 
 }  // namespace
+
+uint32_t SpirvModule::TypeOf(uint32_t id) const {
+  auto t = value_types.find(id);
+  return t != value_types.end() ? t->second : 0;
+}
 
 const SpirvType& SpirvModule::Type(uint32_t id) const {
   static const SpirvType kNone;
@@ -82,6 +89,9 @@ bool ParseSpirvModule(std::vector<uint32_t> words, SpirvModule* module, std::str
     }
     const SpirvInstruction inst{op, &w[at + 1], count - 1};
     at += count;
+    bool has_result = false, has_type = false;
+    spv::HasResultAndType(op, &has_result, &has_type);
+    if (has_result && has_type && inst.word_count >= 2) module->value_types[inst[1]] = inst[0];
 
     switch (op) {
       case Op::OpExtInstImport: {
@@ -193,6 +203,9 @@ bool ParseSpirvModule(std::vector<uint32_t> words, SpirvModule* module, std::str
       case Op::OpConstantFalse:
       case Op::OpConstantNull:
       case Op::OpConstantComposite:
+      // What the optimizer's folding left of spec constant operations
+      // (compiler.cpp evaluates them).
+      case Op::OpSpecConstantOp:
       // An undefined value may be anything: the compiler makes it zero,
       // wherever the module declares it.
       case Op::OpUndef:

@@ -84,13 +84,17 @@ struct SpirvEntryPoint {
 struct SpirvModule {
   std::vector<uint32_t> words;
   std::unordered_map<uint32_t, SpirvType> types;
-  std::unordered_map<uint32_t, SpirvInstruction> constants;  // OpConstant*, OpConstantComposite, OpConstantNull, OpUndef
+  std::unordered_map<uint32_t, SpirvInstruction> constants;  // OpConstant*, OpConstantComposite, OpConstantNull, OpUndef,
+                                                             // OpSpecConstantOp
   std::unordered_map<uint32_t, Decorations> decorations;
   std::unordered_map<uint32_t, SpirvInstruction> variables;  // module-scope OpVariable
   std::unordered_map<uint32_t, uint32_t> ext_inst_sets;      // id -> 1 for GLSL.std.450, 0 otherwise
   std::vector<SpirvEntryPoint> entry_points;
   std::vector<SpirvFunction> functions;
   uint32_t workgroup_size_builtin = 0;  // a constant decorated BuiltIn WorkgroupSize
+  std::unordered_map<uint32_t, uint32_t> value_types;  // result id -> its type id, for every typed result
+
+  uint32_t TypeOf(uint32_t id) const;  // the type of value `id` (0: unknown)
 
   const SpirvType& Type(uint32_t id) const;
   const Decorations* DecorationsOf(uint32_t id) const;

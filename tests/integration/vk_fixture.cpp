@@ -404,6 +404,8 @@ void DeviceTest::SetUp() {
     enable_core.shaderStorageImageReadWithoutFormat = features_.shaderStorageImageReadWithoutFormat;
     enable_core.shaderStorageImageWriteWithoutFormat = features_.shaderStorageImageWriteWithoutFormat;
     enable_core.shaderImageGatherExtended = features_.shaderImageGatherExtended;
+    enable_core.shaderInt64 = features_.shaderInt64;
+    enable12.shaderSubgroupExtendedTypes = supported.v12.shaderSubgroupExtendedTypes;
     // The descriptor indexing members of the 1.2 struct, from
     // shaderInputAttachmentArrayDynamicIndexing to runtimeDescriptorArray.
     const VkBool32* have = &supported.v12.shaderInputAttachmentArrayDynamicIndexing;

@@ -1,0 +1,154 @@
+#include "spirv_exec/interpreter_wide.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "spirv_exec/interpreter_lanes.h"
+
+namespace duet::spirv_exec {
+namespace {
+
+using lanes::F;
+using lanes::U;
+using lanes::W;
+
+// GCC and Clang's 128-bit integers, for the high halves of 64-bit products.
+__extension__ typedef unsigned __int128 Uint128;
+__extension__ typedef __int128 Int128;
+
+// The 64-bit value of lane l of the pair from register r.
+struct Pair {
+  const uint32_t* low;
+  const uint32_t* high;
+  uint64_t operator[](uint32_t l) const { return uint64_t{low[l]} | uint64_t{high[l]} << 32; }
+};
+
+uint64_t Binary(WideOp op, uint64_t a, uint64_t b) {
+  const int64_t sa = int64_t(a), sb = int64_t(b);
+  switch (op) {
+    case WideOp::kMulHighU: return uint64_t(Uint128(a) * b >> 64);
+    case WideOp::kMulHighS: return uint64_t(Int128(sa) * sb >> 64);
+    case WideOp::kUDiv: return b == 0 ? 0 : a / b;
+    case WideOp::kUMod: return b == 0 ? 0 : a % b;
+    // INT64_MIN / -1 overflows in C++; SPIR-V leaves it undefined: the wrapped value.
+    case WideOp::kSDiv: return b == 0 ? 0 : sb == -1 ? uint64_t(0) - a : uint64_t(sa / sb);
+    case WideOp::kSRem: return b == 0 || sb == -1 ? 0 : uint64_t(sa % sb);
+    case WideOp::kSMod: {  // the sign of the divisor
+      if (b == 0 || sb == -1) return 0;
+      const int64_t r = sa % sb;
+      return uint64_t(r != 0 && ((r < 0) != (sb < 0)) ? r + sb : r);
+    }
+    case WideOp::kSMin: return uint64_t(std::min(sa, sb));
+    case WideOp::kSMax: return uint64_t(std::max(sa, sb));
+    case WideOp::kUMin: return std::min(a, b);
+    case WideOp::kUMax: return std::max(a, b);
+    case WideOp::kSLess: return sa < sb;
+    case WideOp::kSLessEqual: return sa <= sb;
+    case WideOp::kSGreater: return sa > sb;
+    case WideOp::kSGreaterEqual: return sa >= sb;
+    case WideOp::kULess: return a < b;
+    case WideOp::kULessEqual: return a <= b;
+    case WideOp::kUGreater: return a > b;
+    default: return a >= b;  // kUGreaterEqual
+  }
+}
+
+uint64_t Unary(WideOp op, uint64_t a) {
+  const int64_t sa = int64_t(a);
+  switch (op) {
+    case WideOp::kSAbs: return sa < 0 ? uint64_t(0) - a : a;
+    case WideOp::kSSign: return uint64_t(sa > 0 ? 1 : sa < 0 ? -1 : 0);
+    case WideOp::kBitReverse: {
+      uint64_t r = 0;
+      for (int i = 0; i < 64; ++i) r |= ((a >> i) & 1) << (63 - i);
+      return r;
+    }
+    case WideOp::kBitCount: return uint64_t(std::popcount(a));
+    case WideOp::kFindLsb: return a == 0 ? UINT32_MAX : uint32_t(std::countr_zero(a));
+    case WideOp::kFindUMsb: return a == 0 ? UINT32_MAX : 63u - uint32_t(std::countl_zero(a));
+    case WideOp::kFindSMsb: {  // the most significant bit that differs from the sign bit
+      const uint64_t v = sa < 0 ? ~a : a;
+      return v == 0 ? UINT32_MAX : 63u - uint32_t(std::countl_zero(v));
+    }
+    case WideOp::kUToF: return U(float(a));
+    default: return U(float(sa));  // kSToF
+  }
+}
+
+// Float to 64-bit integer: NaN gives 0, out-of-range values saturate (the
+// result is undefined there).
+uint64_t FloatToWide(float f, bool is_signed) {
+  if (std::isnan(f)) return 0;
+  if (is_signed) {
+    if (f >= 9.2233720368547758e18f) return uint64_t(std::numeric_limits<int64_t>::max());
+    if (f < -9.2233720368547758e18f) return uint64_t(std::numeric_limits<int64_t>::min());
+    return uint64_t(int64_t(f));
+  }
+  if (f <= 0.0f) return 0;
+  if (f >= 1.8446744073709552e19f) return UINT64_MAX;
+  return uint64_t(f);
+}
+
+uint64_t BitFieldExtract(uint64_t base, uint32_t offset, uint32_t count, bool is_signed) {
+  if (count == 0 || offset >= 64) return 0;
+  count = std::min(count, 64 - offset);
+  const uint64_t field = (base >> offset) & (count == 64 ? UINT64_MAX : (uint64_t{1} << count) - 1);
+  if (!is_signed || count == 64 || ((field >> (count - 1)) & 1) == 0) return field;
+  return field | (UINT64_MAX << count);
+}
+
+uint64_t BitFieldInsert(uint64_t base, uint64_t insert, uint32_t offset, uint32_t count) {
+  if (count == 0 || offset >= 64) return base;
+  count = std::min(count, 64 - offset);
+  const uint64_t mask = (count == 64 ? UINT64_MAX : (uint64_t{1} << count) - 1) << offset;
+  return (base & ~mask) | ((insert << offset) & mask);
+}
+
+}  // namespace
+
+void ExecuteWideInstruction(const Inst& in, WaveState& w) {
+  const auto op = static_cast<WideOp>(in.aux);
+  const LaneMask active = w.active;
+  if (active == 0) return;
+  // Results go to a scratch copy first: dst may overlap an operand.
+  uint64_t out[W];
+  const Pair a{w.Register(in.a), WideSourceRegisters(op) == 2 ? w.Register(in.a + 1) : nullptr};
+  for (uint32_t l = 0; l < W; ++l) {
+    if (!((active >> l) & 1)) continue;
+    switch (op) {
+      case WideOp::kShiftLeft:
+      case WideOp::kShiftRightLogical:
+      case WideOp::kShiftRightArithmetic: {
+        const uint32_t shift = w.Register(in.b)[l] & 63;
+        out[l] = op == WideOp::kShiftLeft           ? a[l] << shift
+                 : op == WideOp::kShiftRightLogical ? a[l] >> shift
+                                                    : uint64_t(int64_t(a[l]) >> shift);
+        break;
+      }
+      case WideOp::kBitFieldUExtract:
+      case WideOp::kBitFieldSExtract:
+        out[l] = BitFieldExtract(a[l], w.Register(in.b)[l], w.Register(in.c)[l], op == WideOp::kBitFieldSExtract);
+        break;
+      case WideOp::kBitFieldInsert:
+        out[l] = BitFieldInsert(a[l], Pair{w.Register(in.b), w.Register(in.b + 1)}[l], w.Register(in.c)[l],
+                                w.Register(in.ext)[l]);
+        break;
+      case WideOp::kFToU:
+      case WideOp::kFToS: out[l] = FloatToWide(F(w.Register(in.a)[l]), op == WideOp::kFToS); break;
+      default:
+        out[l] = WideBinary(op) ? Binary(op, a[l], Pair{w.Register(in.b), w.Register(in.b + 1)}[l]) : Unary(op, a[l]);
+        break;
+    }
+  }
+  uint32_t* low = w.Register(in.dst);
+  lanes::ForActive(active, low, [&](uint32_t l) { return uint32_t(out[l]); });
+  if (WideResultRegisters(op) == 2) {
+    uint32_t* high = w.Register(in.dst + 1);
+    lanes::ForActive(active, high, [&](uint32_t l) { return uint32_t(out[l] >> 32); });
+  }
+}
+
+}  // namespace duet::spirv_exec

@@ -79,6 +79,25 @@ bool Compiler::CompileGroupInstruction(const SpirvInstruction& inst, bool* handl
     Emit(Op::kGroup, Define(inst[1], inst[0], 1).reg, value.reg, kNoOperand, 0, uint16_t(kind));
     return true;
   }
+  // SPV_KHR_shader_ballot (VK_EXT_shader_subgroup_ballot, GL_ARB_shader_ballot): no scope operand.
+  if (inst.op == SpvOp::OpSubgroupBallotKHR || inst.op == SpvOp::OpSubgroupFirstInvocationKHR ||
+      inst.op == SpvOp::OpSubgroupReadInvocationKHR) {
+    *handled = true;
+    const CompiledValue& value = Value(inst[2]);
+    const uint32_t count = ScalarCount(inst[0]);
+    const CompiledValue& v = Define(inst[1], inst[0], count);
+    if (inst.op == SpvOp::OpSubgroupBallotKHR) {
+      for (uint32_t word = 0; word < count; ++word)
+        Emit(Op::kGroup, v.reg + word, value.reg, kNoOperand, word, uint16_t(GroupKind::kBallot));
+      return true;
+    }
+    const bool read = inst.op == SpvOp::OpSubgroupReadInvocationKHR;
+    const uint32_t lane = read ? Value(inst[3]).reg : kNoOperand;
+    for (uint32_t i = 0; i < count; ++i)
+      Emit(Op::kGroup, v.reg + i, value.reg + i, lane, 0,
+           uint16_t(read ? GroupKind::kBroadcast : GroupKind::kBroadcastFirst));
+    return true;
+  }
   if (!IsGroupOpcode(inst.op)) return true;
   *handled = true;
   uint32_t scope = 0;

@@ -13,6 +13,7 @@
 
 #include "compute_fixture.h"
 #include "graphics_fixture.h"
+#include "shaders/subgroup_arb_ballot.comp.h"
 #include "shaders/subgroup_basic.comp.h"
 #include "shaders/subgroup_operations.comp.h"
 #include "shaders/subgroup_quads.frag.h"
@@ -144,6 +145,39 @@ TEST_F(ShaderSubgroupTest, EveryOperationClassInCompute) {
     EXPECT_EQ(v[32], product);
     EXPECT_EQ(v[33], uint32_t(exclusive_min) + 100u);
     (void)full;
+  }
+}
+
+class ExtSubgroupBallotTest : public ComputeFixture {
+ protected:
+  ExtSubgroupBallotTest() {
+    device_options_.extensions = {VK_EXT_SHADER_SUBGROUP_BALLOT_EXTENSION_NAME, VK_EXT_SHADER_SUBGROUP_VOTE_EXTENSION_NAME};
+  }
+};
+
+TEST_F(ExtSubgroupBallotTest, ArbBallotReadsAndMasks) {
+  ASSERT_EQ(features_.shaderInt64, VK_TRUE);
+  VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
+  vkGetPhysicalDeviceProperties2(phys_, &props);
+  const uint32_t n = subgroup.subgroupSize;
+  ASSERT_EQ(n, 64u) << "the masks below are those of 64-lane subgroups";
+  constexpr uint32_t kInvocations = 128;
+  HostBuffer out = StorageBuffer(kInvocations * 6 * 8);
+  Kernel k = MakeKernel(kSubgroupArbBallotComp, {out.buffer}, 0);
+  Run(k, kInvocations / 64);
+  const uint64_t* r = out.as<uint64_t>();
+  uint64_t every_third = 0;
+  for (uint32_t l = 0; l < 64; l += 3) every_third |= uint64_t{1} << l;
+  for (uint32_t i = 0; i < kInvocations; ++i) {
+    const uint32_t lane = i % 64, first = i - lane;
+    SCOPED_TRACE(testing::Message() << "invocation " << i);
+    EXPECT_EQ(r[6 * i + 0], every_third);
+    EXPECT_EQ(r[6 * i + 1], uint64_t(first + 7) * 10);
+    EXPECT_EQ(r[6 * i + 2], uint64_t(first) * 10 + 1);
+    EXPECT_EQ(r[6 * i + 3], uint64_t{1} << lane);
+    EXPECT_EQ(r[6 * i + 4], (uint64_t{1} << lane) - 1);
+    EXPECT_EQ(r[6 * i + 5], uint64_t{64} << 32 | lane);
   }
 }
 

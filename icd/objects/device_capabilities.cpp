@@ -227,8 +227,11 @@ DeviceFeatures MakeFeatures() {
   // multiply and conversions as 32-bit ops on the halves, the rest as kWide
   // instructions (spirv_exec/compile_wide.cpp, interpreter_wide.cpp), in
   // subgroup operations too (tests/integration/shader_int64_test.cpp).
-  // No 64-bit atomics yet (VK_KHR_shader_atomic_int64).
+  // 64-bit atomics on buffers (through addresses too) and shared memory
+  // (spirv_exec/atomic_operation.h; shader_int64_test.cpp).
   f.core.shaderInt64 = VK_TRUE;
+  f.vulkan12.shaderBufferInt64Atomics = VK_TRUE;
+  f.vulkan12.shaderSharedInt64Atomics = VK_TRUE;
 
   // Blocks may use any layout their Offset, ArrayStride and MatrixStride
   // decorations give (tests/integration/shader_buffers_test.cpp).

@@ -1,6 +1,6 @@
-// The 32-bit atomic operations of SPIR-V on one word of memory, shared by
-// buffer, workgroup and image atomics: integer ones and the float add, min
-// and max of SPV_EXT_shader_atomic_float_add / _min_max.
+// The atomic operations of SPIR-V on one word of memory, shared by buffer,
+// workgroup and image atomics: integer ones on 32- and 64-bit words, and the
+// float add, min and max of SPV_EXT_shader_atomic_float_add / _min_max.
 #pragma once
 
 #include <spirv/unified1/spirv.hpp11>
@@ -11,20 +11,24 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace duet::spirv_exec {
 
 // Applies SPIR-V atomic `opcode` (OpAtomicLoad ... OpAtomicXor, OpAtomicF*EXT) to the word
 // at `address` with `value` (compare-exchange: stores `value` when the word
 // equals `comparator`); returns the word's old value (0 for a store).
-inline uint32_t AtomicOperation(uint32_t opcode, std::byte* address, uint32_t value, uint32_t comparator) {
-  std::atomic_ref<uint32_t> word(*reinterpret_cast<uint32_t*>(address));
+// Word: uint32_t, or uint64_t for 64-bit integers (no float operations).
+template <typename Word>
+inline Word AtomicOperationOn(uint32_t opcode, std::byte* address, Word value, Word comparator) {
+  using Signed = std::make_signed_t<Word>;
+  std::atomic_ref<Word> word(*reinterpret_cast<Word*>(address));
   switch (static_cast<spv::Op>(opcode)) {
     case spv::Op::OpAtomicLoad: return word.load();
     case spv::Op::OpAtomicStore: word.store(value); return 0;
     case spv::Op::OpAtomicExchange: return word.exchange(value);
     case spv::Op::OpAtomicCompareExchange: {
-      uint32_t expected = comparator;
+      Word expected = comparator;
       word.compare_exchange_strong(expected, value);
       return expected;
     }
@@ -38,28 +42,35 @@ inline uint32_t AtomicOperation(uint32_t opcode, std::byte* address, uint32_t va
     default: break;
   }
   // Min/max and float add: a compare-exchange loop.
-  uint32_t old = word.load();
+  Word old = word.load();
   for (;;) {
-    uint32_t desired = old;
+    Word desired = old;
     switch (static_cast<spv::Op>(opcode)) {
-      case spv::Op::OpAtomicSMin: desired = uint32_t(std::min(int32_t(old), int32_t(value))); break;
-      case spv::Op::OpAtomicSMax: desired = uint32_t(std::max(int32_t(old), int32_t(value))); break;
+      case spv::Op::OpAtomicSMin: desired = Word(std::min(Signed(old), Signed(value))); break;
+      case spv::Op::OpAtomicSMax: desired = Word(std::max(Signed(old), Signed(value))); break;
       case spv::Op::OpAtomicUMin: desired = std::min(old, value); break;
       case spv::Op::OpAtomicUMax: desired = std::max(old, value); break;
-      case spv::Op::OpAtomicFAddEXT:
-        desired = std::bit_cast<uint32_t>(std::bit_cast<float>(old) + std::bit_cast<float>(value));
-        break;
-      // A NaN operand gives the other one, as fmin/fmax (and GLSL's min/max on most hardware).
-      case spv::Op::OpAtomicFMinEXT:
-        desired = std::bit_cast<uint32_t>(std::fmin(std::bit_cast<float>(old), std::bit_cast<float>(value)));
-        break;
-      case spv::Op::OpAtomicFMaxEXT:
-        desired = std::bit_cast<uint32_t>(std::fmax(std::bit_cast<float>(old), std::bit_cast<float>(value)));
-        break;
-      default: return old;
+      default:
+        if constexpr (sizeof(Word) == 4) {
+          const float a = std::bit_cast<float>(old), b = std::bit_cast<float>(value);
+          switch (static_cast<spv::Op>(opcode)) {
+            case spv::Op::OpAtomicFAddEXT: desired = std::bit_cast<uint32_t>(a + b); break;
+            // A NaN operand gives the other one, as fmin/fmax (and GLSL's min/max on most hardware).
+            case spv::Op::OpAtomicFMinEXT: desired = std::bit_cast<uint32_t>(std::fmin(a, b)); break;
+            case spv::Op::OpAtomicFMaxEXT: desired = std::bit_cast<uint32_t>(std::fmax(a, b)); break;
+            default: return old;
+          }
+          break;
+        } else {
+          return old;
+        }
     }
     if (desired == old || word.compare_exchange_weak(old, desired)) return old;
   }
+}
+
+inline uint32_t AtomicOperation(uint32_t opcode, std::byte* address, uint32_t value, uint32_t comparator) {
+  return AtomicOperationOn<uint32_t>(opcode, address, value, comparator);
 }
 
 }  // namespace duet::spirv_exec

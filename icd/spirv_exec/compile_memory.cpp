@@ -671,28 +671,35 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
     case SpvOp::OpAtomicFMinEXT:
     case SpvOp::OpAtomicFMaxEXT: {
       const bool store = inst.op == SpvOp::OpAtomicStore;
-      if (IsWide(store ? Value(inst[3]).type : inst[0]))
-        return Fail("64-bit atomics are not supported (VK_KHR_shader_atomic_int64 is not advertised)");
+      // 64-bit integers: every operand and the result a register pair (kAtomicWide).
+      const bool wide = IsWide(store ? Value(inst[3]).type : inst[0]);
+      const uint32_t w = wide ? 2 : 1;
       const PointerValue p = PointerOf(store ? inst[0] : inst[2]);
       if (!error_.empty()) return false;
       if (p.builtin_register != kNoRegister) return Fail("atomic on a built-in");
       if (p.image && p.texel_coordinates == kNoRegister) return Fail("atomic on an image pointer");
+      if (wide && p.texel_coordinates != kNoRegister) return Fail("64-bit image atomics are not supported");
       const Access access = AccessThrough(p, Op::kAtomic);
       // Operands: value (and comparator for compare-exchange) in consecutive
       // registers, then a descriptor array's element.
-      const uint32_t operands = NewRegisters(3);
-      if (p.descriptor_index != kNoRegister) Emit(Op::kMove, operands + 2, p.descriptor_index);
+      const uint32_t operands = NewRegisters(2 * w + 1);
+      auto move = [&](uint32_t to, uint32_t from) {
+        for (uint32_t k = 0; k < w; ++k) Emit(Op::kMove, to + k, from + k);
+      };
+      if (p.descriptor_index != kNoRegister) Emit(Op::kMove, operands + 2 * w, p.descriptor_index);
       if (store) {
-        Emit(Op::kMove, operands, Value(inst[3]).reg);
+        move(operands, Value(inst[3]).reg);
       } else if (inst.op == SpvOp::OpAtomicCompareExchange) {
-        Emit(Op::kMove, operands, Value(inst[6]).reg);
-        Emit(Op::kMove, operands + 1, Value(inst[7]).reg);
+        move(operands, Value(inst[6]).reg);
+        move(operands + w, Value(inst[7]).reg);
       } else if (inst.op == SpvOp::OpAtomicIIncrement || inst.op == SpvOp::OpAtomicIDecrement) {
         Emit(Op::kMove, operands, ConstantRegister(1));
+        if (wide) Emit(Op::kMove, operands + 1, ConstantRegister(0));
       } else if (inst.op != SpvOp::OpAtomicLoad) {
-        Emit(Op::kMove, operands, Value(inst[5]).reg);
+        move(operands, Value(inst[5]).reg);
       }
-      const uint32_t dst = store ? NewRegisters(1) : Define(inst[1], inst[0], 1).reg;
+      const uint32_t dst = store ? NewRegisters(w) : Define(inst[1], inst[0], w).reg;
+      const uint32_t opcode = static_cast<uint32_t>(inst.op) | (wide ? kAtomicWide : 0);
       if (p.texel_coordinates != kNoRegister) {
         CompiledValue image;
         image.image = p.root;
@@ -702,7 +709,7 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
              static_cast<uint32_t>(inst.op));
         return true;
       }
-      Emit(access.op, dst, access.address, p.static_offset, operands, uint16_t(p.root), static_cast<uint32_t>(inst.op));
+      Emit(access.op, dst, access.address, p.static_offset, operands, uint16_t(p.root), opcode);
       return true;
     }
     case SpvOp::OpConvertUToPtr:

@@ -270,19 +270,33 @@ WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* im
       case Op::kAtomic:
       case Op::kAtomicIndexed:
       case Op::kAtomicAddress: {
+        const bool wide = (in.ext & kAtomicWide) != 0;
+        const uint32_t opcode = in.ext & ~kAtomicWide;
         const uint32_t* offset = w.Register(in.a);
         const uint32_t* value = w.Register(in.c);
-        const uint32_t* comparator = w.Register(in.c + 1);
+        const uint32_t* comparator = w.Register(in.c + (wide ? 2 : 1));
         uint32_t* dst = w.Register(in.dst);
         const LaneMask writers = Writers(w);
         std::byte* indirect[W];
-        if (in.op != Op::kAtomic) IndirectAddresses(in, roots, w, w.active, indirect);
+        if (in.op != Op::kAtomic) IndirectAddresses(in, roots, w, w.active, indirect, wide ? 8 : 4);
         for (uint32_t l = 0; l < W; ++l) {
           if (((w.active >> l) & 1) == 0) continue;
-          std::byte* at = in.op == Op::kAtomic ? Address(p, roots, w, in.aux, offset[l] + in.b, l) : indirect[l];
+          std::byte* at = indirect[l];
+          if (in.op == Op::kAtomic) {
+            at = Address(p, roots, w, in.aux, offset[l] + in.b, l);
+            if (wide && Address(p, roots, w, in.aux, offset[l] + in.b + 4, l) == nullptr) at = nullptr;
+          }
           // Helpers' atomics have no effect; their results are undefined (0 here).
           const bool writes = ((writers >> l) & 1) != 0;
-          dst[l] = at != nullptr && writes ? AtomicOperation(in.ext, at, value[l], comparator[l]) : 0;
+          if (!wide) {
+            dst[l] = at != nullptr && writes ? AtomicOperation(opcode, at, value[l], comparator[l]) : 0;
+            continue;
+          }
+          const uint64_t v = uint64_t{value[l]} | uint64_t{w.Register(in.c + 1)[l]} << 32;
+          const uint64_t c = uint64_t{comparator[l]} | uint64_t{w.Register(in.c + 3)[l]} << 32;
+          const uint64_t old = at != nullptr && writes ? AtomicOperationOn<uint64_t>(opcode, at, v, c) : 0;
+          dst[l] = uint32_t(old);
+          w.Register(in.dst + 1)[l] = uint32_t(old >> 32);
         }
         break;
       }

@@ -65,17 +65,22 @@ const texel::SampledImageState& SampledState(const ImageArrayTable& t, uint32_t 
 
 }  // namespace
 
-void IndirectAddresses(const Inst& in, const RootMemory* roots, WaveState& w, LaneMask lanes, std::byte** at) {
+void IndirectAddresses(const Inst& in, const RootMemory* roots, WaveState& w, LaneMask lanes, std::byte** at,
+                       uint32_t bytes) {
   const uint32_t* offset_or_low = w.Register(in.a);
   switch (in.op) {
     case Op::kLoadIndexed:
     case Op::kStoreIndexed:
     case Op::kAtomicIndexed: {
       const DescriptorRange* range = TableOf<DescriptorRange>(roots[in.aux]);
-      const uint32_t* element = w.Register(in.op == Op::kAtomicIndexed ? in.c + 2 : in.ext);
+      const uint32_t element_register =
+          in.op != Op::kAtomicIndexed ? in.ext : in.c + ((in.ext & kAtomicWide) != 0 ? 4 : 2);
+      const uint32_t* element = w.Register(element_register);
       for (LaneMask m = lanes; m != 0; m &= m - 1) {
         const uint32_t l = uint32_t(std::countr_zero(m));
         at[l] = ElementAddress(range, element[l], offset_or_low[l] + in.b);
+        // An 8-byte access needs its second word in range too.
+        if (bytes == 8 && ElementAddress(range, element[l], offset_or_low[l] + in.b + 4) == nullptr) at[l] = nullptr;
       }
       return;
     }
@@ -85,7 +90,7 @@ void IndirectAddresses(const Inst& in, const RootMemory* roots, WaveState& w, La
       DeviceMemoryLookup memory;
       for (LaneMask m = lanes; m != 0; m &= m - 1) {
         const uint32_t l = uint32_t(std::countr_zero(m));
-        at[l] = memory.Host(AddressAt(offset_or_low, high, l) + uint64_t(offset), 4);
+        at[l] = memory.Host(AddressAt(offset_or_low, high, l) + uint64_t(offset), bytes);
       }
       return;
     }

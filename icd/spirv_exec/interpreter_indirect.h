@@ -16,7 +16,8 @@ void ExecuteIndirectMemory(const Inst& inst, const RootMemory* roots, WaveState&
 // The 32-bit word each lane of `lanes` reaches with a kLoadIndexed,
 // kStoreIndexed, kAtomicIndexed, kLoadAddress, kStoreAddress or
 // kAtomicAddress: at[lane], or nullptr out of bounds.
-void IndirectAddresses(const Inst& inst, const RootMemory* roots, WaveState& wave, LaneMask lanes, std::byte** at);
+void IndirectAddresses(const Inst& inst, const RootMemory* roots, WaveState& wave, LaneMask lanes, std::byte** at,
+                       uint32_t bytes = 4);
 
 // kImageArray: runs `image_inst`, the instruction after it, once per
 // distinct element among the active lanes (the writing lanes for a write).

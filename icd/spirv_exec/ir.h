@@ -70,6 +70,7 @@ enum class Op : uint16_t {
   kLoad,    // dst = 32-bit load; out-of-range reads give 0 (robust buffer access)
   kStore,   // store register c; out-of-range writes are dropped
   kAtomic,  // dst = old value; operand in register c (compare-exchange: comparator in c+1); SPIR-V opcode in ext
+            // (with kAtomicWide: 64-bit, dst and the operands pairs: c, c+1 value, c+2, c+3 comparator)
   kArrayLength,  // dst = (root range - a) / b: elements of a runtime array at byte offset a, stride b
 
   // Control flow.
@@ -114,7 +115,7 @@ enum class Op : uint16_t {
   // element past the array (or unbound) reads 0 and drops writes.
   kLoadIndexed,         // dst = 32-bit load at offset register a + b of element register ext
   kStoreIndexed,        // store register c at a + b of element register ext
-  kAtomicIndexed,       // as kAtomic; the element register is c + 2
+  kAtomicIndexed,       // as kAtomic; the element register is c + 2 (kAtomicWide: c + 4)
   kArrayLengthIndexed,  // as kArrayLength (offset a, stride b) of element register c
   // Buffer device addresses (PhysicalStorageBuffer): a 64-bit address is two
   // registers, low word first. Offsets added to it are signed. Addresses
@@ -195,6 +196,8 @@ enum class GroupKind : uint16_t {
 };
 
 inline constexpr uint32_t kGroupWide = 1u << 31;
+// In a kAtomic*'s ext, beside the SPIR-V opcode: a 64-bit atomic.
+inline constexpr uint32_t kAtomicWide = 1u << 31;
 
 enum class LaneMaskRelation : uint8_t { kEq, kGe, kGt, kLe, kLt };
 

@@ -104,10 +104,7 @@ bool WritesOf(const Inst& in, const LaneKernels& kernels, Writes* writes) {
     case Op::kGlslPack:
     case Op::kDeterminant:
     case Op::kLoad:
-    case Op::kAtomic:
     case Op::kImageAtomic:
-    case Op::kAtomicIndexed:
-    case Op::kAtomicAddress:
     case Op::kArrayLength:
     case Op::kArrayLengthIndexed:
     case Op::kLoadIndexed:
@@ -116,12 +113,15 @@ bool WritesOf(const Inst& in, const LaneKernels& kernels, Writes* writes) {
     case Op::kImageQuerySamples:
     case Op::kDerivX:
     case Op::kDerivY:
-    case Op::kGroup:
-      *writes = {in.dst, (in.ext & kGroupWide) != 0 && static_cast<GroupKind>(in.aux) >= GroupKind::kIAdd ? 2u : 1u};
-      return true;
     case Op::kIsHelper:
     case Op::kElect:
       *writes = {in.dst, 1};
+      return true;
+    case Op::kAtomic:
+    case Op::kAtomicIndexed:
+    case Op::kAtomicAddress: *writes = {in.dst, (in.ext & kAtomicWide) != 0 ? 2u : 1u}; return true;
+    case Op::kGroup:
+      *writes = {in.dst, (in.ext & kGroupWide) != 0 && static_cast<GroupKind>(in.aux) >= GroupKind::kIAdd ? 2u : 1u};
       return true;
     default:
       return false;
@@ -175,15 +175,15 @@ bool ReadsOf(const Program& p, const Inst& in, const LaneKernels& kernels, std::
     case Op::kDeterminant:
     case Op::kMatrixInverse: add(in.a, in.b * in.b); return true;
     case Op::kStore: add(in.a); add(in.c); return true;
-    case Op::kAtomic: add(in.a); add(in.c, 2); return true;
+    case Op::kAtomic: add(in.a); add(in.c, (in.ext & kAtomicWide) != 0 ? 4 : 2); return true;
     case Op::kLoadIndexed: add(in.a); add(in.ext); return true;
     case Op::kStoreIndexed: add(in.a); add(in.c); add(in.ext); return true;
-    case Op::kAtomicIndexed: add(in.a); add(in.c, 3); return true;
+    case Op::kAtomicIndexed: add(in.a); add(in.c, (in.ext & kAtomicWide) != 0 ? 5 : 3); return true;
     case Op::kArrayLengthIndexed: add(in.c); return true;
     case Op::kAddressAdd: add(in.a, 2); add(in.b); return true;
     case Op::kLoadAddress: add(in.a, 2); return true;
     case Op::kStoreAddress: add(in.a, 2); add(in.c); return true;
-    case Op::kAtomicAddress: add(in.a, 2); add(in.c, 2); return true;
+    case Op::kAtomicAddress: add(in.a, 2); add(in.c, (in.ext & kAtomicWide) != 0 ? 4 : 2); return true;
     case Op::kImageArray: add(in.a); add(in.b); return true;
     case Op::kWide: {
       const auto op = static_cast<WideOp>(in.aux);

@@ -12,6 +12,7 @@
 #include "compute_fixture.h"
 #include "graphics_fixture.h"
 #include "shaders/int64_arithmetic.comp.h"
+#include "shaders/int64_atomics.comp.h"
 #include "shaders/subgroup_int64.comp.h"
 
 namespace duet_test {
@@ -121,6 +122,53 @@ TEST_F(ShaderInt64Test, EveryOperationOnEdgeAndRandomValues) {
       ADD_FAILURE() << "result " << j << " of a=" << std::hex << pairs[2 * i] << " b=" << pairs[2 * i + 1] << ": "
                     << r[i * kResults + j] << ", expected " << expected[j];
     }
+  }
+}
+
+TEST_F(ShaderInt64Test, AtomicsOnBuffersAndSharedMemory) {
+  constexpr uint32_t kInvocations = 256;
+  HostBuffer totals = StorageBuffer(9 * 8);
+  std::memset(totals.data, 0, 9 * 8);
+  HostBuffer results = StorageBuffer(kInvocations * 2 * 8);
+  Kernel k = MakeKernel(kInt64AtomicsComp, {totals.buffer, results.buffer}, 0);
+  Run(k, kInvocations / 64);
+  const uint64_t* t = totals.as<uint64_t>();
+  auto v = [](uint32_t i) { return uint64_t(0xFFFFFFF0ull + i); };
+  uint64_t sum = 0, max = 0;
+  int64_t min = 0;
+  for (uint32_t i = 0; i < kInvocations; ++i) {
+    sum += v(i);
+    min = std::min<int64_t>(min, -int64_t(v(i)) * 3);
+    max = std::max<uint64_t>(max, v(i) << 20);
+  }
+  EXPECT_EQ(t[0], sum);
+  EXPECT_EQ(int64_t(t[1]), min);
+  EXPECT_EQ(t[2], max);
+  EXPECT_EQ(t[3], ~uint64_t{0});
+  // Compare-exchange: one invocation swapped its value in, the others saw it.
+  const uint64_t* r = results.as<uint64_t>();
+  uint32_t winners = 0;
+  for (uint32_t i = 0; i < kInvocations; ++i) {
+    if (r[2 * i + 1] == 0) {
+      ++winners;
+      EXPECT_EQ(t[4], v(i));
+    } else {
+      EXPECT_EQ(r[2 * i + 1], t[4]) << i;
+    }
+  }
+  EXPECT_EQ(winners, 1u);
+  // Add: the old values are distinct partial sums below the total.
+  std::vector<uint64_t> olds(r, r + 2 * kInvocations);
+  for (uint32_t i = 0; i < kInvocations; ++i) olds[i] = r[2 * i];
+  olds.resize(kInvocations);
+  std::sort(olds.begin(), olds.end());
+  EXPECT_EQ(olds.front(), 0u);
+  EXPECT_EQ(std::adjacent_find(olds.begin(), olds.end()), olds.end());
+  EXPECT_LT(olds.back(), sum);
+  for (uint32_t g = 0; g < 4; ++g) {
+    uint64_t group = 0;
+    for (uint32_t i = g * 64; i < g * 64 + 64; ++i) group += v(i);
+    EXPECT_EQ(t[5 + g], group) << "shared sum of workgroup " << g;
   }
 }
 

@@ -405,6 +405,8 @@ void DeviceTest::SetUp() {
     enable_core.shaderStorageImageWriteWithoutFormat = features_.shaderStorageImageWriteWithoutFormat;
     enable_core.shaderImageGatherExtended = features_.shaderImageGatherExtended;
     enable_core.shaderInt64 = features_.shaderInt64;
+    enable12.shaderBufferInt64Atomics = supported.v12.shaderBufferInt64Atomics;
+    enable12.shaderSharedInt64Atomics = supported.v12.shaderSharedInt64Atomics;
     enable12.shaderSubgroupExtendedTypes = supported.v12.shaderSubgroupExtendedTypes;
     // The descriptor indexing members of the 1.2 struct, from
     // shaderInputAttachmentArrayDynamicIndexing to runtimeDescriptorArray.

@@ -86,6 +86,12 @@ BenchDevice::BenchDevice(const char* app_name, const DeviceFeatureRequest& featu
     supported.pNext = &supported13;
     vkGetPhysicalDeviceFeatures2(physical_, &supported);
   }
+  // 64-bit integers whenever the device has them (the int64 workloads need them; enabling costs nothing).
+  VkPhysicalDeviceFeatures supported_core{};
+  vkGetPhysicalDeviceFeatures(physical_, &supported_core);
+  VkPhysicalDeviceFeatures enabled_core{};
+  enabled_core.shaderInt64 = supported_core.shaderInt64;
+  shader_int64_ = supported_core.shaderInt64 == VK_TRUE;
   VkPhysicalDeviceVulkan13Features enabled13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   dynamic_rendering_ = features.dynamic_rendering && supported13.dynamicRendering == VK_TRUE;
   enabled13.dynamicRendering = dynamic_rendering_ ? VK_TRUE : VK_FALSE;
@@ -98,6 +104,7 @@ BenchDevice::BenchDevice(const char* app_name, const DeviceFeatureRequest& featu
   VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
+  device_info.pEnabledFeatures = &enabled_core;
   if (dynamic_rendering_) device_info.pNext = &enabled13;
   Check(vkCreateDevice(physical_, &device_info, nullptr, &device_), "vkCreateDevice");
   vkGetDeviceQueue(device_, family, 0, &queue_);

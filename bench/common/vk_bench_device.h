@@ -49,6 +49,7 @@ class BenchDevice {
   VkPhysicalDevice physical_device() const { return physical_; }
   VkQueueFlags queue_flags() const { return queue_flags_; }
   bool dynamic_rendering_enabled() const { return dynamic_rendering_; }
+  bool shader_int64_enabled() const { return shader_int64_; }
 
   // Runs `destroy(device)` when the device is torn down (before the
   // buffers, images and memory below go, last registered first).
@@ -83,6 +84,7 @@ class BenchDevice {
   VkQueue queue_ = VK_NULL_HANDLE;
   VkQueueFlags queue_flags_ = 0;
   bool dynamic_rendering_ = false;
+  bool shader_int64_ = false;
   std::vector<std::function<void(VkDevice)>> deferred_;
   VkCommandPool pool_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;

@@ -1,4 +1,5 @@
-// SAXPY over 16M floats, a 256x256 matmul and an ALU-heavy loop kernel.
+// SAXPY over 16M floats, a 256x256 matmul, an ALU-heavy loop kernel, 64-bit
+// integer hashing and subgroup prefix sums.
 // Inputs are chosen so that SAXPY and the matmul are exact in float under
 // any evaluation order (small integers and quarters), so their results
 // are compared for equality; the ALU loop is compared with a C++
@@ -18,8 +19,10 @@
 
 #include "compute_kernel.h"
 #include "shaders/alu_loop.comp.h"
+#include "shaders/int64_hash.comp.h"
 #include "shaders/matmul.comp.h"
 #include "shaders/saxpy.comp.h"
+#include "shaders/subgroup_scan.comp.h"
 #include "vk_bench_device.h"
 
 namespace duet_bench {
@@ -190,6 +193,103 @@ class AluLoop final : public ComputeWorkload {
   std::array<float, kAluDistinct> reference_{};
 };
 
+// ---- 64-bit integer hashing: splitmix64 rounds ----
+
+constexpr uint32_t kHashInvocations = 1u << 20;
+constexpr uint32_t kHashRounds = 64, kHashQuickRounds = 8;
+
+uint64_t HashReference(uint64_t x, uint32_t rounds) {
+  uint64_t h = 0;
+  for (uint32_t i = 0; i < rounds; ++i) {
+    x += 0x9E3779B97F4A7C15ull;
+    uint64_t z = x;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    h ^= z ^ (z >> 31);
+  }
+  return h;
+}
+
+class Int64Hash final : public ComputeWorkload {
+ public:
+  Int64Hash(BenchDevice& device, uint32_t rounds)
+      : rounds_(rounds),
+        out_((device.shader_int64_enabled() ? void() : throw BenchFailure("shaderInt64 is not supported"),
+              device.CreateBuffer(uint64_t(kHashInvocations) * 8, kStorage))),
+        kernel_(device, kInt64HashComp, std::array{out_.buffer}, sizeof(uint32_t)) {
+    std::memset(out_.data, 0xAB, out_.size);
+  }
+  void RecordOnce(VkCommandBuffer cb) override { kernel_.RecordDispatch(cb, &rounds_, kHashInvocations / 64); }
+  void Verify(BenchDevice&) override {
+    const uint64_t* out = reinterpret_cast<const uint64_t*>(out_.data);
+    for (uint32_t id = 0; id < kHashInvocations; id += 997) {
+      const uint64_t want = HashReference(id, rounds_);
+      if (out[id] != want) {
+        char text[128];
+        std::snprintf(text, sizeof text, "wrong result: hash[%u] = %llx, expected %llx", id,
+                      static_cast<unsigned long long>(out[id]), static_cast<unsigned long long>(want));
+        throw BenchFailure(text);
+      }
+    }
+  }
+
+ private:
+  uint32_t rounds_;
+  MappedBuffer out_;
+  ComputeKernel kernel_;
+};
+
+// ---- Subgroup prefix sums over 16M uints ----
+
+constexpr uint32_t kScanCount = 16u << 20;
+constexpr uint32_t kScanGroupsX = 4096, kScanGroupsY = kScanCount / (kScanGroupsX * 64);
+
+uint32_t ScanValue(uint32_t i) { return (i * 2654435761u) >> 28; }  // 0..15
+
+uint32_t SubgroupSizeOf(BenchDevice& device) {
+  VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
+  vkGetPhysicalDeviceProperties2(device.physical_device(), &properties);
+  const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BASIC_BIT;
+  if ((subgroup.supportedOperations & needed) != needed || !(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT))
+    throw BenchFailure("no subgroup arithmetic in compute shaders");
+  if (subgroup.subgroupSize == 0 || 64 % subgroup.subgroupSize != 0) throw BenchFailure("subgroup size not a divisor of 64");
+  return subgroup.subgroupSize;
+}
+
+class SubgroupScan final : public ComputeWorkload {
+ public:
+  explicit SubgroupScan(BenchDevice& device)
+      : subgroup_(SubgroupSizeOf(device)),
+        in_(device.CreateBuffer(uint64_t(kScanCount) * 4, kStorage)),
+        prefix_(device.CreateBuffer(uint64_t(kScanCount) * 4, kStorage)),
+        totals_(device.CreateBuffer(uint64_t(kScanCount / subgroup_) * 4, kStorage)),
+        kernel_(device, kSubgroupScanComp, std::array{in_.buffer, prefix_.buffer, totals_.buffer}, 0) {
+    uint32_t* in = reinterpret_cast<uint32_t*>(in_.data);
+    for (uint32_t i = 0; i < kScanCount; ++i) in[i] = ScanValue(i);
+    std::memset(prefix_.data, 0xFF, prefix_.size);
+  }
+  void RecordOnce(VkCommandBuffer cb) override { kernel_.RecordDispatch(cb, nullptr, kScanGroupsX, kScanGroupsY); }
+  void Verify(BenchDevice&) override {
+    const uint32_t* prefix = reinterpret_cast<const uint32_t*>(prefix_.data);
+    const uint32_t* totals = reinterpret_cast<const uint32_t*>(totals_.data);
+    for (uint32_t s = 0; s < kScanCount / subgroup_; s += 101) {
+      uint32_t sum = 0;
+      for (uint32_t l = 0; l < subgroup_; ++l) {
+        const uint32_t i = s * subgroup_ + l;
+        sum += ScanValue(i);
+        if (prefix[i] != sum) Mismatch("prefix", i, float(prefix[i]), float(sum));
+      }
+      if (totals[s] != sum) Mismatch("total", s, float(totals[s]), float(sum));
+    }
+  }
+
+ private:
+  uint32_t subgroup_;
+  MappedBuffer in_, prefix_, totals_;
+  ComputeKernel kernel_;
+};
+
 template <typename T>
 std::unique_ptr<BenchWorkload> Make(BenchDevice& device, bool) {
   return std::make_unique<T>(device);
@@ -199,10 +299,16 @@ std::unique_ptr<BenchWorkload> MakeAluLoop(BenchDevice& device, bool quick) {
   return std::make_unique<AluLoop>(device, quick ? kAluQuickIterations : kAluIterations);
 }
 
+std::unique_ptr<BenchWorkload> MakeInt64Hash(BenchDevice& device, bool quick) {
+  return std::make_unique<Int64Hash>(device, quick ? kHashQuickRounds : kHashRounds);
+}
+
 constexpr ComputeWorkloadInfo kWorkloads[] = {
     {"saxpy", "SAXPY z = a*x + y, 16M floats", kSaxpyCount, Make<Saxpy>},
     {"matmul", "matmul 256x256 (naive loop over k)", uint64_t(kMatmulN) * kMatmulN, Make<Matmul>},
     {"alu_loop", "ALU loop 256x fma/sin/mix, 1M inv.", kAluInvocations, MakeAluLoop},
+    {"int64_hash", "int64 splitmix64 x64, 1M inv.", kHashInvocations, MakeInt64Hash},
+    {"subgroup_scan", "subgroup prefix sums, 16M uints", kScanCount, Make<SubgroupScan>},
 };
 
 constexpr std::array<WorkloadName, std::size(kWorkloads)> MakeNames() {

@@ -50,6 +50,44 @@ bool Compiler::IsWideInteger(uint32_t type) const {
   return t->kind == SpvOp::OpTypeInt && t->width == 64;
 }
 
+// A 64-bit shift by a constant, as 32-bit shifts and ors of the halves
+// (vectorized lane kernels: hashes and packing shift by constants).
+void Compiler::EmitConstantShift(WideOp op, uint32_t s, uint32_t dst, uint32_t src) {
+  const uint32_t lo = NewRegisters(1), hi = NewRegisters(1), t = NewRegisters(1);
+  auto shift = [&](Op kind, uint32_t to, uint32_t from, uint32_t amount) {
+    Emit(kind, to, from, ConstantRegister(amount));
+  };
+  const bool arithmetic = op == WideOp::kShiftRightArithmetic;
+  const Op right = arithmetic ? Op::kShiftRightArithmetic : Op::kShiftRightLogical;
+  if (s == 0) {
+    Emit(Op::kMove, lo, src);
+    Emit(Op::kMove, hi, src + 1);
+  } else if (op == WideOp::kShiftLeft) {
+    if (s < 32) {
+      shift(Op::kShiftLeft, hi, src + 1, s);
+      shift(Op::kShiftRightLogical, t, src, 32 - s);
+      Emit(Op::kBitOr, hi, hi, t);
+      shift(Op::kShiftLeft, lo, src, s);
+    } else {
+      shift(Op::kShiftLeft, hi, src, s - 32);
+      Emit(Op::kMove, lo, ConstantRegister(0));
+    }
+  } else if (s < 32) {
+    shift(Op::kShiftRightLogical, lo, src, s);
+    shift(Op::kShiftLeft, t, src + 1, 32 - s);
+    Emit(Op::kBitOr, lo, lo, t);
+    shift(right, hi, src + 1, s);
+  } else {
+    shift(right, lo, src + 1, s - 32);
+    if (arithmetic)
+      shift(Op::kShiftRightArithmetic, hi, src + 1, 31);
+    else
+      Emit(Op::kMove, hi, ConstantRegister(0));
+  }
+  Emit(Op::kMove, dst, lo);
+  Emit(Op::kMove, dst + 1, hi);
+}
+
 bool Compiler::CompileInt64Instruction(const SpirvInstruction& inst) {
   const uint32_t result_type = inst[0];
   // Registers per component of a value: 2 for 64-bit, 1 otherwise.
@@ -75,7 +113,10 @@ bool Compiler::CompileInt64Instruction(const SpirvInstruction& inst) {
     const CompiledValue& v = Define(inst[1], result_type, ScalarCount(result_type));
     for (uint32_t i = 0; i < components; ++i) {
       const uint32_t amount = shift.reg + i * width(shift);  // a 64-bit shift's low word
-      if (IsWide(result_type)) {
+      uint32_t constant = 0;
+      if (IsWide(result_type) && module_.ScalarConstant(inst[3], &constant)) {
+        EmitConstantShift(w.op, constant & 63, v.reg + 2 * i, base.reg + 2 * i);
+      } else if (IsWide(result_type)) {
         wide_op(w.op, v.reg + 2 * i, base.reg + 2 * i, amount);
       } else {  // a 32-bit base shifted by a 64-bit amount
         const Op op = w.op == WideOp::kShiftLeft           ? Op::kShiftLeft

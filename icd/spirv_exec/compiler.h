@@ -103,6 +103,7 @@ class Compiler {
   bool IsWide(uint32_t type) const;  // a 64-bit scalar or vector of them
   bool IsWideInteger(uint32_t type) const;  // a 64-bit integer scalar or vector
   bool CompileInt64Instruction(const SpirvInstruction& inst);                  // compile_wide.cpp
+  void EmitConstantShift(WideOp op, uint32_t shift, uint32_t dst, uint32_t src);  // compile_wide.cpp
   bool CompileMatrixInstruction(const SpirvInstruction& inst);                 // compile_alu.cpp
   bool CompileIntegerDot(const SpirvInstruction& inst);                        // compile_alu.cpp
   bool CompileGlslInstruction(const SpirvInstruction& inst);                   // compile_glsl.cpp

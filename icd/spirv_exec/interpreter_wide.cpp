@@ -107,6 +107,43 @@ uint64_t BitFieldInsert(uint64_t base, uint64_t insert, uint32_t offset, uint32_
   return (base & ~mask) | ((insert << offset) & mask);
 }
 
+// out[l] = f(l) for every lane (pure functions: inactive lanes compute
+// garbage that is never written back), one tight loop per operation so
+// that the compiler can vectorize it.
+template <typename Fn>
+void AllLanes(uint64_t* out, Fn f) {
+  for (uint32_t l = 0; l < W; ++l) out[l] = f(l);
+}
+
+template <WideOp kOp>
+void BinaryLanes(const Pair& a, const Pair& b, uint64_t* out) {
+  AllLanes(out, [&](uint32_t l) { return Binary(kOp, a[l], b[l]); });
+}
+
+void ExecuteBinary(WideOp op, const Pair& a, const Pair& b, uint64_t* out) {
+  switch (op) {
+    case WideOp::kUDiv: return BinaryLanes<WideOp::kUDiv>(a, b, out);
+    case WideOp::kSDiv: return BinaryLanes<WideOp::kSDiv>(a, b, out);
+    case WideOp::kUMod: return BinaryLanes<WideOp::kUMod>(a, b, out);
+    case WideOp::kSRem: return BinaryLanes<WideOp::kSRem>(a, b, out);
+    case WideOp::kSMod: return BinaryLanes<WideOp::kSMod>(a, b, out);
+    case WideOp::kMulHighU: return BinaryLanes<WideOp::kMulHighU>(a, b, out);
+    case WideOp::kMulHighS: return BinaryLanes<WideOp::kMulHighS>(a, b, out);
+    case WideOp::kSMin: return BinaryLanes<WideOp::kSMin>(a, b, out);
+    case WideOp::kSMax: return BinaryLanes<WideOp::kSMax>(a, b, out);
+    case WideOp::kUMin: return BinaryLanes<WideOp::kUMin>(a, b, out);
+    case WideOp::kUMax: return BinaryLanes<WideOp::kUMax>(a, b, out);
+    case WideOp::kSLess: return BinaryLanes<WideOp::kSLess>(a, b, out);
+    case WideOp::kSLessEqual: return BinaryLanes<WideOp::kSLessEqual>(a, b, out);
+    case WideOp::kSGreater: return BinaryLanes<WideOp::kSGreater>(a, b, out);
+    case WideOp::kSGreaterEqual: return BinaryLanes<WideOp::kSGreaterEqual>(a, b, out);
+    case WideOp::kULess: return BinaryLanes<WideOp::kULess>(a, b, out);
+    case WideOp::kULessEqual: return BinaryLanes<WideOp::kULessEqual>(a, b, out);
+    case WideOp::kUGreater: return BinaryLanes<WideOp::kUGreater>(a, b, out);
+    default: return BinaryLanes<WideOp::kUGreaterEqual>(a, b, out);
+  }
+}
+
 }  // namespace
 
 void ExecuteWideInstruction(const Inst& in, WaveState& w) {
@@ -114,34 +151,50 @@ void ExecuteWideInstruction(const Inst& in, WaveState& w) {
   const LaneMask active = w.active;
   if (active == 0) return;
   // Results go to a scratch copy first: dst may overlap an operand.
-  uint64_t out[W];
+  alignas(64) uint64_t out[W];
   const Pair a{w.Register(in.a), WideSourceRegisters(op) == 2 ? w.Register(in.a + 1) : nullptr};
-  for (uint32_t l = 0; l < W; ++l) {
-    if (!((active >> l) & 1)) continue;
-    switch (op) {
-      case WideOp::kShiftLeft:
-      case WideOp::kShiftRightLogical:
-      case WideOp::kShiftRightArithmetic: {
-        const uint32_t shift = w.Register(in.b)[l] & 63;
-        out[l] = op == WideOp::kShiftLeft           ? a[l] << shift
-                 : op == WideOp::kShiftRightLogical ? a[l] >> shift
-                                                    : uint64_t(int64_t(a[l]) >> shift);
-        break;
-      }
-      case WideOp::kBitFieldUExtract:
-      case WideOp::kBitFieldSExtract:
-        out[l] = BitFieldExtract(a[l], w.Register(in.b)[l], w.Register(in.c)[l], op == WideOp::kBitFieldSExtract);
-        break;
-      case WideOp::kBitFieldInsert:
-        out[l] = BitFieldInsert(a[l], Pair{w.Register(in.b), w.Register(in.b + 1)}[l], w.Register(in.c)[l],
-                                w.Register(in.ext)[l]);
-        break;
-      case WideOp::kFToU:
-      case WideOp::kFToS: out[l] = FloatToWide(F(w.Register(in.a)[l]), op == WideOp::kFToS); break;
-      default:
-        out[l] = WideBinary(op) ? Binary(op, a[l], Pair{w.Register(in.b), w.Register(in.b + 1)}[l]) : Unary(op, a[l]);
-        break;
+  switch (op) {
+    case WideOp::kShiftLeft: {
+      const uint32_t* shift = w.Register(in.b);
+      AllLanes(out, [&](uint32_t l) { return a[l] << (shift[l] & 63); });
+      break;
     }
+    case WideOp::kShiftRightLogical: {
+      const uint32_t* shift = w.Register(in.b);
+      AllLanes(out, [&](uint32_t l) { return a[l] >> (shift[l] & 63); });
+      break;
+    }
+    case WideOp::kShiftRightArithmetic: {
+      const uint32_t* shift = w.Register(in.b);
+      AllLanes(out, [&](uint32_t l) { return uint64_t(int64_t(a[l]) >> (shift[l] & 63)); });
+      break;
+    }
+    case WideOp::kBitFieldUExtract:
+    case WideOp::kBitFieldSExtract: {
+      const uint32_t *offset = w.Register(in.b), *count = w.Register(in.c);
+      const bool is_signed = op == WideOp::kBitFieldSExtract;
+      AllLanes(out, [&](uint32_t l) { return BitFieldExtract(a[l], offset[l], count[l], is_signed); });
+      break;
+    }
+    case WideOp::kBitFieldInsert: {
+      const Pair insert{w.Register(in.b), w.Register(in.b + 1)};
+      const uint32_t *offset = w.Register(in.c), *count = w.Register(in.ext);
+      AllLanes(out, [&](uint32_t l) { return BitFieldInsert(a[l], insert[l], offset[l], count[l]); });
+      break;
+    }
+    case WideOp::kFToU:
+    case WideOp::kFToS: {
+      const uint32_t* f = w.Register(in.a);
+      const bool is_signed = op == WideOp::kFToS;
+      AllLanes(out, [&](uint32_t l) { return FloatToWide(F(f[l]), is_signed); });
+      break;
+    }
+    default:
+      if (WideBinary(op))
+        ExecuteBinary(op, a, Pair{w.Register(in.b), w.Register(in.b + 1)}, out);
+      else
+        for (uint32_t l = 0; l < W; ++l) out[l] = ((active >> l) & 1) ? Unary(op, a[l]) : 0;
+      break;
   }
   uint32_t* low = w.Register(in.dst);
   lanes::ForActive(active, low, [&](uint32_t l) { return uint32_t(out[l]); });

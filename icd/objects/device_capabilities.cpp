@@ -420,6 +420,11 @@ DeviceProperties MakeProperties() {
   v12.denormBehaviorIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
   v12.roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
   v12.shaderSignedZeroInfNanPreserveFloat32 = VK_TRUE;
+  // 32-bit float arithmetic is IEEE round-to-nearest-even with denormals
+  // kept (no FTZ/DAZ anywhere in the interpreter): the RTE and
+  // DenormPreserve execution modes ask for what always happens.
+  v12.shaderRoundingModeRTEFloat32 = VK_TRUE;
+  v12.shaderDenormPreserveFloat32 = VK_TRUE;
   // The update-after-bind limits bound all descriptors of a layout, not only
   // update-after-bind ones, so they equal the ordinary limits.
   v12.maxUpdateAfterBindDescriptorsInAllPools = 1u << 20;

@@ -10,8 +10,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cfloat>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <numbers>
@@ -21,6 +23,7 @@
 
 #include "compute_fixture.h"
 #include "float_reference.h"
+#include "shaders/float_rounding_denormals.comp.h"
 #include "shaders/glsl_float_functions.comp.h"
 
 namespace duet_test {
@@ -320,6 +323,40 @@ TEST_F(ShaderGlslFloatTest, FunctionsWithinSpecPrecision) {
     const auto [x, y, z] = inputs[i];
     ASSERT_EQ(r[i * kSlots + 46], float(int32_t(Bits(x)) >> 3)) << x;
     ASSERT_EQ(Bits(r[i * kSlots + 47]), Bits(y) ^ 0x80000000u) << y;
+  }
+}
+
+// The float controls the device reports for 32 bits hold in shaders.
+TEST_F(ShaderGlslFloatTest, RoundingToEvenAndDenormalsAsReported) {
+  VkPhysicalDeviceFloatControlsProperties controls{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &controls};
+  vkGetPhysicalDeviceProperties2(phys_, &props);
+  const float inputs[] = {1.0f, std::ldexp(1.0f, -24), std::ldexp(1.0f, -23), std::bit_cast<float>(1u), -0.0f,
+                          std::numeric_limits<float>::infinity()};
+  HostBuffer in = StorageBuffer(sizeof inputs);
+  std::memcpy(in.data, inputs, sizeof inputs);
+  HostBuffer out = StorageBuffer(8 * 4);
+  Kernel k = MakeKernel(kFloatRoundingDenormalsComp, {in.buffer, out.buffer}, 0);
+  Run(k, 1);
+  const uint32_t* r = out.as<uint32_t>();
+  if (controls.shaderRoundingModeRTEFloat32) {
+    EXPECT_EQ(r[0], std::bit_cast<uint32_t>(1.0f));
+    EXPECT_EQ(r[1], std::bit_cast<uint32_t>(1.0f + std::ldexp(1.0f, -22)));
+  }
+  if (controls.shaderDenormPreserveFloat32) {
+    EXPECT_EQ(r[2], 3u);
+    EXPECT_EQ(r[3], 2u);
+    EXPECT_EQ(r[4], 0u);
+  }
+  if (controls.shaderSignedZeroInfNanPreserveFloat32) {
+    EXPECT_EQ(r[5], 0x80000000u);
+    EXPECT_EQ(r[6], 0u);
+    EXPECT_EQ(r[7], std::bit_cast<uint32_t>(std::numeric_limits<float>::infinity()));
+  }
+  // Duet reports all three.
+  if (std::string(props_.deviceName).find("Duet") != std::string::npos) {
+    EXPECT_TRUE(controls.shaderRoundingModeRTEFloat32 && controls.shaderDenormPreserveFloat32 &&
+                controls.shaderSignedZeroInfNanPreserveFloat32);
   }
 }
 

@@ -478,6 +478,7 @@ DeviceProperties MakeProperties() {
 
   // Extension-only properties (ExtensionProperties).
   p.extension.maxMultiDrawCount = UINT32_MAX;  // draws are replayed one by one
+  p.extension.minImportedHostPointerAlignment = 4096;  // memory.cpp's kMemoryAlignment: whole pages
   p.extension.maxPushDescriptors = limits::kMaxPushDescriptors;
   // Buffer accesses are checked byte-exactly against the descriptor's range.
   p.extension.robustStorageBufferAccessSizeAlignment = 1;

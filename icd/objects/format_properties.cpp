@@ -2,6 +2,7 @@
 // physical device, so the handle is unused; the policy lives in
 // texel/format_support.
 #include "dispatch/entrypoints.h"
+#include "objects/memory.h"
 #include "texel/format_info.h"
 #include "texel/format_support.h"
 #include "util/vk_util.h"
@@ -42,10 +43,14 @@ GetPhysicalDeviceImageFormatProperties2(VkPhysicalDevice, const VkPhysicalDevice
   VkImageFormatProperties& limits = pImageFormatProperties->imageFormatProperties;
   limits = {};
 
-  // No external memory handle types are supported.
-  auto* external = FindInChain<VkPhysicalDeviceExternalImageFormatInfo>(
-      info.pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO);
-  if (external != nullptr && external->handleType != 0) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  // Images of external memory: a handle type the driver cannot import or export is not supported (memory.cpp).
+  VkExternalMemoryProperties external{};
+  if (auto* e = FindInChain<VkPhysicalDeviceExternalImageFormatInfo>(
+          info.pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO);
+      e != nullptr && e->handleType != 0) {
+    external = ExternalMemoryPropertiesOf(e->handleType);
+    if (external.externalMemoryFeatures == 0) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  }
 
   // A separate stencil usage must be supported as well as the (depth) usage.
   VkImageUsageFlags usage = info.usage;
@@ -64,7 +69,7 @@ GetPhysicalDeviceImageFormatProperties2(VkPhysicalDevice, const VkPhysicalDevice
 
   for (auto* s = static_cast<VkBaseOutStructure*>(pImageFormatProperties->pNext); s != nullptr; s = s->pNext) {
     if (s->sType == VK_STRUCTURE_TYPE_EXTERNAL_IMAGE_FORMAT_PROPERTIES) {
-      reinterpret_cast<VkExternalImageFormatProperties*>(s)->externalMemoryProperties = {};
+      reinterpret_cast<VkExternalImageFormatProperties*>(s)->externalMemoryProperties = external;
     } else if (s->sType == VK_STRUCTURE_TYPE_SAMPLER_YCBCR_CONVERSION_IMAGE_FORMAT_PROPERTIES) {
       reinterpret_cast<VkSamplerYcbcrConversionImageFormatProperties*>(s)->combinedImageSamplerDescriptorCount = 1;
     }

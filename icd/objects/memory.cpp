@@ -1,8 +1,13 @@
 // vkAllocateMemory and mapping. Large allocations are anonymous mappings,
-// so untouched pages cost nothing and come back zeroed.
+// so untouched pages cost nothing and come back zeroed. Exportable and
+// imported memory (opaque fds) is a shared mapping of a memfd; imported
+// host memory (VK_EXT_external_memory_host) is the application's own pages.
 #include "objects/memory.h"
 
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstring>
@@ -29,6 +34,54 @@ std::byte* MapHostMemory(VkDeviceSize size, size_t* length) {
   *length = static_cast<size_t>((size + kMemoryAlignment - 1) / kMemoryAlignment * kMemoryAlignment);
   void* p = mmap(nullptr, *length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   return p == MAP_FAILED ? nullptr : static_cast<std::byte*>(p);
+}
+
+// A shared mapping of memfd `fd` (exported or imported opaque fd memory).
+std::byte* MapSharedMemory(int fd, VkDeviceSize size, size_t* length) {
+  *length = static_cast<size_t>((size + kMemoryAlignment - 1) / kMemoryAlignment * kMemoryAlignment);
+  void* p = mmap(nullptr, *length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  return p == MAP_FAILED ? nullptr : static_cast<std::byte*>(p);
+}
+
+// Where an allocation's bytes come from, from its pNext chain.
+struct MemorySource {
+  bool exportable = false;      // VkExportMemoryAllocateInfo with opaque fds
+  int import_fd = -1;           // VkImportMemoryFdInfoKHR
+  void* host_pointer = nullptr;  // VkImportMemoryHostPointerInfoEXT
+};
+
+VkResult ReadMemorySource(const VkMemoryAllocateInfo& info, MemorySource* source) {
+  for (auto* s = static_cast<const VkBaseInStructure*>(info.pNext); s != nullptr; s = s->pNext) {
+    switch (s->sType) {
+      case VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO: {
+        const auto* e = reinterpret_cast<const VkExportMemoryAllocateInfo*>(s);
+        if ((e->handleTypes & ~VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT) != 0) return VK_ERROR_INVALID_EXTERNAL_HANDLE;
+        source->exportable = e->handleTypes != 0;
+        break;
+      }
+      case VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR: {
+        const auto* i = reinterpret_cast<const VkImportMemoryFdInfoKHR*>(s);
+        if (i->handleType == 0) break;
+        if (i->handleType != VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT || i->fd < 0)
+          return VK_ERROR_INVALID_EXTERNAL_HANDLE;
+        source->import_fd = i->fd;
+        break;
+      }
+      case VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT: {
+        const auto* h = reinterpret_cast<const VkImportMemoryHostPointerInfoEXT*>(s);
+        if (h->handleType == 0) break;
+        if ((h->handleType != VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT &&
+             h->handleType != VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_MAPPED_FOREIGN_MEMORY_BIT_EXT) ||
+            h->pHostPointer == nullptr || reinterpret_cast<uintptr_t>(h->pHostPointer) % kMemoryAlignment != 0 ||
+            info.allocationSize % kMemoryAlignment != 0)
+          return VK_ERROR_INVALID_EXTERNAL_HANDLE;
+        source->host_pointer = h->pHostPointer;
+        break;
+      }
+      default: break;
+    }
+  }
+  return VK_SUCCESS;
 }
 
 // Every live allocation's bytes, for DeviceMemoryLookup: begin -> end.
@@ -84,9 +137,96 @@ std::byte* DeviceMemoryLookup::Find(uint64_t address, uint64_t size) {
   return reinterpret_cast<std::byte*>(static_cast<uintptr_t>(address));
 }
 
+namespace {
+
+// The bytes behind `memory` as `source` says: a memfd shared mapping
+// (exportable, or an imported fd whose ownership the driver takes), the
+// application's pages, or an anonymous mapping.
+VkResult BackMemory(const MemorySource& source, DeviceMemory* memory) {
+  const VkDeviceSize size = memory->size;
+  if (source.host_pointer != nullptr) {
+    memory->data = static_cast<std::byte*>(source.host_pointer);
+    memory->mapped_length = 0;
+    return VK_SUCCESS;
+  }
+  int fd = source.import_fd;
+  if (fd >= 0) {
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || VkDeviceSize(st.st_size) < size) return VK_ERROR_INVALID_EXTERNAL_HANDLE;
+  } else if (source.exportable) {
+    fd = memfd_create("duet-device-memory", MFD_CLOEXEC);
+    if (fd < 0) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+    const off_t length = off_t((size + kMemoryAlignment - 1) / kMemoryAlignment * kMemoryAlignment);
+    if (ftruncate(fd, length) != 0) {
+      close(fd);
+      return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+    }
+  }
+  memory->data = fd >= 0 ? MapSharedMemory(fd, size, &memory->mapped_length) : MapHostMemory(size, &memory->mapped_length);
+  if (memory->data == nullptr) {
+    if (fd >= 0 && fd != source.import_fd) close(fd);  // a failed import leaves the fd the application's
+    return fd == source.import_fd && fd >= 0 ? VK_ERROR_INVALID_EXTERNAL_HANDLE : VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  }
+  memory->fd = fd;
+  return VK_SUCCESS;
+}
+
+void ReleaseMemory(DeviceMemory& memory) {
+  if (memory.mapped_length != 0) munmap(memory.data, memory.mapped_length);
+  if (memory.fd >= 0) close(memory.fd);
+  memory.fd = -1;
+}
+
+}  // namespace
+
+VkExternalMemoryProperties ExternalMemoryPropertiesOf(VkExternalMemoryHandleTypeFlagBits type) {
+  switch (type) {
+    case VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT:
+      return {VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT | VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT,
+              VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT, VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT};
+    case VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT:
+    case VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_MAPPED_FOREIGN_MEMORY_BIT_EXT:
+      return {VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT, 0, VkExternalMemoryHandleTypeFlags(type)};
+    default:
+      return {};
+  }
+}
+
 }  // namespace duet
 
 namespace duet::api {
+
+// Opaque fds of exportable memory: a new descriptor of its memfd each time.
+VKAPI_ATTR VkResult VKAPI_CALL GetMemoryFdKHR(VkDevice, const VkMemoryGetFdInfoKHR* pGetFdInfo, int* pFd) {
+  const DeviceMemory* memory = FromHandle<DeviceMemory>(pGetFdInfo->memory);
+  if (pGetFdInfo->handleType != VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT || memory == nullptr || memory->fd < 0)
+    return VK_ERROR_INVALID_EXTERNAL_HANDLE;
+  const int fd = fcntl(memory->fd, F_DUPFD_CLOEXEC, 0);
+  if (fd < 0) return VK_ERROR_TOO_MANY_OBJECTS;
+  *pFd = fd;
+  return VK_SUCCESS;
+}
+
+// Only for handle types other than opaque fds (the spec's rule), of which there are none here.
+VKAPI_ATTR VkResult VKAPI_CALL GetMemoryFdPropertiesKHR(VkDevice, VkExternalMemoryHandleTypeFlagBits, int,
+                                                        VkMemoryFdPropertiesKHR*) {
+  return VK_ERROR_INVALID_EXTERNAL_HANDLE;
+}
+
+// Any host pointer can back any memory type: all memory is host memory.
+VKAPI_ATTR VkResult VKAPI_CALL GetMemoryHostPointerPropertiesEXT(VkDevice _device,
+                                                                 VkExternalMemoryHandleTypeFlagBits handleType,
+                                                                 const void* pHostPointer,
+                                                                 VkMemoryHostPointerPropertiesEXT* pProperties) {
+  if ((handleType != VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT &&
+       handleType != VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_MAPPED_FOREIGN_MEMORY_BIT_EXT) ||
+      reinterpret_cast<uintptr_t>(pHostPointer) % kMemoryAlignment != 0)
+    return VK_ERROR_INVALID_EXTERNAL_HANDLE;
+  const Device* device = FromHandle<Device>(_device);
+  pProperties->memoryTypeBits = (1u << device->physical_device->memory_properties.memoryTypeCount) - 1;
+  return VK_SUCCESS;
+}
+
 
 VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice _device, const VkMemoryAllocateInfo* pAllocateInfo,
                                               const VkAllocationCallbacks* pAllocator, VkDeviceMemory* pMemory) {
@@ -112,16 +252,18 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice _device, const VkMemoryAl
   }
   memory->size = size;
   memory->type_index = pAllocateInfo->memoryTypeIndex;
-  memory->data = MapHostMemory(size, &memory->mapped_length);
-  if (memory->data == nullptr) {
+  MemorySource source;
+  VkResult result = ReadMemorySource(*pAllocateInfo, &source);
+  if (result == VK_SUCCESS) result = BackMemory(source, memory);
+  if (result != VK_SUCCESS) {
     HostDelete(ChooseAllocator(pAllocator, device->Allocator()), memory);
     device->memory_allocation_count.fetch_sub(1);
-    return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+    return result;
   }
   try {
     RegisterAllocation(*memory);
   } catch (const std::bad_alloc&) {
-    munmap(memory->data, memory->mapped_length);
+    ReleaseMemory(*memory);
     HostDelete(ChooseAllocator(pAllocator, device->Allocator()), memory);
     device->memory_allocation_count.fetch_sub(1);
     return VK_ERROR_OUT_OF_HOST_MEMORY;
@@ -137,7 +279,7 @@ VKAPI_ATTR void VKAPI_CALL FreeMemory(VkDevice _device, VkDeviceMemory _memory, 
   DeviceMemory* memory = FromHandle<DeviceMemory>(_memory);
   if (memory == nullptr) return;
   UnregisterAllocation(*memory);
-  munmap(memory->data, memory->mapped_length);
+  ReleaseMemory(*memory);
   device->memory_allocated_bytes -= memory->size;
   device->physical_device->allocated_bytes -= memory->size;
   device->memory_allocation_count.fetch_sub(1);

@@ -22,7 +22,10 @@ struct DeviceMemory : NonDispatchableObject {
   VkDeviceSize size = 0;
   uint32_t type_index = 0;
   std::byte* data = nullptr;
-  size_t mapped_length = 0;  // the length of the host mapping backing `data`
+  size_t mapped_length = 0;  // the length of the host mapping backing `data` (0: imported host memory)
+  // External memory: the memfd behind an exportable or imported allocation
+  // (VK_KHR_external_memory_fd, opaque fds), closed with it; -1 otherwise.
+  int fd = -1;
   bool mapped = false;
   // Whether the application ever mapped it, and how many buffers and images
   // were ever bound to it: what the driver knows an image holds
@@ -51,6 +54,11 @@ class DeviceMemoryLookup {
   std::byte* Find(uint64_t address, uint64_t size);
   uint64_t begin_ = 0, end_ = 0;
 };
+
+// What memory of external handle type `type` can do with buffers and
+// images: opaque fds are exported and imported, host allocations imported
+// (VK_EXT_external_memory_host); other types nothing (all zero).
+VkExternalMemoryProperties ExternalMemoryPropertiesOf(VkExternalMemoryHandleTypeFlagBits type);
 
 // The *2 memory requirements of a buffer or image: memory is host memory,
 // so no resource needs or prefers a dedicated allocation.

@@ -1,4 +1,5 @@
 // Queries on the one physical device: properties, features, queues, memory.
+#include "objects/memory.h"
 #include "objects/physical_device.h"
 
 #include <sys/sysinfo.h>
@@ -132,11 +133,12 @@ VKAPI_ATTR VkResult VKAPI_CALL GetPhysicalDeviceToolProperties(VkPhysicalDevice,
   return VK_SUCCESS;
 }
 
-// No external memory, fence or semaphore handle types are supported.
+// External memory: opaque fds and host allocations (memory.cpp); no
+// external fence or semaphore handle types.
 VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceExternalBufferProperties(VkPhysicalDevice,
-                                                                     const VkPhysicalDeviceExternalBufferInfo*,
+                                                                     const VkPhysicalDeviceExternalBufferInfo* pInfo,
                                                                      VkExternalBufferProperties* pProperties) {
-  pProperties->externalMemoryProperties = {};
+  pProperties->externalMemoryProperties = ExternalMemoryPropertiesOf(pInfo->handleType);
 }
 
 VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceExternalFenceProperties(VkPhysicalDevice,

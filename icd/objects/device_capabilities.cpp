@@ -94,6 +94,9 @@ DeviceFeatures MakeFeatures() {
   f.core.independentBlend = VK_TRUE;
   f.core.dualSrcBlend = VK_TRUE;  // location 0, index 1 (BlendTest.DualSourceFactors)
   f.core.depthClamp = VK_TRUE;
+  // The depth bounds test reads the stored depth per sample (raster/
+  // fragment_output.cpp TestSample); the fast paths step aside for it.
+  f.core.depthBounds = VK_TRUE;
   f.core.depthBiasClamp = VK_TRUE;
   f.core.multiDrawIndirect = VK_TRUE;
   f.core.drawIndirectFirstInstance = VK_TRUE;

@@ -49,7 +49,10 @@ GetPhysicalDeviceImageFormatProperties2(VkPhysicalDevice, const VkPhysicalDevice
           info.pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO);
       e != nullptr && e->handleType != 0) {
     external = ExternalMemoryPropertiesOf(e->handleType);
-    if (external.externalMemoryFeatures == 0) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+    if (external.externalMemoryFeatures == 0) {
+      limits = {};
+      return VK_ERROR_FORMAT_NOT_SUPPORTED;
+    }
   }
 
   // A separate stencil usage must be supported as well as the (depth) usage.

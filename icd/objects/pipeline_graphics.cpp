@@ -208,6 +208,7 @@ VkResult CreateGraphicsPipeline(const Device& device, const VkGraphicsPipelineCr
   if (pipeline == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
   pipeline->bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS;
   raster::GraphicsPipelineState& g = pipeline->graphics;
+  g.state.depth_unrestricted = device.IsEnabled(dispatch::Extension::EXT_depth_range_unrestricted);
   PipelineFeedback feedback(info.pNext, info.stageCount);
   VkResult result = VK_SUCCESS;
   bool has_vertex = false;

@@ -14,7 +14,10 @@
 
 namespace duet::raster {
 
-enum class DepthPlane : uint8_t { kOther, kFloat32, kUnorm16 };
+// kFloat32Unrestricted: D32 on a device with VK_EXT_depth_range_unrestricted
+// enabled, where depth values outside [0, 1] are stored as they are (read
+// and written here, not by the codec, and never by the fast paths).
+enum class DepthPlane : uint8_t { kOther, kFloat32, kUnorm16, kFloat32Unrestricted };
 
 // Compares in any type whose order is the depth order (float, or the
 // integer codes of a UNORM plane).
@@ -42,7 +45,8 @@ struct DepthTarget {
 
   float Load(const std::byte* at) const {
     switch (plane) {
-      case DepthPlane::kFloat32: {
+      case DepthPlane::kFloat32:
+      case DepthPlane::kFloat32Unrestricted: {
         float v;
         std::memcpy(&v, at, 4);
         return v;
@@ -58,8 +62,9 @@ struct DepthTarget {
 
   void Store(float depth, std::byte* at) const {
     switch (plane) {
-      case DepthPlane::kFloat32: {
-        const float v = ClampFloat(depth);
+      case DepthPlane::kFloat32:
+      case DepthPlane::kFloat32Unrestricted: {
+        const float v = Quantize(depth);
         std::memcpy(at, &v, 4);
         return;
       }
@@ -76,6 +81,7 @@ struct DepthTarget {
   float Quantize(float depth) const {
     switch (plane) {
       case DepthPlane::kFloat32: return ClampFloat(depth);
+      case DepthPlane::kFloat32Unrestricted: return depth == depth ? depth : 0.0f;  // NaN as 0
       case DepthPlane::kUnorm16: return texel::UnormToFloat(texel::FloatToUnorm(depth, 16), 16);
       default: {
         std::byte quantized[4];

@@ -161,7 +161,8 @@ OutputTargets ResolveOutputs(const RenderTargets& targets, const GraphicsState& 
     out.depth = AccessViewLayer(*targets.depth.view, VK_IMAGE_ASPECT_DEPTH_BIT, layer);
     const VkFormat plane = PlaneFormat(out.depth_format, VK_IMAGE_ASPECT_DEPTH_BIT);
     out.depth_target.format = out.depth_format;
-    out.depth_target.plane = plane == VK_FORMAT_D32_SFLOAT ? DepthPlane::kFloat32
+    out.depth_target.plane = plane == VK_FORMAT_D32_SFLOAT
+                                 ? (state.depth_unrestricted ? DepthPlane::kFloat32Unrestricted : DepthPlane::kFloat32)
                              : plane == VK_FORMAT_D16_UNORM ? DepthPlane::kUnorm16
                                                             : DepthPlane::kOther;
     out.samples = uint32_t(targets.depth.view->image->samples);
@@ -276,7 +277,9 @@ bool MergesDirect(const OutputTargets& t) {
   if (t.samples > 1 || (t.sample_mask & 1) == 0 || t.alpha_to_coverage || t.alpha_to_one) return false;
   const DepthStencilState& ds = t.depth_stencil;
   if ((ds.stencil_test && t.has_stencil) || (ds.depth_bounds_test && t.has_depth)) return false;
-  if (t.has_depth && (ds.depth_test || ds.depth_write) && t.depth_target.plane == DepthPlane::kOther) return false;
+  if (t.has_depth && (ds.depth_test || ds.depth_write) && t.depth_target.plane != DepthPlane::kFloat32 &&
+      t.depth_target.plane != DepthPlane::kUnorm16)
+    return false;
   for (const ColorOutput& c : t.colors)
     if (c.enabled && c.direct == DirectColor::kNone) return false;
   return true;

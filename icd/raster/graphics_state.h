@@ -90,6 +90,9 @@ struct GraphicsState {
   MultisampleState multisample;
   DepthStencilState depth_stencil;
   ColorBlendState blend;
+  // VK_EXT_depth_range_unrestricted is enabled on the device: float depth
+  // attachments keep values outside [0, 1].
+  bool depth_unrestricted = false;
 };
 
 struct GraphicsPipelineState {

@@ -6,6 +6,7 @@
 
 #include "objects/image.h"
 #include "raster/fill_pattern.h"
+#include "raster/image_access.h"
 #include "texel/texel_codec.h"
 #include "util/log.h"
 
@@ -58,6 +59,10 @@ ClearTexel DepthClearTexel(VkFormat format, float depth) {
   const texel::TexelCodec* codec = texel::GetAspectCodec(format, VK_IMAGE_ASPECT_DEPTH_BIT);
   if (codec == nullptr) return texel;
   texel::PackDepth(format, depth, texel.bytes);
+  // Float depth clears are stored as given: values outside [0, 1] are valid
+  // only with VK_EXT_depth_range_unrestricted, which asks for exactly that.
+  if (PlaneFormat(format, VK_IMAGE_ASPECT_DEPTH_BIT) == VK_FORMAT_D32_SFLOAT && depth == depth)
+    std::memcpy(texel.bytes, &depth, 4);
   texel.size = codec->texel_size;
   return texel;
 }

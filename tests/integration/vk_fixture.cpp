@@ -351,6 +351,7 @@ void DeviceTest::SetUp() {
     enable_core.dualSrcBlend = features_.dualSrcBlend;
     enable_core.logicOp = features_.logicOp;
     enable_core.depthClamp = features_.depthClamp;
+    enable_core.depthBounds = features_.depthBounds;
     enable_core.depthBiasClamp = features_.depthBiasClamp;
     enable_core.multiDrawIndirect = features_.multiDrawIndirect;
     enable_core.drawIndirectFirstInstance = features_.drawIndirectFirstInstance;

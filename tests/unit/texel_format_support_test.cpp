@@ -735,10 +735,18 @@ TEST(FormatPropertiesApi, ImageFormatProperties2Chains) {
   EXPECT_EQ(external.externalMemoryProperties.externalMemoryFeatures, 0u);
   EXPECT_EQ(ycbcr.combinedImageSamplerDescriptorCount, 1u);
 
+  // Opaque fds are exported and imported (VK_KHR_external_memory_fd); dma-bufs are not supported.
   VkPhysicalDeviceExternalImageFormatInfo fd{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO, nullptr,
                                              VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT};
   const auto fd_info = ImageInfo(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_SAMPLED_BIT, &fd);
-  EXPECT_EQ(GetPhysicalDeviceImageFormatProperties2(VK_NULL_HANDLE, &fd_info, &out), VK_ERROR_FORMAT_NOT_SUPPORTED);
+  ASSERT_EQ(GetPhysicalDeviceImageFormatProperties2(VK_NULL_HANDLE, &fd_info, &out), VK_SUCCESS);
+  EXPECT_EQ(external.externalMemoryProperties.externalMemoryFeatures,
+            VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT | VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT);
+  VkPhysicalDeviceExternalImageFormatInfo dma_buf{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO,
+                                                  nullptr, VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT};
+  const auto dma_buf_info = ImageInfo(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_SAMPLED_BIT, &dma_buf);
+  EXPECT_EQ(GetPhysicalDeviceImageFormatProperties2(VK_NULL_HANDLE, &dma_buf_info, &out),
+            VK_ERROR_FORMAT_NOT_SUPPORTED);
   EXPECT_EQ(out.imageFormatProperties.maxMipLevels, 0u);
 }
 

@@ -178,6 +178,11 @@ DeviceFeatures MakeFeatures() {
   f.extension.shaderSharedFloat32AtomicMinMax = VK_TRUE;
   f.extension.shaderImageFloat32AtomicMinMax = VK_TRUE;
 
+  // 2D views of one slice of a 3D image in descriptors (VK_EXT_image_2d_view_of_3d):
+  // a view's layer of a 3D image is a depth slice everywhere (texel/image_layout).
+  f.extension.image2DViewOf3D = VK_TRUE;
+  f.extension.sampler2DViewOf3D = VK_TRUE;
+
   // OpReadClockKHR (VK_KHR_shader_clock): a nanosecond steady clock, the
   // same for both scopes (shader_clock_test.cpp).
   f.extension.shaderSubgroupClock = VK_TRUE;

@@ -45,9 +45,16 @@ struct ViewTexels {
     if (layered_1d) y = 0;
     if (!volume) z = 0;
     if (level >= view->range.levelCount || layer < 0 || uint32_t(layer) >= view->range.layerCount) return nullptr;
-    const raster::SubresourceAccess a =
+    raster::SubresourceAccess a =
         raster::AccessSubresource(image, view->range.aspectMask, view->range.baseMipLevel + level,
-                                  view->range.baseArrayLayer + uint32_t(layer));
+                                  image.type == VK_IMAGE_TYPE_3D ? 0 : view->range.baseArrayLayer + uint32_t(layer));
+    if (image.type == VK_IMAGE_TYPE_3D && !volume) {
+      // A 2D (array) view of a 3D image: its layers are depth slices of the level.
+      const uint32_t slice = view->range.baseArrayLayer + uint32_t(layer);
+      if (slice >= a.extent.depth) return nullptr;
+      a.base += size_t(slice) * a.slice_pitch;
+      a.extent.depth = 1;
+    }
     const uint32_t width = view_block_width == a.block_width
                                ? a.extent.width
                                : (a.extent.width + a.block_width - 1) / a.block_width * view_block_width;

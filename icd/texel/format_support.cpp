@@ -258,7 +258,7 @@ VkResult GetImageFormatLimits(VkFormat format, VkImageType type, VkImageTiling t
   constexpr VkImageCreateFlags kSupportedFlags =
       VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT | VK_IMAGE_CREATE_ALIAS_BIT |
       VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT | VK_IMAGE_CREATE_EXTENDED_USAGE_BIT |
-      VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT;
+      VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT | VK_IMAGE_CREATE_2D_VIEW_COMPATIBLE_BIT_EXT;
   if (flags & ~kSupportedFlags) return VK_ERROR_FORMAT_NOT_SUPPORTED;
   if ((flags & VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT) &&
       (!IsCompressed(*info) || !(flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT))) {
@@ -267,7 +267,8 @@ VkResult GetImageFormatLimits(VkFormat format, VkImageType type, VkImageTiling t
   // Block-compressed images are 2D (arrays and cubes included).
   if (IsCompressed(*info) && type != VK_IMAGE_TYPE_2D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
   if ((flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) && type != VK_IMAGE_TYPE_2D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
-  if ((flags & VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT) && type != VK_IMAGE_TYPE_3D) {
+  if ((flags & (VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT | VK_IMAGE_CREATE_2D_VIEW_COMPATIBLE_BIT_EXT)) &&
+      type != VK_IMAGE_TYPE_3D) {
     return VK_ERROR_FORMAT_NOT_SUPPORTED;
   }
   // Every image is laid out linearly (texel/image_layout), so linear tiling

@@ -761,7 +761,11 @@ class TileRasterizer {
     set(builtins_.sample_id, [&](uint32_t l) { return b.LaneSample(l); });
     // Per sample: the lane's own sample; else every sample the rasterizer
     // covered (before the depth and stencil tests).
-    set(builtins_.sample_mask_in, [&](uint32_t l) { return d_.per_sample ? b.coverage[l] : b.pixel_coverage[l]; });
+    // PostDepthCoverage: the samples that passed the tests before shading
+    // (the shaded coverage), else those the rasterizer covered.
+    const bool post_depth = program->post_depth_coverage && d_.early == EarlyDepth::kFull;
+    set(builtins_.sample_mask_in,
+        [&](uint32_t l) { return d_.per_sample || post_depth ? b.coverage[l] : b.pixel_coverage[l]; });
     if (builtins_.sample_position != UINT32_MAX) {
       for (uint32_t l = begin; l < end; ++l) {
         const uint32_t sample = b.LaneSample(l);

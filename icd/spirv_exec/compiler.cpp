@@ -501,6 +501,7 @@ bool CompileStage(const std::vector<uint32_t>& words, const char* entry_name, Sh
     program->serial = ++compilations;
     program->stage = stage;
     program->early_fragment_tests = entry.early_fragment_tests;
+    program->post_depth_coverage = entry.post_depth_coverage;
     Compiler compiler(module, program);
     if (!compiler.Compile(entry, error)) return false;
     program->writes_memory = WritesMemory(*program);

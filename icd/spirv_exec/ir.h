@@ -340,6 +340,7 @@ struct Program {
   std::vector<BuiltinSlot> builtin_inputs, builtin_outputs;
   bool uses_derivatives = false;
   bool early_fragment_tests = false;
+  bool post_depth_coverage = false;  // SampleMaskIn holds the samples that passed the early tests
   bool uses_kill = false;
   // Writes memory other than its own (storage buffers and images, through
   // addresses too, and atomics).

@@ -119,6 +119,7 @@ bool ParseSpirvModule(std::vector<uint32_t> words, SpirvModule* module, std::str
           if (mode == spv::ExecutionMode::LocalSizeId)
             for (int i = 0; i < 3; ++i) e.local_size_ids[i] = inst[2 + i];
           if (mode == spv::ExecutionMode::EarlyFragmentTests) e.early_fragment_tests = true;
+          if (mode == spv::ExecutionMode::PostDepthCoverage) e.post_depth_coverage = true;
           if (mode == spv::ExecutionMode::DepthReplacing) e.depth_replacing = true;
         }
         break;

@@ -78,6 +78,7 @@ struct SpirvEntryPoint {
   uint32_t local_size[3] = {1, 1, 1};
   uint32_t local_size_ids[3] = {0, 0, 0};  // LocalSizeId constants, 0 when absent
   bool early_fragment_tests = false;
+  bool post_depth_coverage = false;  // SampleMaskIn after the early tests (SPV_KHR_post_depth_coverage)
   bool depth_replacing = false;
 };
 

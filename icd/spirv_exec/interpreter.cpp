@@ -292,6 +292,9 @@ WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* im
             dst[l] = at != nullptr && writes ? AtomicOperation(opcode, at, value[l], comparator[l]) : 0;
             continue;
           }
+          // A misaligned 8-byte atomic (a hostile address) would be a split
+          // lock, which some kernels turn into SIGBUS: it does nothing instead.
+          if (at != nullptr && reinterpret_cast<uintptr_t>(at) % 8 != 0) at = nullptr;
           const uint64_t v = uint64_t{value[l]} | uint64_t{w.Register(in.c + 1)[l]} << 32;
           const uint64_t c = uint64_t{comparator[l]} | uint64_t{w.Register(in.c + 3)[l]} << 32;
           const uint64_t old = at != nullptr && writes ? AtomicOperationOn<uint64_t>(opcode, at, v, c) : 0;

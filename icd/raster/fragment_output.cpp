@@ -227,7 +227,9 @@ uint32_t AlphaCoverage(float alpha, uint32_t samples) {
 
 uint32_t WriteFragment(const OutputTargets& t, uint32_t x, uint32_t y, const FragmentValues& values) {
   uint32_t coverage = values.coverage & t.sample_mask;
-  const uint32_t* first_color = t.colors.empty() ? nullptr : values.colors[0];
+  // Location 0's alpha, whether or not a colour attachment takes it (alpha
+  // to coverage applies to depth-only rendering too).
+  const uint32_t* first_color = values.colors[0];
   if (t.alpha_to_coverage && first_color != nullptr)
     coverage &= AlphaCoverage(std::bit_cast<float>(first_color[3]), t.samples);
   uint32_t passed = 0;

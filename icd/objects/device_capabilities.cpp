@@ -155,6 +155,11 @@ DeviceFeatures MakeFeatures() {
   // descriptors and vertex buffers read as nothing bound
   // (tests/integration/robustness2_test.cpp, shader_buffers_test.cpp).
   f.extension.robustBufferAccess2 = VK_TRUE;
+  // Robustness is not something pipelines turn on here: every access is
+  // always checked as robustness2 says, so a pipeline's
+  // VkPipelineRobustnessCreateInfoEXT asks for nothing more (and
+  // "disabled" only removes guarantees) (VK_EXT_pipeline_robustness).
+  f.extension.pipelineRobustness = VK_TRUE;
   f.extension.robustImageAccess2 = VK_TRUE;
   f.extension.nullDescriptor = VK_TRUE;
 
@@ -487,6 +492,10 @@ DeviceProperties MakeProperties() {
   // Extension-only properties (ExtensionProperties).
   p.extension.maxMultiDrawCount = UINT32_MAX;  // draws are replayed one by one
   p.extension.minImportedHostPointerAlignment = 4096;  // memory.cpp's kMemoryAlignment: whole pages
+  p.extension.defaultRobustnessStorageBuffers = VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_ROBUST_BUFFER_ACCESS_2_EXT;
+  p.extension.defaultRobustnessUniformBuffers = VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_ROBUST_BUFFER_ACCESS_2_EXT;
+  p.extension.defaultRobustnessVertexInputs = VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_ROBUST_BUFFER_ACCESS_2_EXT;
+  p.extension.defaultRobustnessImages = VK_PIPELINE_ROBUSTNESS_IMAGE_BEHAVIOR_ROBUST_IMAGE_ACCESS_2_EXT;
   p.extension.maxPushDescriptors = limits::kMaxPushDescriptors;
   // Buffer accesses are checked byte-exactly against the descriptor's range.
   p.extension.robustStorageBufferAccessSizeAlignment = 1;

@@ -89,7 +89,7 @@ ComputeFixture::Kernel ComputeFixture::MakePipeline(std::span<const uint32_t> co
   mci.pCode = code.data();
   VkShaderModule module = VK_NULL_HANDLE;
   EXPECT_EQ(vkCreateShaderModule(device_, &mci, nullptr, &module), VK_SUCCESS);
-  VkComputePipelineCreateInfo cci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  VkComputePipelineCreateInfo cci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, pipeline_next_};
   cci.flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT;  // tests may vkCmdDispatchBase with any kernel
   cci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module,
                "main", specialization};

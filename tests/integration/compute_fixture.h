@@ -60,6 +60,9 @@ class ComputeFixture : public QueueTest {
            uint32_t push_bytes = 0);
 
   HostBuffer StorageBuffer(VkDeviceSize size);
+
+  // Chained to the VkComputePipelineCreateInfo of the pipelines made after it is set.
+  const void* pipeline_next_ = nullptr;
 };
 
 }  // namespace duet_test

@@ -64,6 +64,8 @@ struct AllFeatures {
   VkPhysicalDeviceMultiDrawFeaturesEXT multi_draw{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT};
   VkPhysicalDeviceNonSeamlessCubeMapFeaturesEXT non_seamless_cube{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_NON_SEAMLESS_CUBE_MAP_FEATURES_EXT};
   VkPhysicalDeviceShaderClockFeaturesKHR clock{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
+  VkPhysicalDevicePipelineRobustnessFeaturesEXT pipeline_robustness{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_ROBUSTNESS_FEATURES_EXT};
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
   VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT atomic_float2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT};
 
@@ -100,6 +102,7 @@ struct AllFeatures {
     chain("VK_EXT_multi_draw", multi_draw);
     chain("VK_EXT_non_seamless_cube_map", non_seamless_cube);
     chain("VK_KHR_shader_clock", clock);
+    chain("VK_EXT_pipeline_robustness", pipeline_robustness);
     chain("VK_EXT_shader_atomic_float", atomic_float);
     chain("VK_EXT_shader_atomic_float2", atomic_float2);
     vkGetPhysicalDeviceFeatures2(phys, &f2);
@@ -176,6 +179,7 @@ const std::map<std::string, FeatureCheck>& FeatureRequirements() {
        }},
       {"VK_EXT_4444_formats", [](const AllFeatures& f) { return f.formats_4444.formatA4R4G4B4; }},
       {"VK_KHR_shader_clock", [](const AllFeatures& f) { return f.clock.shaderSubgroupClock; }},
+      {"VK_EXT_pipeline_robustness", [](const AllFeatures& f) { return f.pipeline_robustness.pipelineRobustness; }},
       {"VK_EXT_shader_atomic_float",  // one of them
        [](const AllFeatures& f) {
          return f.atomic_float.shaderBufferFloat32Atomics || f.atomic_float.shaderSharedFloat32Atomics ||

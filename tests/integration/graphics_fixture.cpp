@@ -218,7 +218,7 @@ void GraphicsTest::BeginRendering(VkCommandBuffer cb, const std::vector<Attachme
     a.imageView = use.target->view;
     a.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
     a.loadOp = use.load;
-    a.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    a.storeOp = use.store;
     a.clearValue = use.clear;
     return a;
   };

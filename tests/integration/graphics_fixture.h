@@ -139,6 +139,7 @@ struct AttachmentUse {
   const Target* target = nullptr;
   VkAttachmentLoadOp load = VK_ATTACHMENT_LOAD_OP_LOAD;
   VkClearValue clear{};
+  VkAttachmentStoreOp store = VK_ATTACHMENT_STORE_OP_STORE;
 };
 
 class GraphicsTest : public QueueTest {

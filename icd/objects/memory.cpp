@@ -30,15 +30,26 @@ namespace {
 // driver reports in memory requirements.
 constexpr size_t kMemoryAlignment = 4096;
 
+// Whole pages: the length of every mapping and memfd.
+size_t PageRounded(VkDeviceSize size) {
+  return static_cast<size_t>((size + kMemoryAlignment - 1) / kMemoryAlignment * kMemoryAlignment);
+}
+
 std::byte* MapHostMemory(VkDeviceSize size, size_t* length) {
-  *length = static_cast<size_t>((size + kMemoryAlignment - 1) / kMemoryAlignment * kMemoryAlignment);
+  *length = PageRounded(size);
   void* p = mmap(nullptr, *length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   return p == MAP_FAILED ? nullptr : static_cast<std::byte*>(p);
 }
 
+// Host pointers imported as memory (VK_EXT_external_memory_host).
+bool IsHostPointerHandle(VkExternalMemoryHandleTypeFlagBits type) {
+  return type == VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT ||
+         type == VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_MAPPED_FOREIGN_MEMORY_BIT_EXT;
+}
+
 // A shared mapping of memfd `fd` (exported or imported opaque fd memory).
 std::byte* MapSharedMemory(int fd, VkDeviceSize size, size_t* length) {
-  *length = static_cast<size_t>((size + kMemoryAlignment - 1) / kMemoryAlignment * kMemoryAlignment);
+  *length = PageRounded(size);
   void* p = mmap(nullptr, *length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   return p == MAP_FAILED ? nullptr : static_cast<std::byte*>(p);
 }
@@ -70,9 +81,7 @@ VkResult ReadMemorySource(const VkMemoryAllocateInfo& info, MemorySource* source
       case VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT: {
         const auto* h = reinterpret_cast<const VkImportMemoryHostPointerInfoEXT*>(s);
         if (h->handleType == 0) break;
-        if ((h->handleType != VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT &&
-             h->handleType != VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_MAPPED_FOREIGN_MEMORY_BIT_EXT) ||
-            h->pHostPointer == nullptr || reinterpret_cast<uintptr_t>(h->pHostPointer) % kMemoryAlignment != 0 ||
+        if (!IsHostPointerHandle(h->handleType) || h->pHostPointer == nullptr || reinterpret_cast<uintptr_t>(h->pHostPointer) % kMemoryAlignment != 0 ||
             info.allocationSize % kMemoryAlignment != 0)
           return VK_ERROR_INVALID_EXTERNAL_HANDLE;
         source->host_pointer = h->pHostPointer;
@@ -156,8 +165,7 @@ VkResult BackMemory(const MemorySource& source, DeviceMemory* memory) {
   } else if (source.exportable) {
     fd = memfd_create("duet-device-memory", MFD_CLOEXEC);
     if (fd < 0) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
-    const off_t length = off_t((size + kMemoryAlignment - 1) / kMemoryAlignment * kMemoryAlignment);
-    if (ftruncate(fd, length) != 0) {
+    if (ftruncate(fd, off_t(PageRounded(size))) != 0) {
       close(fd);
       return VK_ERROR_OUT_OF_DEVICE_MEMORY;
     }
@@ -218,9 +226,7 @@ VKAPI_ATTR VkResult VKAPI_CALL GetMemoryHostPointerPropertiesEXT(VkDevice _devic
                                                                  VkExternalMemoryHandleTypeFlagBits handleType,
                                                                  const void* pHostPointer,
                                                                  VkMemoryHostPointerPropertiesEXT* pProperties) {
-  if ((handleType != VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT &&
-       handleType != VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_MAPPED_FOREIGN_MEMORY_BIT_EXT) ||
-      reinterpret_cast<uintptr_t>(pHostPointer) % kMemoryAlignment != 0)
+  if (!IsHostPointerHandle(handleType) || reinterpret_cast<uintptr_t>(pHostPointer) % kMemoryAlignment != 0)
     return VK_ERROR_INVALID_EXTERNAL_HANDLE;
   const Device* device = FromHandle<Device>(_device);
   pProperties->memoryTypeBits = (1u << device->physical_device->memory_properties.memoryTypeCount) - 1;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "spirv_exec/integer_division.h"
 #include "spirv_exec/interpreter_lanes.h"
 
 namespace duet::spirv_exec {
@@ -31,16 +32,11 @@ uint64_t Binary(WideOp op, uint64_t a, uint64_t b) {
   switch (op) {
     case WideOp::kMulHighU: return uint64_t(Uint128(a) * b >> 64);
     case WideOp::kMulHighS: return uint64_t(Int128(sa) * sb >> 64);
-    case WideOp::kUDiv: return b == 0 ? 0 : a / b;
-    case WideOp::kUMod: return b == 0 ? 0 : a % b;
-    // INT64_MIN / -1 overflows in C++; SPIR-V leaves it undefined: the wrapped value.
-    case WideOp::kSDiv: return b == 0 ? 0 : sb == -1 ? uint64_t(0) - a : uint64_t(sa / sb);
-    case WideOp::kSRem: return b == 0 || sb == -1 ? 0 : uint64_t(sa % sb);
-    case WideOp::kSMod: {  // the sign of the divisor
-      if (b == 0 || sb == -1) return 0;
-      const int64_t r = sa % sb;
-      return uint64_t(r != 0 && ((r < 0) != (sb < 0)) ? r + sb : r);
-    }
+    case WideOp::kUDiv: return UnsignedDivide(a, b);
+    case WideOp::kUMod: return UnsignedRemainder(a, b);
+    case WideOp::kSDiv: return SignedDivide(sa, sb);
+    case WideOp::kSRem: return SignedRemainder(sa, sb);
+    case WideOp::kSMod: return SignedModulo(sa, sb);
     case WideOp::kSMin: return uint64_t(std::min(sa, sb));
     case WideOp::kSMax: return uint64_t(std::max(sa, sb));
     case WideOp::kUMin: return std::min(a, b);

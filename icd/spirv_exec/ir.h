@@ -226,6 +226,11 @@ struct Inst {
   uint32_t ext = 0;
 };
 
+// Registers of a kGroup's value operand and result: a pair for 64-bit arithmetic.
+inline uint32_t GroupValueRegisters(const Inst& in) {
+  return (in.ext & kGroupWide) != 0 && static_cast<GroupKind>(in.aux) >= GroupKind::kIAdd ? 2 : 1;
+}
+
 enum class RootKind : uint8_t {
   kDescriptorBuffer,  // uniform/storage buffer binding: set, binding, array element
   kPushConstants,

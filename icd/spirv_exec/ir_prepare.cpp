@@ -121,7 +121,7 @@ bool WritesOf(const Inst& in, const LaneKernels& kernels, Writes* writes) {
     case Op::kAtomicIndexed:
     case Op::kAtomicAddress: *writes = {in.dst, (in.ext & kAtomicWide) != 0 ? 2u : 1u}; return true;
     case Op::kGroup:
-      *writes = {in.dst, (in.ext & kGroupWide) != 0 && static_cast<GroupKind>(in.aux) >= GroupKind::kIAdd ? 2u : 1u};
+      *writes = {in.dst, GroupValueRegisters(in)};
       return true;
     default:
       return false;
@@ -212,7 +212,7 @@ bool ReadsOf(const Program& p, const Inst& in, const LaneKernels& kernels, std::
         case GroupKind::kBallotFindLsb:
         case GroupKind::kBallotFindMsb: add(in.a, 2); add(in.b); return true;
         default:
-          add(in.a, (in.ext & kGroupWide) != 0 && static_cast<GroupKind>(in.aux) >= GroupKind::kIAdd ? 2 : 1);
+          add(in.a, GroupValueRegisters(in));
           add(in.b);
           return true;
       }

@@ -2,6 +2,8 @@
 
 #include <cstddef>
 
+#include "spirv_exec/integer_division.h"
+
 namespace duet::spirv_exec {
 namespace {
 
@@ -23,16 +25,11 @@ bool Evaluate(Op op, uint64_t a, uint64_t b, uint32_t width, uint64_t* out) {
     case Op::OpIAdd: *out = a + b; return true;
     case Op::OpISub: *out = a - b; return true;
     case Op::OpIMul: *out = a * b; return true;
-    case Op::OpUDiv: *out = b == 0 ? 0 : a / b; return true;
-    case Op::OpUMod: *out = b == 0 ? 0 : a % b; return true;
-    case Op::OpSDiv: *out = b == 0 || sb == -1 ? uint64_t(0) - a : uint64_t(sa / sb); return true;
-    case Op::OpSRem: *out = b == 0 || sb == -1 ? 0 : uint64_t(sa % sb); return true;
-    case Op::OpSMod: {
-      if (b == 0 || sb == -1) { *out = 0; return true; }
-      const int64_t r = sa % sb;
-      *out = uint64_t(r != 0 && ((r < 0) != (sb < 0)) ? r + sb : r);
-      return true;
-    }
+    case Op::OpUDiv: *out = UnsignedDivide(a, b); return true;
+    case Op::OpUMod: *out = UnsignedRemainder(a, b); return true;
+    case Op::OpSDiv: *out = SignedDivide(sa, sb); return true;
+    case Op::OpSRem: *out = SignedRemainder(sa, sb); return true;
+    case Op::OpSMod: *out = SignedModulo(sa, sb); return true;
     case Op::OpShiftLeftLogical: *out = b >= bits ? 0 : a << b; return true;
     case Op::OpShiftRightLogical: *out = b >= bits ? 0 : a >> b; return true;
     case Op::OpShiftRightArithmetic: *out = uint64_t(sa >> (b >= bits ? bits - 1 : b)); return true;

@@ -151,6 +151,8 @@ TEST(SpirvExecWideTest, SpecConstantOperations) {
   // Division by zero gives 0 rather than trapping; unknown operations are refused.
   ASSERT_TRUE(EvaluateSpecConstantOp(spv::Op::OpUDiv, 1, false, {{9}, {0}}, &out));
   EXPECT_EQ(out, (std::vector<uint32_t>{0}));
+  ASSERT_TRUE(EvaluateSpecConstantOp(spv::Op::OpSDiv, 1, false, {{9}, {0}}, &out));
+  EXPECT_EQ(out, (std::vector<uint32_t>{0})) << "as the interpreter's kSDiv";
   EXPECT_FALSE(EvaluateSpecConstantOp(spv::Op::OpFAdd, 1, false, {{0}, {0}}, &out));
 }
 

@@ -1,6 +1,7 @@
 // VK_EXT_image_2d_view_of_3d: a 2D view of one depth slice of a 3D image
-// (VK_IMAGE_CREATE_2D_VIEW_COMPATIBLE_BIT_EXT) as a storage image writes
-// and reads that slice only, at the view's mip level.
+// (VK_IMAGE_CREATE_2D_VIEW_COMPATIBLE_BIT_EXT) sampled reads that slice,
+// and as a storage image writes and reads that slice only, at the view's
+// mip level.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -23,15 +24,23 @@ class Image2dViewOf3dTest : public ComputeFixture {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_2D_VIEW_OF_3D_FEATURES_EXT};
 };
 
-TEST_F(Image2dViewOf3dTest, StorageViewOfOneSliceOfALevel) {
+TEST_F(Image2dViewOf3dTest, SampledAndStorageViewsOfOneSliceOfALevel) {
   // 8x8x16, two levels: level 1 is 4x4x8; the view is its slice 7 (the last).
   VkImageCreateInfo info = ImageInfo(VK_IMAGE_TYPE_3D, VK_FORMAT_R32_UINT, {8, 8, 16}, 2, 1,
-                                     VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-                                         VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+                                     VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
+                                         VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
   info.flags = VK_IMAGE_CREATE_2D_VIEW_COMPATIBLE_BIT_EXT;
   const VkImage image = MakeGeneralImage(info);
   ASSERT_NE(image, VK_NULL_HANDLE);
-  WriteImage(image, {VK_IMAGE_ASPECT_COLOR_BIT, 1, 0, 1}, {0, 0, 0}, {4, 4, 8}, 4, std::vector<uint8_t>(4 * 4 * 8 * 4, 0));
+  // Level 1 starts as z * 1000 + y * 10 + x.
+  auto initial = [](uint32_t x, uint32_t y, uint32_t z) { return z * 1000 + y * 10 + x; };
+  std::vector<uint32_t> start(4 * 4 * 8);
+  for (uint32_t z = 0; z < 8; ++z)
+    for (uint32_t y = 0; y < 4; ++y)
+      for (uint32_t x = 0; x < 4; ++x) start[(z * 4 + y) * 4 + x] = initial(x, y, z);
+  std::vector<uint8_t> start_bytes(start.size() * 4);
+  std::memcpy(start_bytes.data(), start.data(), start_bytes.size());
+  WriteImage(image, {VK_IMAGE_ASPECT_COLOR_BIT, 1, 0, 1}, {0, 0, 0}, {4, 4, 8}, 4, start_bytes);
   VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
   vci.image = image;
   vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
@@ -40,23 +49,35 @@ TEST_F(Image2dViewOf3dTest, StorageViewOfOneSliceOfALevel) {
   VkImageView view = VK_NULL_HANDLE;
   ASSERT_EQ(vkCreateImageView(device_, &vci, nullptr, &view), VK_SUCCESS);
   Defer([this, view] { vkDestroyImageView(device_, view, nullptr); });
-  HostBuffer out = StorageBuffer(16 * 4);
+  VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};  // nearest, clamped
+  sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+  VkSampler sampler = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateSampler(device_, &sci, nullptr, &sampler), VK_SUCCESS);
+  Defer([this, sampler] { vkDestroySampler(device_, sampler, nullptr); });
+  HostBuffer out = StorageBuffer(32 * 4);
   BufferBinding storage;
   storage.type = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
   storage.view = view;
-  Kernel k = MakeKernelWithBindings(kStore2dSliceComp, {storage, {out.buffer}}, 0);
+  BufferBinding sampled;
+  sampled.type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  sampled.view = view;
+  sampled.sampler = sampler;
+  Kernel k = MakeKernelWithBindings(kStore2dSliceComp, {storage, {out.buffer}, sampled}, 0);
   Run(k, 1);
 
   const uint32_t* r = out.as<uint32_t>();
   for (uint32_t y = 0; y < 4; ++y)
-    for (uint32_t x = 0; x < 4; ++x) EXPECT_EQ(r[y * 4 + x], (3 - x) + 10 * y + 100) << x << "," << y;
+    for (uint32_t x = 0; x < 4; ++x) {
+      EXPECT_EQ(r[16 + y * 4 + x], initial(x, y, 7)) << "sampled " << x << "," << y;
+      EXPECT_EQ(r[y * 4 + x], (3 - x) + 10 * y + 100) << x << "," << y;
+    }
   const std::vector<uint8_t> bytes = ReadImage(image, {VK_IMAGE_ASPECT_COLOR_BIT, 1, 0, 1}, {0, 0, 0}, {4, 4, 8}, 4);
   std::vector<uint32_t> texels(bytes.size() / 4);
   std::memcpy(texels.data(), bytes.data(), bytes.size());
   for (uint32_t z = 0; z < 8; ++z)
     for (uint32_t y = 0; y < 4; ++y)
       for (uint32_t x = 0; x < 4; ++x)
-        EXPECT_EQ(texels[(z * 4 + y) * 4 + x], z == 7 ? x + 10 * y + 100 : 0u) << x << "," << y << "," << z;
+        EXPECT_EQ(texels[(z * 4 + y) * 4 + x], z == 7 ? x + 10 * y + 100 : initial(x, y, z)) << x << "," << y << "," << z;
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <bit>
 #include <climits>
+#include <cstring>
+#include <map>
 #include <vector>
 
 #include "compute_fixture.h"
@@ -17,6 +19,8 @@
 #include "shaders/subgroup_basic.comp.h"
 #include "shaders/subgroup_operations.comp.h"
 #include "shaders/subgroup_quads.frag.h"
+#include "shaders/subgroup_vertex.vert.h"
+#include "shaders/flat_color.frag.h"
 
 namespace duet_test {
 namespace {
@@ -163,7 +167,7 @@ TEST_F(ExtSubgroupBallotTest, ArbBallotReadsAndMasks) {
   const uint32_t n = subgroup.subgroupSize;
   ASSERT_EQ(n, 64u) << "the masks below are those of 64-lane subgroups";
   constexpr uint32_t kInvocations = 128;
-  HostBuffer out = StorageBuffer(kInvocations * 6 * 8);
+  HostBuffer out = StorageBuffer(kInvocations * 7 * 8);
   Kernel k = MakeKernel(kSubgroupArbBallotComp, {out.buffer}, 0);
   Run(k, kInvocations / 64);
   const uint64_t* r = out.as<uint64_t>();
@@ -172,12 +176,13 @@ TEST_F(ExtSubgroupBallotTest, ArbBallotReadsAndMasks) {
   for (uint32_t i = 0; i < kInvocations; ++i) {
     const uint32_t lane = i % 64, first = i - lane;
     SCOPED_TRACE(testing::Message() << "invocation " << i);
-    EXPECT_EQ(r[6 * i + 0], every_third);
-    EXPECT_EQ(r[6 * i + 1], uint64_t(first + 7) * 10);
-    EXPECT_EQ(r[6 * i + 2], uint64_t(first) * 10 + 1);
-    EXPECT_EQ(r[6 * i + 3], uint64_t{1} << lane);
-    EXPECT_EQ(r[6 * i + 4], (uint64_t{1} << lane) - 1);
-    EXPECT_EQ(r[6 * i + 5], uint64_t{64} << 32 | lane);
+    EXPECT_EQ(r[7 * i + 0], every_third);
+    EXPECT_EQ(r[7 * i + 1], uint64_t(first + 7) * 10);
+    EXPECT_EQ(r[7 * i + 2], uint64_t(first) * 10 + 1);
+    EXPECT_EQ(r[7 * i + 3], uint64_t{1} << lane);
+    EXPECT_EQ(r[7 * i + 4], (uint64_t{1} << lane) - 1);
+    EXPECT_EQ(r[7 * i + 5], uint64_t{64} << 32 | lane);
+    EXPECT_EQ(r[7 * i + 6], 0b01011u) << "any, all, not all, all equal, not all equal";
   }
 }
 
@@ -218,6 +223,64 @@ TEST_F(FragmentSubgroupTest, QuadSwapsAndVotesSeeThePixelsOfEachQuad) {
       EXPECT_LE(t[3], 1000u + subgroup.subgroupSize);
       EXPECT_EQ((t[3] - 1000u) % 4, 0u);
     }
+  }
+}
+
+class VertexSubgroupTest : public GraphicsTest {};
+
+// However the driver groups vertices into subgroups, each subgroup's active
+// invocations rank 0..n-1, agree on n and on their first vertex.
+TEST_F(VertexSubgroupTest, ScansReductionsAndBroadcastsOverVertices) {
+  VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
+  vkGetPhysicalDeviceProperties2(phys_, &props);
+  ASSERT_NE(subgroup.supportedStages & VK_SHADER_STAGE_VERTEX_BIT, 0u);
+  ASSERT_EQ(features_.vertexPipelineStoresAndAtomics, VK_TRUE);
+  constexpr uint32_t kVertices = 150;  // two full waves of 64 and a partial one
+  const DescriptorSet set = MakeDescriptorSet({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER});
+  HostBuffer out = MakeHostBuffer(kVertices * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  std::memset(out.data, 0xFF, kVertices * 16);
+  WriteBuffer(set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, out.buffer);
+  PipelineDesc desc;
+  desc.vertex = Module(kSubgroupVertexVert);
+  desc.fragment = Module(kFlatColorFrag);
+  desc.layout = MakePipelineLayout({set.layout}, sizeof(RectParams));  // flat_color.frag's colour
+  desc.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+  desc.extent = {4, 4};
+  const VkPipeline pipeline = MakePipeline(desc);
+  const Target target = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, {4, 4});
+  VkCommandBuffer cb = BeginCommands();
+  BeginRendering(cb, {{&target, VK_ATTACHMENT_LOAD_OP_CLEAR}});
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, desc.layout, 0, 1, &set.set, 0, nullptr);
+  const RectParams colour;
+  vkCmdPushConstants(cb, desc.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof colour,
+                     &colour);
+  vkCmdDraw(cb, kVertices, 1, 0, 0);
+  vkCmdEndRendering(cb);
+  EndSubmitWait(cb);
+
+  struct Record {
+    uint32_t rank, count, first, ballot_count;
+  };
+  const Record* r = out.as<Record>();
+  std::map<uint32_t, std::vector<uint32_t>> ranks_by_first;
+  for (uint32_t v = 0; v < kVertices; ++v) {
+    SCOPED_TRACE(testing::Message() << "vertex " << v);
+    ASSERT_NE(r[v].count, UINT32_MAX) << "not shaded";
+    EXPECT_GE(r[v].count, 1u);
+    EXPECT_LE(r[v].count, subgroup.subgroupSize);
+    EXPECT_LT(r[v].rank, r[v].count);
+    EXPECT_EQ(r[v].ballot_count, r[v].count);
+    EXPECT_LE(r[v].first, v);
+    ranks_by_first[r[v].first].push_back(r[v].rank);
+  }
+  for (auto& [first, ranks] : ranks_by_first) {
+    std::sort(ranks.begin(), ranks.end());
+    SCOPED_TRACE(testing::Message() << "subgroup of vertex " << first);
+    EXPECT_EQ(r[first].rank, 0u) << "the first active invocation ranks 0";
+    for (uint32_t k = 0; k < ranks.size(); ++k) EXPECT_EQ(ranks[k], k);
+    EXPECT_EQ(ranks.size(), r[first].count);
   }
 }
 

@@ -246,6 +246,21 @@ DeviceFeatures MakeFeatures() {
   f.vulkan12.shaderBufferInt64Atomics = VK_TRUE;
   f.vulkan12.shaderSharedInt64Atomics = VK_TRUE;
 
+  // 8- and 16-bit integers and 16-bit floats: one register each, integers
+  // zero-extended and halves as the float of the same value, results masked
+  // or rounded to half after each instruction; 1- and 2-byte loads and
+  // stores in buffers and push constants (spirv_exec/compile_narrow.cpp;
+  // tests/integration/shader_narrow_types_test.cpp).
+  f.core.shaderInt16 = VK_TRUE;
+  f.vulkan12.shaderInt8 = VK_TRUE;
+  f.vulkan12.shaderFloat16 = VK_TRUE;
+  f.vulkan11.storageBuffer16BitAccess = VK_TRUE;
+  f.vulkan11.uniformAndStorageBuffer16BitAccess = VK_TRUE;
+  f.vulkan11.storagePushConstant16 = VK_TRUE;
+  f.vulkan12.storageBuffer8BitAccess = VK_TRUE;
+  f.vulkan12.uniformAndStorageBuffer8BitAccess = VK_TRUE;
+  f.vulkan12.storagePushConstant8 = VK_TRUE;
+
   // Blocks may use any layout their Offset, ArrayStride and MatrixStride
   // decorations give (tests/integration/shader_buffers_test.cpp).
   f.vulkan12.scalarBlockLayout = VK_TRUE;
@@ -438,6 +453,12 @@ DeviceProperties MakeProperties() {
   // DenormPreserve execution modes ask for what always happens.
   v12.shaderRoundingModeRTEFloat32 = VK_TRUE;
   v12.shaderDenormPreserveFloat32 = VK_TRUE;
+  // 16-bit floats are computed as 32-bit ones and rounded to nearest even
+  // half, denormals, signed zeros, infinities and NaNs kept
+  // (spirv_exec/compile_narrow.cpp).
+  v12.shaderSignedZeroInfNanPreserveFloat16 = VK_TRUE;
+  v12.shaderRoundingModeRTEFloat16 = VK_TRUE;
+  v12.shaderDenormPreserveFloat16 = VK_TRUE;
   // The update-after-bind limits bound all descriptors of a layout, not only
   // update-after-bind ones, so they equal the ordinary limits.
   v12.maxUpdateAfterBindDescriptorsInAllPools = 1u << 20;

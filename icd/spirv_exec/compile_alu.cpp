@@ -116,6 +116,10 @@ bool Compiler::CompileWideInstruction(const SpirvInstruction& inst, bool* handle
 }
 
 bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled) {
+  if (!compiling_narrow_ && (Arithmetic(inst.op) || inst.op == SpvOp::OpNot || inst.op == SpvOp::OpBitcast)) {
+    if (!CompileNarrowInstruction(inst, handled)) return false;
+    if (*handled) return true;
+  }
   if (!CompileWideInstruction(inst, handled)) return false;
   if (*handled) return true;
   *handled = true;
@@ -140,7 +144,8 @@ bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled
     case SpvOp::OpUConvert:
     case SpvOp::OpSConvert:
     case SpvOp::OpFConvert: {
-      // 32-bit to 32-bit only (no 8/16/64-bit types are advertised yet).
+      // Between 32-bit and narrower types (compile_narrow.cpp makes narrow
+      // results canonical); 64-bit ones are compile_wide.cpp's.
       const CompiledValue& a = Value(inst[2]);
       if (a.kind == CompiledValue::Kind::kImage || a.kind == CompiledValue::Kind::kPointer) {
         // A copy of an image, sampler or pointer (nonuniformEXT(sampler2D(...))

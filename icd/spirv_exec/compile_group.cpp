@@ -178,7 +178,20 @@ bool Compiler::CompileGroupInstruction(const SpirvInstruction& inst, bool* handl
         group(g->kind, v.reg + i, value.reg + i, kNoOperand, operation, cluster | kGroupWide);
       return true;
     }
-    for (uint32_t i = 0; i < count; ++i) group(g->kind, v.reg + i, value.reg + i, kNoOperand, operation, cluster);
+    // 8/16-bit values (compile_narrow.cpp): signed ones compared
+    // sign-extended, results masked or rounded to half.
+    const Narrow narrow = NarrowOf(inst[0]);
+    const bool sign_extend = (narrow == Narrow::kInt8 || narrow == Narrow::kInt16) &&
+                             (g->kind == GroupKind::kSMin || g->kind == GroupKind::kSMax);
+    for (uint32_t i = 0; i < count; ++i) {
+      uint32_t operand = value.reg + i;
+      if (sign_extend) {
+        operand = NewRegisters(1);
+        EmitSignExtend(narrow, operand, value.reg + i);
+      }
+      group(g->kind, v.reg + i, operand, kNoOperand, operation, cluster);
+      EmitCanonical(narrow, v.reg + i);
+    }
     return true;
   }
   return Fail("unsupported group operation (opcode " + std::to_string(uint32_t(inst.op)) + ")");

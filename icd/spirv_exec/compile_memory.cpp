@@ -1,9 +1,11 @@
 // Variables, access chains, loads, stores and atomics. A pointer is a memory
 // root (a descriptor's buffer, push constants, workgroup or per-lane
-// memory) plus a byte offset; composite loads and stores become one 32-bit
-// access per scalar at offsets from the type's layout: the Offset,
-// ArrayStride and MatrixStride decorations where the storage class has an
-// explicit layout, tightly packed 4-byte scalars otherwise.
+// memory) plus a byte offset; composite loads and stores become one access
+// per scalar at offsets from the type's layout: the Offset, ArrayStride and
+// MatrixStride decorations where the storage class has an explicit layout
+// (8- and 16-bit scalars take 1 and 2 bytes there: kLoadNarrow,
+// kStoreNarrow), tightly packed 4-byte scalars otherwise (8 bytes for
+// 64-bit ones; narrow ones widened to 4).
 //
 // Two kinds of pointer are resolved per lane: an element of an array of
 // descriptors picked by a non-constant index (the k*Indexed ops over a
@@ -66,8 +68,17 @@ struct LayoutContext {
   bool explicit_layout;
   uint32_t matrix_stride;
   bool row_major;
-  uint32_t component_stride;  // for a vector reached as a row-major matrix column
+  uint32_t component_stride;  // for a vector reached as a row-major matrix column; 0: packed
 };
+
+// Bytes of a scalar (or one column element) in memory of that layout:
+// narrow scalars are widened to a register's 4 bytes where the layout is ours.
+uint32_t ScalarBytes(const SpirvModule& m, uint32_t type_id, const LayoutContext& ctx) {
+  const SpirvType& t = m.Type(type_id);
+  if (ctx.explicit_layout && (t.kind == SpvOp::OpTypeInt || t.kind == SpvOp::OpTypeFloat) && t.width < 32)
+    return t.width / 8;
+  return ImplicitSize(m, type_id);
+}
 
 uint32_t ArrayStride(const SpirvModule& m, uint32_t array_type, const LayoutContext& ctx) {
   const SpirvType& t = m.Type(array_type);
@@ -79,27 +90,44 @@ uint32_t ArrayStride(const SpirvModule& m, uint32_t array_type, const LayoutCont
 }
 
 // Bytes between a vector's components: a row-major matrix column's are the
-// matrix stride apart, others are packed (8 bytes for 64-bit components).
+// matrix stride apart, others are packed.
 uint32_t ComponentStride(const SpirvModule& m, const SpirvType& vector, const LayoutContext& ctx) {
-  return ctx.component_stride != 4 ? ctx.component_stride : ImplicitSize(m, vector.element);
+  return ctx.component_stride != 0 ? ctx.component_stride : ScalarBytes(m, vector.element, ctx);
 }
 
-// Calls fn(byte offset) for every 32-bit scalar of `type`, in the order the
+// A matrix's column stride where no MatrixStride gives one, and the bytes of an element.
+uint32_t MatrixStride(const SpirvModule& m, const SpirvType& matrix, const LayoutContext& ctx, uint32_t* element) {
+  const SpirvType& column = m.Type(matrix.element);
+  *element = ScalarBytes(m, column.element, ctx);
+  return ctx.explicit_layout && ctx.matrix_stride != 0 ? ctx.matrix_stride : column.count * *element;
+}
+
+// One register's worth of memory: a scalar (a 64-bit one is two of these)
+// at `offset`, of `bytes` (1, 2 or 4); half: a 16-bit float.
+struct ScalarAccess {
+  uint32_t offset;
+  uint32_t bytes;
+  bool half;
+};
+
+// Calls fn for every register's scalar of `type`, in the order the
 // compiler flattens values.
 void ForEachScalar(const SpirvModule& m, uint32_t type_id, const LayoutContext& ctx, uint32_t base,
-                   const std::function<void(uint32_t)>& fn) {
+                   const std::function<void(const ScalarAccess&)>& fn) {
   const SpirvType& t = m.Type(type_id);
   switch (t.kind) {
     case SpvOp::OpTypeBool:
     case SpvOp::OpTypeInt:
-    case SpvOp::OpTypeFloat:
-      fn(base);
-      if (t.width == 64) fn(base + 4);
+    case SpvOp::OpTypeFloat: {
+      const uint32_t bytes = std::min(ScalarBytes(m, type_id, ctx), 4u);
+      fn({base, bytes, bytes == 2 && t.kind == SpvOp::OpTypeFloat});
+      if (t.width == 64) fn({base + 4, 4, false});
       return;
+    }
     case SpvOp::OpTypePointer:
       if (IsAddress(t)) {
-        fn(base);
-        fn(base + 4);
+        fn({base, 4, false});
+        fn({base + 4, 4, false});
       }
       return;
     case SpvOp::OpTypeVector:
@@ -108,9 +136,13 @@ void ForEachScalar(const SpirvModule& m, uint32_t type_id, const LayoutContext& 
       return;
     case SpvOp::OpTypeMatrix: {
       const uint32_t rows = m.Type(t.element).count;
-      const uint32_t stride = ctx.explicit_layout && ctx.matrix_stride != 0 ? ctx.matrix_stride : rows * 4;
+      uint32_t element = 4;
+      const uint32_t stride = MatrixStride(m, t, ctx, &element);
+      const LayoutContext scalar{ctx.explicit_layout, 0, false, 0};
       for (uint32_t c = 0; c < t.count; ++c)
-        for (uint32_t r = 0; r < rows; ++r) fn(base + (ctx.row_major ? r * stride + c * 4 : c * stride + r * 4));
+        for (uint32_t r = 0; r < rows; ++r)
+          ForEachScalar(m, m.Type(t.element).element, scalar,
+                        base + (ctx.row_major ? r * stride + c * element : c * stride + r * element), fn);
       return;
     }
     case SpvOp::OpTypeArray: {
@@ -121,7 +153,7 @@ void ForEachScalar(const SpirvModule& m, uint32_t type_id, const LayoutContext& 
     case SpvOp::OpTypeStruct: {
       const Decorations* d = m.DecorationsOf(type_id);
       for (uint32_t i = 0; i < t.members.size(); ++i) {
-        LayoutContext inner{ctx.explicit_layout, 0, false, 4};
+        LayoutContext inner{ctx.explicit_layout, 0, false, 0};
         uint32_t offset = ImplicitMemberOffset(m, t, i);
         if (ctx.explicit_layout && d != nullptr && i < d->members.size()) {
           offset = d->members[i].offset;
@@ -138,6 +170,12 @@ void ForEachScalar(const SpirvModule& m, uint32_t type_id, const LayoutContext& 
 
 LayoutContext ContextOf(const PointerValue& p) {
   return {p.explicit_layout, p.matrix_stride, p.row_major, p.component_stride};
+}
+
+NarrowAddressing NarrowAddressingOf(Op access) {
+  return access == Op::kLoadIndexed || access == Op::kStoreIndexed   ? NarrowAddressing::kIndexed
+         : access == Op::kLoadAddress || access == Op::kStoreAddress ? NarrowAddressing::kAddress
+                                                                     : NarrowAddressing::kRoot;
 }
 
 }  // namespace
@@ -397,8 +435,15 @@ bool Compiler::LoadThrough(const PointerValue& p, uint32_t type, uint32_t first)
   }
   const Access access = AccessThrough(p, Op::kLoad);
   uint32_t i = 0;
-  ForEachScalar(module_, type, ContextOf(p), p.static_offset, [&](uint32_t offset) {
-    Emit(access.op, first + i++, access.address, offset, 0, uint16_t(p.root), p.descriptor_index);
+  ForEachScalar(module_, type, ContextOf(p), p.static_offset, [&](const ScalarAccess& s) {
+    const uint32_t dst = first + i++;
+    if (s.bytes == 4) {
+      Emit(access.op, dst, access.address, s.offset, 0, uint16_t(p.root), p.descriptor_index);
+      return;
+    }
+    Emit(Op::kLoadNarrow, dst, access.address, s.offset, NarrowAccess(s.bytes, NarrowAddressingOf(access.op)),
+         uint16_t(p.root), p.descriptor_index);
+    if (s.half) Emit(Op::kHalfToFloat, dst, dst);
   });
   return true;
 }
@@ -421,8 +466,19 @@ bool Compiler::StoreThrough(const PointerValue& p, uint32_t first) {
   }
   const Access access = AccessThrough(p, Op::kStore);
   uint32_t i = 0;
-  ForEachScalar(module_, p.pointee, ContextOf(p), p.static_offset, [&](uint32_t offset) {
-    Emit(access.op, 0, access.address, offset, first + i++, uint16_t(p.root), p.descriptor_index);
+  ForEachScalar(module_, p.pointee, ContextOf(p), p.static_offset, [&](const ScalarAccess& s) {
+    uint32_t value = first + i++;
+    if (s.bytes == 4) {
+      Emit(access.op, 0, access.address, s.offset, value, uint16_t(p.root), p.descriptor_index);
+      return;
+    }
+    if (s.half) {
+      const uint32_t bits = NewRegisters(1);
+      Emit(Op::kFloatToHalf, bits, value);
+      value = bits;
+    }
+    Emit(Op::kStoreNarrow, NarrowAccess(s.bytes, NarrowAddressingOf(access.op)), access.address, s.offset, value,
+         uint16_t(p.root), p.descriptor_index);
   });
   return true;
 }
@@ -522,10 +578,10 @@ bool Compiler::CompileAccessChain(const SpirvInstruction& inst) {
       stride = ArrayStride(m, p.pointee, ctx);
       next = t.element;
     } else if (t.kind == SpvOp::OpTypeMatrix) {
-      const uint32_t rows = m.Type(t.element).count;
-      const uint32_t mstride = ctx.explicit_layout && ctx.matrix_stride != 0 ? ctx.matrix_stride : rows * 4;
-      stride = ctx.row_major ? 4 : mstride;
-      ctx.component_stride = ctx.row_major ? mstride : 4;
+      uint32_t element = 4;
+      const uint32_t mstride = MatrixStride(m, t, ctx, &element);
+      stride = ctx.row_major ? element : mstride;
+      ctx.component_stride = ctx.row_major ? mstride : 0;
       next = t.element;
     } else if (t.kind == SpvOp::OpTypeVector) {
       stride = ComponentStride(m, t, ctx);
@@ -544,7 +600,7 @@ bool Compiler::CompileAccessChain(const SpirvInstruction& inst) {
       AddScaledIndex(p, index_id, stride);
     }
     p.pointee = next;
-    if (m.Type(next).kind != SpvOp::OpTypeVector) ctx.component_stride = 4;
+    if (m.Type(next).kind != SpvOp::OpTypeVector) ctx.component_stride = 0;
   }
   p.matrix_stride = ctx.matrix_stride;
   p.row_major = ctx.row_major;
@@ -588,8 +644,8 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
       if (inst.word_count > 3) {
         const CompiledValue& init = Value(inst[3]);
         uint32_t i = 0;
-        ForEachScalar(m, value.pointer.pointee, ContextOf(value.pointer), 0, [&](uint32_t offset) {
-          Emit(Op::kStore, 0, ConstantRegister(0), offset, init.reg + i++, uint16_t(value.pointer.root));
+        ForEachScalar(m, value.pointer.pointee, ContextOf(value.pointer), 0, [&](const ScalarAccess& s) {
+          Emit(Op::kStore, 0, ConstantRegister(0), s.offset, init.reg + i++, uint16_t(value.pointer.root));
         });
       }
       return true;

@@ -220,7 +220,7 @@ bool Compiler::CompileConstant(uint32_t id) {
     const uint32_t count = ScalarCount(k[0]);
     switch (k.op) {
       case SpvOp::OpConstant:
-        for (uint32_t i = 0; i < count; ++i) scalars.push_back(k[2 + i]);
+        for (uint32_t i = 0; i < count; ++i) scalars.push_back(CanonicalNarrow(NarrowOf(k[0]), k[2 + i]));
         return true;
       case SpvOp::OpConstantTrue: scalars.push_back(1); return true;
       case SpvOp::OpConstantFalse: scalars.push_back(0); return true;
@@ -242,7 +242,9 @@ bool Compiler::CompileConstant(uint32_t id) {
         }
         std::vector<uint32_t> result;
         if (!EvaluateSpecConstantOp(static_cast<SpvOp>(k[2]), count, IsWide(k[0]), operands, &result)) return false;
-        scalars.insert(scalars.end(), result.begin(), result.end());
+        // (Narrow results are masked; signed narrow operands are not sign-extended first.)
+        const Narrow narrow = NarrowOf(k[0]);
+        for (uint32_t r : result) scalars.push_back(narrow == Narrow::kHalf ? r : CanonicalNarrow(narrow, r));
         return true;
       }
       default: return false;
@@ -387,7 +389,8 @@ bool Compiler::CompileTerminator(const SpirvBlock& block, const SpirvInstruction
         }
       }
       for (uint32_t i = 2, k = 0; i + stride - 1 < t.word_count; i += stride, ++k)
-        table.cases.emplace_back(width == 2 ? k : t[i], block_index_.at(t[i + width]));
+        table.cases.emplace_back(width == 2 ? k : CanonicalNarrow(NarrowOf(selector.type), t[i]),
+                                 block_index_.at(t[i + width]));
       Emit(Op::kSwitch, 0, selector_reg, static_cast<uint32_t>(program_.switches.size()));
       program_.switches.push_back(table);
       for (uint32_t i = 0; i < table.cases.size(); ++i)
@@ -479,6 +482,7 @@ bool WritesMemory(const Program& p) {
       case Op::kStoreIndexed:
       case Op::kAtomicIndexed:
       case Op::kStoreAddress:
+      case Op::kStoreNarrow:  // (buffers only: push constants are read-only)
       case Op::kAtomicAddress: return true;
       default: break;
     }

@@ -29,7 +29,7 @@ struct PointerValue {
   bool explicit_layout = false;         // Offset/ArrayStride/MatrixStride decide the layout
   uint32_t matrix_stride = 0;           // when the pointee is (an array of) matrices
   bool row_major = false;
-  uint32_t component_stride = 4;        // vector pointee: bytes between components
+  uint32_t component_stride = 0;        // vector pointee: bytes between components (0: packed)
   // Stage inputs and outputs are registers, not memory: the first register
   // of what the pointer points to.
   uint32_t builtin_register = kNoRegister;
@@ -104,6 +104,14 @@ class Compiler {
   bool IsWideInteger(uint32_t type) const;  // a 64-bit integer scalar or vector
   bool CompileInt64Instruction(const SpirvInstruction& inst);                  // compile_wide.cpp
   void EmitConstantShift(WideOp op, uint32_t shift, uint32_t dst, uint32_t src);  // compile_wide.cpp
+  // 8- and 16-bit values (compile_narrow.cpp): what a register of a type holds.
+  enum class Narrow : uint8_t { kNone, kInt8, kInt16, kHalf };
+  Narrow NarrowOf(uint32_t type) const;  // of a scalar or vector type
+  void NarrowRegisters(uint32_t type, std::vector<Narrow>* out) const;  // per register of any type
+  void EmitCanonical(Narrow narrow, uint32_t reg);  // masks or rounds reg in place
+  void EmitSignExtend(Narrow narrow, uint32_t dst, uint32_t src);
+  bool CompileNarrowInstruction(const SpirvInstruction& inst, bool* handled);
+  bool CompileNarrowBitcast(const SpirvInstruction& inst);
   bool CompileMatrixInstruction(const SpirvInstruction& inst);                 // compile_alu.cpp
   bool CompileIntegerDot(const SpirvInstruction& inst);                        // compile_alu.cpp
   bool CompileGlslInstruction(const SpirvInstruction& inst);                   // compile_glsl.cpp
@@ -163,6 +171,12 @@ class Compiler {
   std::vector<std::pair<uint32_t, uint32_t>> lane_builtins_;  // (BuiltIn, register): DeclareLaneBuiltin
   std::string error_;
   bool too_many_registers_ = false;  // NewRegisters went past kMaxRegisters
+  bool compiling_narrow_ = false;    // CompileNarrowInstruction runs an instruction's 32-bit form
 };
+
+// A constant's literal word in the canonical register form of `narrow`
+// (compile_narrow.cpp): SPIR-V gives 16-bit floats as their bits, and
+// signed narrow integers sign-extended.
+uint32_t CanonicalNarrow(Compiler::Narrow narrow, uint32_t word);
 
 }  // namespace duet::spirv_exec

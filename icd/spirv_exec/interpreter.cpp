@@ -309,6 +309,8 @@ WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* im
       case Op::kAddressAdd:
       case Op::kLoadAddress:
       case Op::kStoreAddress:
+      case Op::kLoadNarrow:
+      case Op::kStoreNarrow:
         ExecuteIndirectMemory(in, roots, w);
         break;
       case Op::kImageArray:  // runs the image instruction after it

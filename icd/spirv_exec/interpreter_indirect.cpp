@@ -31,12 +31,12 @@ inline uint64_t AddressAt(const uint32_t* low, const uint32_t* high, uint32_t la
   return uint64_t(high[lane]) << 32 | low[lane];
 }
 
-// Byte `offset` of element `element` of a buffer binding, with room for a
-// 32-bit word, or nullptr (robust buffer access).
-std::byte* ElementAddress(const DescriptorRange* range, uint32_t element, uint32_t offset) {
+// Byte `offset` of element `element` of a buffer binding, with room for
+// `bytes`, or nullptr (robust buffer access).
+std::byte* ElementAddress(const DescriptorRange* range, uint32_t element, uint32_t offset, uint32_t bytes) {
   if (range == nullptr || element >= range->count) return nullptr;
   const Descriptor& d = range->records[element];
-  if (d.data == nullptr || uint64_t(offset) + 4 > std::min<uint64_t>(d.range, UINT32_MAX)) return nullptr;
+  if (d.data == nullptr || uint64_t(offset) + bytes > std::min<uint64_t>(d.range, UINT32_MAX)) return nullptr;
   return d.data + (range->dynamic_offsets != nullptr ? range->dynamic_offsets[element] : 0) + offset;
 }
 
@@ -78,9 +78,7 @@ void IndirectAddresses(const Inst& in, const RootMemory* roots, WaveState& w, La
       const uint32_t* element = w.Register(element_register);
       for (LaneMask m = lanes; m != 0; m &= m - 1) {
         const uint32_t l = uint32_t(std::countr_zero(m));
-        at[l] = ElementAddress(range, element[l], offset_or_low[l] + in.b);
-        // An 8-byte access needs its second word in range too.
-        if (bytes == 8 && ElementAddress(range, element[l], offset_or_low[l] + in.b + 4) == nullptr) at[l] = nullptr;
+        at[l] = ElementAddress(range, element[l], offset_or_low[l] + in.b, bytes);
       }
       return;
     }
@@ -97,9 +95,50 @@ void IndirectAddresses(const Inst& in, const RootMemory* roots, WaveState& w, La
   }
 }
 
+// Where each lane's kLoadNarrow / kStoreNarrow goes, or nullptr.
+void NarrowAddresses(const Inst& in, uint32_t access, const RootMemory* roots, WaveState& w, LaneMask lanes,
+                     std::byte** at) {
+  const uint32_t bytes = NarrowAccessBytes(access);
+  const NarrowAddressing addressing = NarrowAccessAddressing(access);
+  if (addressing != NarrowAddressing::kRoot) {
+    Inst as = in;
+    as.op = addressing == NarrowAddressing::kIndexed ? Op::kLoadIndexed : Op::kLoadAddress;
+    IndirectAddresses(as, roots, w, lanes, at, bytes);
+    return;
+  }
+  const RootMemory& m = roots[in.aux];
+  const uint32_t* offset = w.Register(in.a);
+  for (LaneMask left = lanes; left != 0; left &= left - 1) {
+    const uint32_t l = uint32_t(std::countr_zero(left));
+    const uint32_t o = offset[l] + in.b;
+    at[l] = m.base != nullptr && uint64_t(o) + bytes <= m.range ? m.base + o : nullptr;
+  }
+}
+
 void ExecuteIndirectMemory(const Inst& in, const RootMemory* roots, WaveState& w) {
   std::byte* at[W];
   switch (in.op) {
+    case Op::kLoadNarrow: {
+      const uint32_t bytes = NarrowAccessBytes(in.c);
+      NarrowAddresses(in, in.c, roots, w, w.active, at);
+      ForActive(w.active, w.Register(in.dst), [&](uint32_t l) {
+        uint32_t v = 0;  // little-endian: the low bytes
+        if (at[l] != nullptr) std::memcpy(&v, at[l], bytes);
+        return v;
+      });
+      return;
+    }
+    case Op::kStoreNarrow: {
+      const uint32_t bytes = NarrowAccessBytes(in.dst);
+      const LaneMask writers = Writers(w);
+      const uint32_t* value = w.Register(in.c);
+      NarrowAddresses(in, in.dst, roots, w, writers, at);
+      for (LaneMask m = writers; m != 0; m &= m - 1) {
+        const uint32_t l = uint32_t(std::countr_zero(m));
+        if (at[l] != nullptr) std::memcpy(at[l], &value[l], bytes);
+      }
+      return;
+    }
     case Op::kAddressAdd: {
       const uint32_t* low = w.Register(in.a);
       const uint32_t* high = w.Register(in.a + 1);

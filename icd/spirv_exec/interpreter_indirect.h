@@ -10,7 +10,7 @@
 namespace duet::spirv_exec {
 
 // kLoadIndexed, kStoreIndexed, kArrayLengthIndexed, kAddressAdd,
-// kLoadAddress and kStoreAddress.
+// kLoadAddress, kStoreAddress, kLoadNarrow and kStoreNarrow.
 void ExecuteIndirectMemory(const Inst& inst, const RootMemory* roots, WaveState& wave);
 
 // The 32-bit word each lane of `lanes` reaches with a kLoadIndexed,

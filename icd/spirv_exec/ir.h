@@ -146,7 +146,27 @@ enum class Op : uint16_t {
   // (interpreter_wide.cpp): aux = WideOp. A 64-bit value is two registers,
   // low word first; see WideOp for each one's operands.
   kWide,
+  // 16-bit floats live in registers as the 32-bit floats of the same value
+  // (compile_narrow.cpp); these convert at the edges.
+  kHalfToFloat,   // dst = the float of the half bits in a's low 16 bits
+  kFloatToHalf,   // dst = the half bits of float a, rounded to nearest even (too large: +-Inf)
+  kRoundToF16,    // dst = float a rounded to the nearest half value (denormals kept, too large: +-Inf)
+  kRoundToF16TowardZero,  // dst = float a rounded toward zero to a half value (too large: +-65504)
+  // 8- and 16-bit loads and stores in buffers and push constants (explicit
+  // layouts; elsewhere narrow scalars take 32 bits). `c` of a load, `dst`
+  // of a store (which writes no register) holds NarrowAccess: the bytes (1
+  // or 2) and how the address is formed, as by kLoad (a, b, aux),
+  // kLoadIndexed (+ element register ext) or kLoadAddress (a pair, b). A
+  // load zero-extends; a store writes the low bytes of register c.
+  kLoadNarrow,
+  kStoreNarrow,
 };
+
+// The addressing of a kLoadNarrow / kStoreNarrow.
+enum class NarrowAddressing : uint8_t { kRoot, kIndexed, kAddress };
+inline uint32_t NarrowAccess(uint32_t bytes, NarrowAddressing addressing) { return bytes | uint32_t(addressing) << 8; }
+inline uint32_t NarrowAccessBytes(uint32_t access) { return access & 0xFF; }
+inline NarrowAddressing NarrowAccessAddressing(uint32_t access) { return NarrowAddressing(access >> 8); }
 
 // The kWide operations. Unless said otherwise a and b are 64-bit pairs and
 // dst is a pair.

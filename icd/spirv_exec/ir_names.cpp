@@ -107,6 +107,12 @@ const char* OpName(Op op) {
     case Op::kGroup: return "Group";
     case Op::kReadClock: return "ReadClock";
     case Op::kWide: return "Wide";
+    case Op::kHalfToFloat: return "HalfToFloat";
+    case Op::kFloatToHalf: return "FloatToHalf";
+    case Op::kRoundToF16: return "RoundToF16";
+    case Op::kRoundToF16TowardZero: return "RoundToF16TowardZero";
+    case Op::kLoadNarrow: return "LoadNarrow";
+    case Op::kStoreNarrow: return "StoreNarrow";
     case Op::kLoadIndexed: return "LoadIndexed";
     case Op::kStoreIndexed: return "StoreIndexed";
     case Op::kAtomicIndexed: return "AtomicIndexed";
@@ -126,6 +132,7 @@ bool OpWritesDst(Op op) {
     case Op::kStore:
     case Op::kStoreIndexed:
     case Op::kStoreAddress:
+    case Op::kStoreNarrow:
     case Op::kImageArray:
     case Op::kBlockBegin:
     case Op::kBranch:

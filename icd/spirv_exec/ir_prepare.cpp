@@ -73,6 +73,7 @@ bool WritesOf(const Inst& in, const LaneKernels& kernels, Writes* writes) {
     case Op::kStore:
     case Op::kStoreIndexed:
     case Op::kStoreAddress:
+    case Op::kStoreNarrow:
     case Op::kImageWrite:
     case Op::kImageArray:  // the image instruction after it writes
     case Op::kBlockBegin:
@@ -109,6 +110,7 @@ bool WritesOf(const Inst& in, const LaneKernels& kernels, Writes* writes) {
     case Op::kArrayLengthIndexed:
     case Op::kLoadIndexed:
     case Op::kLoadAddress:
+    case Op::kLoadNarrow:
     case Op::kImageQueryLevels:
     case Op::kImageQuerySamples:
     case Op::kDerivX:
@@ -185,6 +187,15 @@ bool ReadsOf(const Program& p, const Inst& in, const LaneKernels& kernels, std::
     case Op::kStoreAddress: add(in.a, 2); add(in.c); return true;
     case Op::kAtomicAddress: add(in.a, 2); add(in.c, (in.ext & kAtomicWide) != 0 ? 4 : 2); return true;
     case Op::kImageArray: add(in.a); add(in.b); return true;
+    case Op::kLoadNarrow:
+    case Op::kStoreNarrow: {
+      const uint32_t access = in.op == Op::kLoadNarrow ? in.c : in.dst;
+      const NarrowAddressing addressing = NarrowAccessAddressing(access);
+      add(in.a, addressing == NarrowAddressing::kAddress ? 2 : 1);
+      if (addressing == NarrowAddressing::kIndexed) add(in.ext);
+      if (in.op == Op::kStoreNarrow) add(in.c);
+      return true;
+    }
     case Op::kWide: {
       const auto op = static_cast<WideOp>(in.aux);
       add(in.a, WideSourceRegisters(op));

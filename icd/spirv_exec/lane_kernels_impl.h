@@ -730,6 +730,25 @@ constexpr auto kFRem = [](float a, float b) { return std::fmod(a, b); };
 constexpr auto kFMod = [](float a, float b) { return a - b * Floor(a / b); };
 constexpr auto kFNegate = [](Word a) { return a ^ 0x80000000u; };
 constexpr auto kQuantizeToF16 = [](Word a) { return QuantizeToF16(a); };
+// 16-bit floats held as floats (compile_narrow.cpp). A NaN keeps its top
+// mantissa bits and is not quietened, so that a half's bits survive the
+// round trip through a register (OpBitcast must not change them).
+inline Word FloatToHalfBits(Word bits) {
+  if ((bits & 0x7FFFFFFFu) <= 0x7F800000u) return texel::FloatToHalf(F(bits));
+  const Word mantissa = (bits >> 13) & 0x3FFu;
+  return ((bits >> 16) & 0x8000u) | 0x7C00u | (mantissa != 0 ? mantissa : 0x200u);
+}
+constexpr auto kHalfToFloat = [](Word a) { return U(texel::HalfToFloat(uint16_t(a))); };
+constexpr auto kFloatToHalf = [](Word a) { return FloatToHalfBits(a); };
+constexpr auto kRoundToF16 = [](Word a) { return U(texel::HalfToFloat(uint16_t(FloatToHalfBits(a)))); };
+// Rounded to nearest, then one half ulp toward zero where that went outward
+// (the infinity past 65504 becomes 65504).
+constexpr auto kRoundToF16TowardZero = [](Word a) {
+  Word h = FloatToHalfBits(a);
+  if (IsNan(F(a))) return U(texel::HalfToFloat(uint16_t(h)));
+  if (Abs(texel::HalfToFloat(uint16_t(h))) > Abs(F(a))) --h;
+  return U(texel::HalfToFloat(uint16_t(h)));
+};
 
 constexpr auto kIEqual = [](Word a, Word b) { return Word(a == b); };
 constexpr auto kINotEqual = [](Word a, Word b) { return Word(a != b); };
@@ -896,6 +915,10 @@ LaneKernels MakeKernels(const char* isa) {
   op(Op::kFMod, FloatBinary<kFMod>{});
   op(Op::kFNegate, Unary<kFNegate>{});
   op(Op::kQuantizeToF16, Unary<kQuantizeToF16>{});
+  op(Op::kHalfToFloat, Unary<kHalfToFloat>{});
+  op(Op::kFloatToHalf, Unary<kFloatToHalf>{});
+  op(Op::kRoundToF16, Unary<kRoundToF16>{});
+  op(Op::kRoundToF16TowardZero, Unary<kRoundToF16TowardZero>{});
   op(Op::kIEqual, Binary<kIEqual>{});
   op(Op::kINotEqual, Binary<kINotEqual>{});
   op(Op::kSLess, Binary<kSLess>{});

@@ -136,6 +136,7 @@ bool ParseSpirvModule(std::vector<uint32_t> words, SpirvModule* module, std::str
             break;
           case spv::Decoration::Block: d.block = true; break;
           case spv::Decoration::BufferBlock: d.buffer_block = true; break;
+          case spv::Decoration::FPRoundingMode: d.rounding_mode = static_cast<int32_t>(inst[2]); break;
           default: DecorateInterface(static_cast<spv::Decoration>(inst[1]), inst.words + 2, &d.interface); break;
         }
         break;

@@ -45,6 +45,7 @@ struct Decorations {
   uint32_t array_stride = 0;
   int32_t builtin = -1;
   bool block = false, buffer_block = false;
+  int32_t rounding_mode = -1;  // FPRoundingMode of a conversion's result, -1: none
   InterfaceDecorations interface;
   std::vector<MemberDecorations> members;
 };

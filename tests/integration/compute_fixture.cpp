@@ -9,7 +9,8 @@ ComputeFixture::Kernel ComputeFixture::MakeKernelWithBindings(std::span<const ui
   Kernel k;
   std::vector<VkDescriptorSetLayoutBinding> bindings;
   for (uint32_t i = 0; i < buffers.size(); ++i)
-    bindings.push_back({i, buffers[i].type, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+    bindings.push_back(
+        {i, buffers[i].type, 1 + uint32_t(buffers[i].more_elements.size()), VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
   VkDescriptorSetLayoutCreateInfo lci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
   lci.bindingCount = uint32_t(bindings.size());
   lci.pBindings = bindings.data();
@@ -20,12 +21,13 @@ ComputeFixture::Kernel ComputeFixture::MakeKernelWithBindings(std::span<const ui
   k = MakePipeline(code, {set_layout}, push_bytes, specialization);
 
   std::vector<VkDescriptorPoolSize> sizes;
-  for (const BufferBinding& b : buffers) sizes.push_back({b.type, 1});
+  for (const BufferBinding& b : buffers) sizes.push_back({b.type, 1 + uint32_t(b.more_elements.size())});
   k.set = AllocateSet(set_layout, sizes);
-  std::vector<VkDescriptorBufferInfo> infos;
+  std::vector<std::vector<VkDescriptorBufferInfo>> infos;
   std::vector<VkDescriptorImageInfo> image_infos;
   for (const BufferBinding& b : buffers) {
-    infos.push_back({b.buffer, b.offset, b.range});
+    infos.push_back({{b.buffer, b.offset, b.range}});
+    for (VkBuffer element : b.more_elements) infos.back().push_back({element, 0, VK_WHOLE_SIZE});
     image_infos.push_back({b.sampler, b.view, VK_IMAGE_LAYOUT_GENERAL});
   }
   std::vector<VkWriteDescriptorSet> writes;
@@ -45,7 +47,8 @@ ComputeFixture::Kernel ComputeFixture::MakeKernelWithBindings(std::span<const ui
     } else if (texel_buffer) {
       w.pTexelBufferView = &buffers[i].texel_view;
     } else {
-      w.pBufferInfo = &infos[i];
+      w.pBufferInfo = infos[i].data();
+      w.descriptorCount = uint32_t(infos[i].size());
     }
     writes.push_back(w);
   }

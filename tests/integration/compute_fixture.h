@@ -37,6 +37,8 @@ class ComputeFixture : public QueueTest {
     VkImageView view = VK_NULL_HANDLE;
     VkSampler sampler = VK_NULL_HANDLE;
     VkBufferView texel_view = VK_NULL_HANDLE;
+    // Buffers of array elements 1, 2... of a buffer binding (whole buffers).
+    std::vector<VkBuffer> more_elements = {};
   };
 
   // The pipeline, its layout and a written descriptor set; objects go away at TearDown.

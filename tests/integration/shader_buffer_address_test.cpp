@@ -12,6 +12,7 @@
 #include "shaders/bda_access.comp.h"
 #include "shaders/bda_atomic.comp.h"
 #include "shaders/bda_linked_list.comp.h"
+#include "shaders/bda_narrow.comp.h"
 #include "shaders/bda_pointer_arithmetic.comp.h"
 #include "shaders/bda_ptr_access_chain.spvasm.h"
 
@@ -252,6 +253,34 @@ TEST_F(ShaderBufferAddressTest, PointerArithmeticThrough64BitIntegers) {
     const uint64_t* w = wide.as<uint64_t>() + 2 * i;
     EXPECT_EQ(w[0], 0xFFFFFFF0ull + uint64_t(i) * 0x100000001ull) << i;
     EXPECT_EQ(w[1], uint64_t(int64_t(int32_t(i) - 40)) * 3) << i;
+  }
+}
+
+struct NarrowPush {
+  VkDeviceAddress halves, shorts, bytes;
+  uint32_t n;
+};
+
+// 8- and 16-bit loads and stores through addresses (VK_KHR_8bit_storage,
+// VK_KHR_16bit_storage, shader_narrow_types_test.cpp for the rest).
+TEST_F(ShaderBufferAddressTest, NarrowScalarsThroughPointers) {
+  constexpr uint32_t n = 100;
+  AddressBuffer halves = MakeAddressBuffer(n * 4), shorts = MakeAddressBuffer(n * 4), bytes = MakeAddressBuffer(n * 2);
+  auto* h = reinterpret_cast<_Float16*>(halves.data);
+  auto* s = reinterpret_cast<int16_t*>(shorts.data);
+  for (uint32_t i = 0; i < n; ++i) {
+    h[i] = _Float16(float(i) * 0.75f - 30.0f);
+    s[i] = int16_t(int32_t(i) * 655 - 32000);
+    bytes.data[i] = uint8_t(i * 37);
+  }
+  NarrowPush push{halves.address, shorts.address, bytes.address, n};
+  Kernel k = MakePushKernel(kBdaNarrowComp, sizeof push);
+  Run(k, 2, 1, 1, &push, sizeof push);
+  for (uint32_t i = 0; i < n; ++i) {
+    SCOPED_TRACE(testing::Message() << "invocation " << i);
+    EXPECT_EQ(float(h[n + i]), float(_Float16(h[i] * _Float16(-3.0f))));
+    EXPECT_EQ(s[n + i], int16_t(s[i] >> 3));
+    EXPECT_EQ(bytes.data[n + i], uint8_t(bytes.data[i] + bytes.data[(i + 1) % n]));
   }
 }
 

@@ -409,6 +409,15 @@ void DeviceTest::SetUp() {
     enable12.shaderBufferInt64Atomics = supported.v12.shaderBufferInt64Atomics;
     enable12.shaderSharedInt64Atomics = supported.v12.shaderSharedInt64Atomics;
     enable12.shaderSubgroupExtendedTypes = supported.v12.shaderSubgroupExtendedTypes;
+    enable_core.shaderInt16 = features_.shaderInt16;
+    enable12.shaderInt8 = supported.v12.shaderInt8;
+    enable12.shaderFloat16 = supported.v12.shaderFloat16;
+    enable12.storageBuffer8BitAccess = supported.v12.storageBuffer8BitAccess;
+    enable12.uniformAndStorageBuffer8BitAccess = supported.v12.uniformAndStorageBuffer8BitAccess;
+    enable12.storagePushConstant8 = supported.v12.storagePushConstant8;
+    enable11.storageBuffer16BitAccess = supported.v11.storageBuffer16BitAccess;
+    enable11.uniformAndStorageBuffer16BitAccess = supported.v11.uniformAndStorageBuffer16BitAccess;
+    enable11.storagePushConstant16 = supported.v11.storagePushConstant16;
     // The descriptor indexing members of the 1.2 struct, from
     // shaderInputAttachmentArrayDynamicIndexing to runtimeDescriptorArray.
     const VkBool32* have = &supported.v12.shaderInputAttachmentArrayDynamicIndexing;
@@ -418,6 +427,10 @@ void DeviceTest::SetUp() {
     if (chain != &enable11 && chain != &enable12) {  // enable12 must be in the chain
       enable12.pNext = const_cast<void*>(chain);
       chain = &enable12;
+    }
+    if (chain != &enable11) {  // and enable11
+      enable11.pNext = const_cast<void*>(chain);
+      chain = &enable11;
     }
   }
 

@@ -246,6 +246,29 @@ TEST(SpirvExecLaneKernelsTest, SpecialOperands) {
   EXPECT_TRUE(std::isnan(one(k.glsl[GLSLstd450Sinh][0], nan)));
 }
 
+// 16-bit floats held as floats: every half survives the round trip
+// through a register bit for bit (signalling NaNs too), and rounding to
+// half is to nearest even with denormals kept and overflow to infinity.
+TEST(SpirvExecLaneKernelsTest, HalfConversions) {
+  const LaneKernels& k = SelectedLaneKernels();
+  auto run = [&](Op op, uint32_t x) {
+    uint32_t a[W], out[W];
+    std::fill(a, a + W, x);
+    k.op[uint16_t(op)][0](out, a, a, a, kAllLanes);
+    return out[W - 1];
+  };
+  for (uint32_t h = 0; h < 0x10000; ++h)
+    ASSERT_EQ(run(Op::kFloatToHalf, run(Op::kHalfToFloat, h)), h) << std::hex << h;
+  EXPECT_EQ(F(run(Op::kHalfToFloat, 0x0001)), std::ldexp(1.0f, -24));  // smallest denormal
+  EXPECT_EQ(F(run(Op::kRoundToF16, U(1.0f + std::ldexp(1.0f, -11)))), 1.0f);  // a tie: to even
+  EXPECT_EQ(F(run(Op::kRoundToF16, U(1.0f + 3 * std::ldexp(1.0f, -11)))), 1.0f + std::ldexp(1.0f, -9));
+  EXPECT_EQ(F(run(Op::kRoundToF16, U(65520.0f))), std::numeric_limits<float>::infinity());
+  EXPECT_EQ(F(run(Op::kRoundToF16, U(65519.0f))), 65504.0f);
+  EXPECT_EQ(F(run(Op::kRoundToF16, U(std::ldexp(3.0f, -25)))), std::ldexp(1.0f, -23));  // denormal, rounded up
+  EXPECT_EQ(run(Op::kRoundToF16, U(-0.0f)), U(-0.0f));
+  EXPECT_EQ(run(Op::kRoundToF16, 0x7FA00000u), 0x7FA00000u);  // a signalling NaN stays one
+}
+
 TEST(SpirvExecLaneKernelsTest, LoadsAndStoresStayInRange) {
   const LaneKernels* sets[3];
   const uint32_t count = AvailableLaneKernels(sets);

@@ -1,0 +1,315 @@
+// 8- and 16-bit integers and 16-bit floats (shaderInt8, shaderInt16,
+// shaderFloat16) and their storage (VK_KHR_8bit_storage,
+// VK_KHR_16bit_storage): arithmetic on edge and random values against C++
+// (_Float16 rounds each operation to half like the spec asks), loads and
+// stores of narrow scalars, vectors and structs under std430, std140 and
+// scalar layouts, through push constants, uniform buffers and device
+// addresses, and subgroup operations on them.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "compute_fixture.h"
+#include "graphics_fixture.h"  // Random
+#include "shaders/narrow_arithmetic.comp.h"
+#include "shaders/narrow_storage.comp.h"
+#include "shaders/subgroup_narrow.comp.h"
+
+namespace duet_test {
+namespace {
+
+constexpr uint32_t kResults = 48;
+
+using Half = _Float16;
+Half HalfOf(uint16_t bits) { return std::bit_cast<Half>(bits); }
+uint32_t BitsOf(Half h) { return std::bit_cast<uint16_t>(h); }
+uint32_t FloatBits(float f) { return std::bit_cast<uint32_t>(f); }
+
+// Results that are floats (kind 1: half bits, kind 2: float bits), compared
+// as "any NaN" where C++ gives a NaN.
+int FloatKind(uint32_t j) {
+  if (j >= 27 && j <= 29) return 2;
+  if ((j >= 30 && j <= 32) || (j >= 35 && j <= 38)) return 1;
+  return 0;
+}
+
+// What narrow_arithmetic.comp computes for (x, y); results that depend on
+// NaN handling the spec leaves open are marked skipped.
+std::vector<uint32_t> Expected(uint32_t x, uint32_t y, std::vector<bool>* skip) {
+  const uint16_t a = uint16_t(x), b = uint16_t(y);
+  const int16_t sa = int16_t(a), sb = int16_t(b);
+  const uint8_t c = uint8_t(x >> 16), d = uint8_t(y >> 16);
+  const int8_t sc = int8_t(c), sd = int8_t(d);
+  const Half fa = HalfOf(a), fb = HalfOf(b);
+  const uint16_t nonzero = b == 0 ? 3 : b;
+  const int16_t snonzero = sb == 0 || sb == -1 ? 7 : sb;
+  const int8_t snonzero8 = sd == 0 || sd == -1 ? 5 : sd;
+  const bool nan = std::isnan(float(fa)) || std::isnan(float(fb));
+  std::vector<uint32_t> r(kResults);
+  skip->assign(kResults, false);
+  r[0] = uint16_t(a + b);
+  r[1] = uint16_t(a * b);
+  r[2] = uint16_t(a - b);
+  r[3] = uint16_t(a / nonzero);
+  r[4] = uint32_t(int32_t(int16_t(sa / snonzero)));
+  r[5] = uint32_t(int32_t(int16_t(sa >> (b & 15))));
+  r[6] = uint16_t(a >> (b & 15));
+  r[7] = uint16_t(a << (b & 15));
+  r[8] = uint16_t(~a);
+  r[9] = uint32_t(sa < sb) | uint32_t(a < b) << 1 | uint32_t(sa >= sb) << 2 | uint32_t(a == b) << 3 |
+         uint32_t(sa > sb) << 4;
+  r[10] = uint32_t(int32_t(std::min(sa, sb)));
+  r[11] = std::max(a, b);
+  r[12] = uint32_t(int32_t(int16_t(std::abs(int32_t(sa)))));
+  r[13] = uint32_t(int32_t(std::clamp<int16_t>(sa, -100, 100)));
+  r[14] = uint16_t(a % nonzero);
+  r[15] = uint32_t(int32_t(int16_t(-sa)));
+  r[16] = uint32_t(int32_t(int16_t(uint16_t(int32_t(sa) * int32_t(sb)))));
+  r[17] = uint8_t(c + d);
+  r[18] = uint8_t(c * d);
+  r[19] = uint32_t(int32_t(int8_t(sc / snonzero8)));
+  r[20] = uint32_t(int32_t(int8_t(sc >> (d & 7))));
+  r[21] = uint32_t(sc < sd) | uint32_t(c < d) << 1 | uint32_t(sc <= sd) << 2 | uint32_t(c != d) << 3;
+  r[22] = uint32_t(int32_t(std::max(sc, sd)));
+  r[23] = uint32_t(int32_t(int8_t(sa)));
+  r[24] = uint16_t(int16_t(sc));
+  r[25] = uint32_t(int32_t(sc));
+  r[26] = uint16_t(x * 3u);
+  r[27] = FloatBits(float(Half(fa + fb)));
+  r[28] = FloatBits(float(Half(fa * fb)));
+  r[29] = FloatBits(float(Half(fa / fb)));
+  r[30] = BitsOf(Half(fa - fb));
+  r[31] = BitsOf(Half(std::sqrt(std::fabs(float(fa)))));
+  r[32] = BitsOf(Half(float(x) * 0.001f));
+  r[33] = uint32_t(fa < fb) | uint32_t(fa == fb) << 1 | uint32_t(std::isnan(float(fa))) << 2 |
+          uint32_t(std::isinf(float(fa))) << 3 | uint32_t(fa >= fb) << 4;
+  r[34] = uint32_t(int32_t(std::clamp(float(fa), -1000.0f, 1000.0f)));
+  (*skip)[34] = std::isnan(float(fa));
+  r[35] = BitsOf(Half(float(sa)));
+  r[36] = BitsOf(Half(Half(float(c)) * Half(0.5f)));
+  r[37] = BitsOf(std::min(fa, fb));
+  (*skip)[37] = nan;
+  r[38] = BitsOf(Half(std::floor(float(fa))));
+  r[39] = a | uint32_t(b) << 16;
+  r[40] = b | uint32_t(a) << 16;
+  r[41] = c | uint32_t(d) << 8 | uint32_t(c ^ d) << 16 | 7u << 24;
+  r[42] = x >> 16;
+  r[43] = uint32_t(int32_t(int8_t(y >> 24)));
+  r[44] = x >> 16;
+  r[45] = uint32_t(int32_t(int16_t(uint16_t(sb * 3 - 1))));
+  const float clamped = float(fa) < 0.0f ? 0.0f : std::min(float(fa), 60000.0f);
+  r[46] = uint16_t(uint32_t(clamped));
+  (*skip)[46] = std::isnan(float(fa));
+  r[47] = 0;  // dot: checked with a tolerance
+  return r;
+}
+
+class ShaderNarrowTypesTest : public ComputeFixture {
+ protected:
+  void SetUp() override {
+    ComputeFixture::SetUp();
+    if (HasFatalFailure()) return;
+    VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+    VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &v11};
+    VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v12};
+    vkGetPhysicalDeviceFeatures2(phys_, &f2);
+    ASSERT_EQ(f2.features.shaderInt16, VK_TRUE);
+    ASSERT_EQ(v12.shaderInt8, VK_TRUE);
+    ASSERT_EQ(v12.shaderFloat16, VK_TRUE);
+    ASSERT_EQ(v11.storageBuffer16BitAccess, VK_TRUE);
+    ASSERT_EQ(v11.uniformAndStorageBuffer16BitAccess, VK_TRUE);
+    ASSERT_EQ(v11.storagePushConstant16, VK_TRUE);
+    ASSERT_EQ(v12.storageBuffer8BitAccess, VK_TRUE);
+    ASSERT_EQ(v12.uniformAndStorageBuffer8BitAccess, VK_TRUE);
+    ASSERT_EQ(v12.storagePushConstant8, VK_TRUE);
+  }
+};
+
+TEST_F(ShaderNarrowTypesTest, EveryOperationOnEdgeAndRandomValues) {
+  // 16-bit edges: zero, one, all ones, the sign bit, the largest positive;
+  // as halves 1.0, +-Inf, quiet and signalling NaNs, denormals, the
+  // largest finite value, -2. The high halves hold the 8-bit operands.
+  const uint32_t edges[] = {0,      1,      0xFFFF, 0x8000, 0x7FFF, 0x3C00, 0x7C00, 0xFC00, 0x7E00, 0x7D01,
+                            0x0001, 0x03FF, 0x7BFF, 0xC000, 300,    5,      0x00FF, 0x8001, 0x3555, 0x0400};
+  const uint32_t highs[] = {0, 0x0001, 0x00FF, 0x0080, 0x007F, 0xFF80, 0x12FE, 0x8005};
+  std::vector<uint32_t> pairs;
+  uint32_t k = 0;
+  for (uint32_t a : edges)
+    for (uint32_t b : edges) {
+      pairs.insert(pairs.end(), {a | highs[k % 8] << 16, b | highs[(k / 8 + k) % 8] << 16});
+      ++k;
+    }
+  Random random(16);
+  while (pairs.size() / 2 % 16 != 0 || pairs.size() < 1024) pairs.insert(pairs.end(), {random.Next(), random.Next()});
+  const uint32_t invocations = uint32_t(pairs.size() / 2);
+  HostBuffer in = StorageBuffer(pairs.size() * 4);
+  std::memcpy(in.data, pairs.data(), pairs.size() * 4);
+  HostBuffer out = StorageBuffer(size_t(invocations) * kResults * 4);
+  Kernel kernel = MakeKernel(kNarrowArithmeticComp, {in.buffer, out.buffer}, 0);
+  Run(kernel, invocations / 16);
+  const uint32_t* r = out.as<uint32_t>();
+  int failures = 0;
+  for (uint32_t i = 0; i < invocations && failures < 30; ++i) {
+    const uint32_t x = pairs[2 * i], y = pairs[2 * i + 1];
+    std::vector<bool> skip;
+    const std::vector<uint32_t> expected = Expected(x, y, &skip);
+    for (uint32_t j = 0; j < kResults; ++j) {
+      const uint32_t got = r[i * kResults + j];
+      if (skip[j] || got == expected[j]) continue;
+      if (j == 47) {
+        // dot((fa, fb, 1), (1, fa, fb)): each product and sum rounded to
+        // half, or less; within a few half ulps of the exact value.
+        const double fa = double(float(HalfOf(uint16_t(x)))), fb = double(float(HalfOf(uint16_t(y))));
+        const double exact = fa + fb * fa + fb;
+        const double value = double(float(HalfOf(uint16_t(got))));
+        const double scale = std::max({std::fabs(fa), std::fabs(fb * fa), std::fabs(fb), 6.2e-5});
+        if (!std::isfinite(exact) || std::isnan(value) || std::fabs(value - exact) <= scale * 4.0 / 1024.0) continue;
+        if (std::isinf(value) && std::fabs(exact) > 65000.0) continue;
+      }
+      const int kind = FloatKind(j);
+      if (kind == 1 && std::isnan(float(HalfOf(uint16_t(expected[j])))) && std::isnan(float(HalfOf(uint16_t(got)))))
+        continue;
+      if (kind == 2 && std::isnan(std::bit_cast<float>(expected[j])) && std::isnan(std::bit_cast<float>(got)))
+        continue;
+      ++failures;
+      ADD_FAILURE() << "result " << j << " of x=" << std::hex << x << " y=" << y << ": " << got << ", expected "
+                    << expected[j];
+    }
+  }
+}
+
+TEST_F(ShaderNarrowTypesTest, StorageUnderEveryLayout) {
+  constexpr uint32_t n = 64;
+  // std430 Mixed {u8 a; i16 b; f16vec3 c; i8vec2 d; uint e}: offsets 0, 2,
+  // 8, 14, 16, stride 24; then uint16_t shorts[64] at 1536, uint8_t bytes[64] at 1664.
+  HostBuffer std430 = StorageBuffer(1664 + 64);
+  // scalar Mixed: offsets 0, 2, 4, 10, 12, stride 16.
+  HostBuffer scalar = StorageBuffer(n * 16 + 16);
+  // std140 {f16vec4 h; i16vec4 s; u8vec4 b; float16_t arr[4] (stride 16)}.
+  HostBuffer ubo = StorageBuffer(96);
+  HostBuffer out = StorageBuffer(n * 8 * 4);
+  HostBuffer halves[2] = {StorageBuffer(n * 2), StorageBuffer(n * 2)};
+  uint8_t* s = std430.data;
+  std::memset(s, 0xCD, 1664 + 64);
+  std::memset(scalar.data, 0xEE, n * 16 + 16);
+  auto put16 = [](uint8_t* at, uint32_t v) { std::memcpy(at, &v, 2); };
+  auto half = [](float f) { return BitsOf(Half(f)); };
+  for (uint32_t i = 0; i < n; ++i) {
+    uint8_t* m = s + i * 24;
+    m[0] = uint8_t(i * 3 + 250);
+    put16(m + 2, uint16_t(int16_t(int32_t(i) * 517 - 16000)));
+    for (uint32_t c = 0; c < 3; ++c) put16(m + 8 + 2 * c, half(float(i) * 0.5f - float(c) * 7.25f));
+    m[14] = uint8_t(int8_t(int32_t(i) - 40));
+    m[15] = uint8_t(i * 9);
+    const uint32_t e = 0xA5000000u + i * 0x10101u;
+    std::memcpy(m + 16, &e, 4);
+    put16(halves[0].data + 2 * i, 0x1000 + i);
+    put16(halves[1].data + 2 * i, 0x2000 + i);
+  }
+  const float h[4] = {1.5f, -0.125f, 65504.0f, 6.1035156e-05f};
+  const int16_t sv[4] = {-32768, -1, 12345, 32767};
+  const uint8_t bv[4] = {0, 1, 128, 255};
+  for (uint32_t k = 0; k < 4; ++k) {
+    put16(ubo.data + 2 * k, half(h[k]));
+    put16(ubo.data + 8 + 2 * k, uint16_t(sv[k]));
+    ubo.data[16 + k] = bv[k];
+    put16(ubo.data + 32 + 16 * k, half(h[3 - k]));
+  }
+  struct {
+    uint16_t p16;
+    int8_t p8;
+    uint8_t pad;
+    uint16_t ph[2];
+  } push{60000, -77, 0, {uint16_t(half(3.0f)), uint16_t(half(-0.75f))}};
+  Kernel kernel = MakeKernelWithBindings(kNarrowStorageComp,
+                                         {{std430.buffer},
+                                          {scalar.buffer},
+                                          {ubo.buffer, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER},
+                                          {out.buffer},
+                                          {.buffer = halves[0].buffer, .more_elements = {halves[1].buffer}}},
+                                         sizeof push);
+  Run(kernel, 1, 1, 1, &push, sizeof push);
+  auto get16 = [](const uint8_t* at) {
+    uint16_t v;
+    std::memcpy(&v, at, 2);
+    return v;
+  };
+  const uint32_t* o = out.as<uint32_t>();
+  for (uint32_t i = 0; i < n; ++i) {
+    SCOPED_TRACE(testing::Message() << "invocation " << i);
+    const uint8_t* m = s + i * 24;
+    const uint8_t* q = scalar.data + i * 16;
+    EXPECT_EQ(q[0], uint8_t(m[0] + 1));
+    EXPECT_EQ(int16_t(get16(q + 2)), int16_t(int16_t(get16(m + 2)) * -2));
+    for (uint32_t c = 0; c < 3; ++c)
+      EXPECT_EQ(get16(q + 4 + 2 * c), BitsOf(Half(HalfOf(get16(m + 8 + 2 * c)) * Half(2.0f)))) << c;
+    EXPECT_EQ(q[10], m[15]);
+    EXPECT_EQ(q[11], m[14]);
+    uint32_t e = 0, f = 0;
+    std::memcpy(&e, m + 16, 4);
+    std::memcpy(&f, q + 12, 4);
+    EXPECT_EQ(f, e ^ i);
+    EXPECT_EQ(get16(s + 1536 + 2 * i), uint16_t(i * 1000));
+    EXPECT_EQ(s[1664 + i], uint8_t(i * 7));
+    // Narrow stores leave their neighbours alone (the padding keeps 0xCD / 0xEE).
+    EXPECT_EQ(m[1], 0xCD);
+    EXPECT_EQ(q[1], 0xEE);
+    EXPECT_EQ(get16(halves[i & 1].data + 2 * i), uint16_t(get16(m + 2) ^ 0x5A5A));
+    const uint32_t k = i & 3;
+    EXPECT_EQ(int32_t(o[i * 8 + 0]), sv[k]);
+    EXPECT_EQ(std::bit_cast<float>(o[i * 8 + 1]), float(Half(h[k])));
+    EXPECT_EQ(o[i * 8 + 2], bv[k]);
+    EXPECT_EQ(std::bit_cast<float>(o[i * 8 + 3]), float(Half(h[3 - k])));
+    EXPECT_EQ(o[i * 8 + 4], 60000u + i);
+    EXPECT_EQ(int32_t(o[i * 8 + 5]), -77);
+    EXPECT_EQ(std::bit_cast<float>(o[i * 8 + 6]), -0.75f);
+    EXPECT_EQ(o[i * 8 + 7], ((i + 1) & 1 ? 0x2000u : 0x1000u) + i);
+  }
+  EXPECT_EQ(scalar.data[n * 16], 0xEE);  // nothing written past the array
+}
+
+TEST_F(ShaderNarrowTypesTest, SubgroupOperations) {
+  VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
+  vkGetPhysicalDeviceProperties2(phys_, &props);
+  const uint32_t size = subgroup.subgroupSize;
+  ASSERT_LE(size, 64u);
+  constexpr uint32_t kInvocations = 128;
+  HostBuffer out = StorageBuffer(kInvocations * 6 * 4);
+  Kernel kernel = MakeKernel(kSubgroupNarrowComp, {out.buffer}, 0);
+  Run(kernel, 1);
+  const uint32_t* o = out.as<uint32_t>();
+  auto s = [](uint32_t i) { return int16_t(int32_t(i) * 300 - 9000); };
+  auto b = [](uint32_t i) { return int8_t(int32_t(i) * 5 - 100); };
+  auto u = [](uint32_t i) { return uint16_t(i * 2000); };
+  for (uint32_t i = 0; i < kInvocations; ++i) {
+    const uint32_t first = i - i % size;
+    int16_t minimum = INT16_MAX;
+    int8_t maximum = INT8_MIN;
+    uint16_t prefix = 0, sum = 0;
+    float half_prefix = 0.0f;
+    for (uint32_t l = first; l < first + size; ++l) {
+      minimum = std::min(minimum, s(l));
+      maximum = std::max(maximum, b(l));
+      sum = uint16_t(sum + u(l));
+      if (l <= i) {
+        prefix = uint16_t(prefix + uint16_t(s(l)));
+        half_prefix += float(l & 63) * 0.25f;
+      }
+    }
+    SCOPED_TRACE(testing::Message() << "invocation " << i);
+    EXPECT_EQ(int32_t(o[i * 6 + 0]), minimum);
+    EXPECT_EQ(int32_t(o[i * 6 + 1]), int16_t(prefix));
+    EXPECT_EQ(int32_t(o[i * 6 + 2]), maximum);
+    EXPECT_EQ(o[i * 6 + 3], sum);
+    EXPECT_EQ(std::bit_cast<float>(o[i * 6 + 4]), half_prefix);
+    EXPECT_EQ(int32_t(o[i * 6 + 5]), b(i ^ 1));
+  }
+}
+
+}  // namespace
+}  // namespace duet_test

@@ -257,6 +257,9 @@ DeviceFeatures MakeFeatures() {
   f.vulkan11.storageBuffer16BitAccess = VK_TRUE;
   f.vulkan11.uniformAndStorageBuffer16BitAccess = VK_TRUE;
   f.vulkan11.storagePushConstant16 = VK_TRUE;
+  // Stage inputs and outputs: made canonical when loaded, signed integers
+  // sign-extended when stored (tests/integration/graphics_narrow_interface_test.cpp).
+  f.vulkan11.storageInputOutput16 = VK_TRUE;
   f.vulkan12.storageBuffer8BitAccess = VK_TRUE;
   f.vulkan12.uniformAndStorageBuffer8BitAccess = VK_TRUE;
   f.vulkan12.storagePushConstant8 = VK_TRUE;

@@ -116,7 +116,8 @@ bool Compiler::CompileWideInstruction(const SpirvInstruction& inst, bool* handle
 }
 
 bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled) {
-  if (!compiling_narrow_ && (Arithmetic(inst.op) || inst.op == SpvOp::OpNot || inst.op == SpvOp::OpBitcast)) {
+  if (!compiling_narrow_ &&
+      (Arithmetic(inst.op) || IsIntegerDot(inst.op) || inst.op == SpvOp::OpNot || inst.op == SpvOp::OpBitcast)) {
     if (!CompileNarrowInstruction(inst, handled)) return false;
     if (*handled) return true;
   }
@@ -412,7 +413,22 @@ bool Compiler::CompileIntegerDot(const SpirvInstruction& inst) {
       if (i != 0) Emit(Op::kIAdd, sum, sum, product);
     }
   }
-  if (accumulate) Emit(a_signed ? Op::kIAddSatS : Op::kIAddSatU, v.reg, sum, accumulator);
+  if (!accumulate) return true;
+  const Narrow narrow = NarrowOf(inst[0]);
+  if (narrow == Narrow::kNone) {
+    Emit(a_signed ? Op::kIAddSatS : Op::kIAddSatU, v.reg, sum, accumulator);
+    return true;
+  }
+  // 8/16-bit result (operands sign-extended by compile_narrow where signed):
+  // the sum fits in 32 bits, then saturates to the result's width.
+  const bool result_signed = inst.op != SpvOp::OpUDotAccSat;
+  const uint32_t bits = narrow == Narrow::kInt8 ? 8 : 16;
+  Emit(Op::kIAdd, v.reg, sum, accumulator);
+  if (result_signed)
+    Emit(Op::kGlslTernary, v.reg, v.reg, ConstantRegister(~0u << (bits - 1)), ConstantRegister((1u << (bits - 1)) - 1),
+         uint16_t(GLSLstd450SClamp));
+  else
+    Emit(Op::kGlslBinary, v.reg, v.reg, ConstantRegister((1u << bits) - 1), 0, uint16_t(GLSLstd450UMin));
   return true;
 }
 

@@ -178,19 +178,24 @@ bool Compiler::CompileGroupInstruction(const SpirvInstruction& inst, bool* handl
         group(g->kind, v.reg + i, value.reg + i, kNoOperand, operation, cluster | kGroupWide);
       return true;
     }
-    // 8/16-bit values (compile_narrow.cpp): signed ones compared
-    // sign-extended, results masked or rounded to half.
+    // 8/16-bit values (compile_narrow.cpp): results masked or rounded to
+    // half. Signed min/max run as unsigned ones with the sign bit flipped,
+    // which keeps the order and makes the identities of exclusive scans
+    // (all ones, zero) the narrow type's INT_MAX and INT_MIN once masked.
     const Narrow narrow = NarrowOf(inst[0]);
-    const bool sign_extend = (narrow == Narrow::kInt8 || narrow == Narrow::kInt16) &&
-                             (g->kind == GroupKind::kSMin || g->kind == GroupKind::kSMax);
+    const bool flip_sign = (narrow == Narrow::kInt8 || narrow == Narrow::kInt16) &&
+                           (g->kind == GroupKind::kSMin || g->kind == GroupKind::kSMax);
+    const GroupKind kind = !flip_sign ? g->kind : g->kind == GroupKind::kSMin ? GroupKind::kUMin : GroupKind::kUMax;
+    const uint32_t sign_bit = ConstantRegister(narrow == Narrow::kInt8 ? 0x80 : 0x8000);
     for (uint32_t i = 0; i < count; ++i) {
       uint32_t operand = value.reg + i;
-      if (sign_extend) {
+      if (flip_sign) {
         operand = NewRegisters(1);
-        EmitSignExtend(narrow, operand, value.reg + i);
+        Emit(Op::kBitXor, operand, value.reg + i, sign_bit);
       }
-      group(g->kind, v.reg + i, operand, kNoOperand, operation, cluster);
+      group(kind, v.reg + i, operand, kNoOperand, operation, cluster);
       EmitCanonical(narrow, v.reg + i);
+      if (flip_sign) Emit(Op::kBitXor, v.reg + i, v.reg + i, sign_bit);
     }
     return true;
   }

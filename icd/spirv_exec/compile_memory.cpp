@@ -426,11 +426,13 @@ bool Compiler::LoadThrough(const PointerValue& p, uint32_t type, uint32_t first)
       for (const auto& [offset, cond] : RegisterCandidates(p, j, &conds))
         Emit(Op::kSelect, first + j, cond, p.builtin_register + offset + j, first + j);
     }
+    CanonicalizeInterfaceLoad(type, first);
     return true;
   }
   if (p.builtin_register != kNoRegister) {
     const uint32_t count = ScalarCount(type);
     for (uint32_t i = 0; i < count; ++i) Emit(Op::kMove, first + i, p.builtin_register + i);
+    CanonicalizeInterfaceLoad(type, first);
     return true;
   }
   const Access access = AccessThrough(p, Op::kLoad);
@@ -451,6 +453,7 @@ bool Compiler::LoadThrough(const PointerValue& p, uint32_t type, uint32_t first)
 bool Compiler::StoreThrough(const PointerValue& p, uint32_t first) {
   if (p.image) return Fail("store of an image through a data pointer");
   if (p.descriptor_variable != 0) return Fail("store of a whole array of descriptors");
+  if (p.builtin_register != kNoRegister) first = InterfaceStoreValue(p.pointee, first);
   if (p.register_offset != kNoRegister) {
     // Each register the offset may pick takes the value in the lanes that pick it.
     std::unordered_map<uint32_t, uint32_t> conds;

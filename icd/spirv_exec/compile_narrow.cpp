@@ -14,6 +14,7 @@
 #include <spirv/unified1/GLSL.std.450.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "spirv_exec/compiler.h"
 #include "texel/float_formats.h"
@@ -24,20 +25,24 @@ using SpvOp = spv::Op;
 
 namespace {
 
-// Operands an opcode reads as signed integers: bit i for operand i (after
-// the result type and id; after the set and instruction of an OpExtInst).
+// Operands of an OpExtInst that it reads as signed integers (see
+// SignedOperandsOf).
 uint32_t SignedOperands(const SpirvInstruction& inst, bool glsl_set) {
-  if (inst.op == SpvOp::OpExtInst) {
-    if (!glsl_set) return 0;
-    switch (inst[3]) {
-      case GLSLstd450SAbs: case GLSLstd450SSign: case GLSLstd450SMin: case GLSLstd450SMax:
-      case GLSLstd450SClamp: case GLSLstd450FindSMsb:
-        return ~0u;
-      default:
-        return 0;
-    }
+  if (inst.op != SpvOp::OpExtInst) return SignedOperandsOf(inst.op);
+  if (!glsl_set) return 0;
+  switch (inst[3]) {
+    case GLSLstd450SAbs: case GLSLstd450SSign: case GLSLstd450SMin: case GLSLstd450SMax:
+    case GLSLstd450SClamp: case GLSLstd450FindSMsb:
+      return ~0u;
+    default:
+      return 0;
   }
-  switch (inst.op) {
+}
+
+}  // namespace
+
+uint32_t SignedOperandsOf(spv::Op op) {
+  switch (op) {
     case SpvOp::OpSDiv: case SpvOp::OpSRem: case SpvOp::OpSMod:
     case SpvOp::OpSLessThan: case SpvOp::OpSLessThanEqual: case SpvOp::OpSGreaterThan:
     case SpvOp::OpSGreaterThanEqual: case SpvOp::OpSMulExtended:
@@ -53,8 +58,6 @@ uint32_t SignedOperands(const SpirvInstruction& inst, bool glsl_set) {
   }
 }
 
-}  // namespace
-
 Compiler::Narrow Compiler::NarrowOf(uint32_t type) const {
   if (type == 0) return Narrow::kNone;
   const SpirvType* t = &module_.Type(type);
@@ -64,23 +67,54 @@ Compiler::Narrow Compiler::NarrowOf(uint32_t type) const {
   return t->width == 8 ? Narrow::kInt8 : t->width == 16 ? Narrow::kInt16 : Narrow::kNone;
 }
 
-void Compiler::NarrowRegisters(uint32_t type, std::vector<Narrow>* out) const {
+void Compiler::NarrowRegisters(uint32_t type, std::vector<Narrow>* out, std::vector<bool>* is_signed) const {
   const SpirvType& t = module_.Type(type);
   switch (t.kind) {
     case SpvOp::OpTypeVector:
       out->insert(out->end(), t.count, NarrowOf(type));
+      if (is_signed != nullptr) is_signed->insert(is_signed->end(), t.count, module_.Type(t.element).is_signed);
       return;
     case SpvOp::OpTypeMatrix:
     case SpvOp::OpTypeArray:
-      for (uint32_t i = 0; i < t.count; ++i) NarrowRegisters(t.element, out);
+      for (uint32_t i = 0; i < t.count; ++i) NarrowRegisters(t.element, out, is_signed);
       return;
     case SpvOp::OpTypeStruct:
-      for (uint32_t member : t.members) NarrowRegisters(member, out);
+      for (uint32_t member : t.members) NarrowRegisters(member, out, is_signed);
       return;
     default:
       out->insert(out->end(), ScalarCount(type), NarrowOf(type));
+      if (is_signed != nullptr) is_signed->insert(is_signed->end(), ScalarCount(type), t.is_signed);
       return;
   }
+}
+
+// Stage inputs and outputs are registers the pipeline fills and reads as
+// 32-bit values (storageInputOutput16): an input arrives as the vertex
+// fetch or the interpolation left it, so a load makes it canonical; a
+// store sign-extends signed narrow integers, which attachments and the
+// next stage read as 32-bit ones.
+void Compiler::CanonicalizeInterfaceLoad(uint32_t type, uint32_t first) {
+  std::vector<Narrow> kinds;
+  NarrowRegisters(type, &kinds);
+  for (uint32_t j = 0; j < kinds.size(); ++j) EmitCanonical(kinds[j], first + j);
+}
+
+uint32_t Compiler::InterfaceStoreValue(uint32_t type, uint32_t first) {
+  std::vector<Narrow> kinds;
+  std::vector<bool> is_signed;
+  NarrowRegisters(type, &kinds, &is_signed);
+  auto signed_int = [&](uint32_t j) {
+    return (kinds[j] == Narrow::kInt8 || kinds[j] == Narrow::kInt16) && is_signed[j];
+  };
+  bool any = false;
+  for (uint32_t j = 0; j < kinds.size(); ++j) any = any || signed_int(j);
+  if (!any) return first;
+  const uint32_t extended = NewRegisters(uint32_t(kinds.size()));
+  for (uint32_t j = 0; j < kinds.size(); ++j) {
+    if (signed_int(j)) EmitSignExtend(kinds[j], extended + j, first + j);
+    else Emit(Op::kMove, extended + j, first + j);
+  }
+  return extended;
 }
 
 uint32_t CanonicalNarrow(Compiler::Narrow narrow, uint32_t word) {
@@ -90,6 +124,13 @@ uint32_t CanonicalNarrow(Compiler::Narrow narrow, uint32_t word) {
     case Compiler::Narrow::kHalf: return std::bit_cast<uint32_t>(texel::HalfToFloat(uint16_t(word)));
     default: return word;
   }
+}
+
+uint32_t RoundedToHalf(uint32_t float_bits, bool toward_zero) {
+  const float f = std::bit_cast<float>(float_bits);
+  uint16_t h = texel::FloatToHalf(f);
+  if (toward_zero && !std::isnan(f) && std::fabs(texel::HalfToFloat(h)) > std::fabs(f)) --h;
+  return std::bit_cast<uint32_t>(texel::HalfToFloat(h));
 }
 
 void Compiler::EmitCanonical(Narrow narrow, uint32_t reg) {
@@ -124,6 +165,21 @@ bool Compiler::CompileNarrowInstruction(const SpirvInstruction& inst, bool* hand
   if (inst.op == SpvOp::OpBitcast) return CompileNarrowBitcast(inst);
 
   const uint32_t width = NarrowOf(type_of(inst[first_operand])) == Narrow::kInt8 ? 8 : 16;
+  const bool glsl_set = ext && module_.ext_inst_sets.count(inst[2]) != 0 && module_.ext_inst_sets.at(inst[2]) == 1;
+  if (glsl_set && (inst[3] == GLSLstd450Degrees || inst[3] == GLSLstd450Radians) && !results.empty() &&
+      results[0] == Narrow::kHalf) {
+    // x * C in 16-bit arithmetic: C is a half too (what the CTS expects),
+    // and the product of two halves is exact in a float, so rounds once.
+    const float c = inst[3] == GLSLstd450Degrees ? 57.295779513f : 0.017453292520f;
+    const uint32_t half_c = CanonicalNarrow(Narrow::kHalf, texel::FloatToHalf(c));
+    const CompiledValue& a = Value(inst[4]);
+    const CompiledValue& v = Define(inst[1], inst[0], a.count);
+    for (uint32_t r = 0; r < a.count; ++r) {
+      Emit(Op::kFMul, v.reg + r, a.reg + r, ConstantRegister(half_c));
+      EmitCanonical(Narrow::kHalf, v.reg + r);
+    }
+    return true;
+  }
   switch (inst.op) {
     case SpvOp::OpIAddCarry:
     case SpvOp::OpUMulExtended:
@@ -158,7 +214,6 @@ bool Compiler::CompileNarrowInstruction(const SpirvInstruction& inst, bool* hand
 
   // Sign-extend what the instruction reads as signed, run its 32-bit form,
   // then make its narrow results canonical.
-  const bool glsl_set = ext && module_.ext_inst_sets.count(inst[2]) != 0 && module_.ext_inst_sets.at(inst[2]) == 1;
   const uint32_t signed_operands = SignedOperands(inst, glsl_set);
   std::vector<std::pair<uint32_t, CompiledValue>> saved;
   for (uint32_t i = first_operand; i < inst.word_count; ++i) {

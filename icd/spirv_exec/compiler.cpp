@@ -232,6 +232,8 @@ bool Compiler::CompileConstant(uint32_t id) {
         return true;
       case SpvOp::OpSpecConstantOp: {
         if (EvaluateCompositeSpecConstantOp(k, flatten, &scalars)) return true;
+        const auto op = static_cast<SpvOp>(k[2]);
+        const uint32_t signed_operands = SignedOperandsOf(op);
         std::vector<std::vector<uint32_t>> operands;
         for (uint32_t i = 3; i < k.word_count; ++i) {
           if (module_.constants.count(k[i]) == 0) return false;
@@ -239,11 +241,24 @@ bool Compiler::CompileConstant(uint32_t id) {
           if (!flatten(k[i])) return false;
           operands.emplace_back(scalars.begin() + std::ptrdiff_t(before), scalars.end());
           scalars.resize(before);
+          // Narrow integers are held zero-extended; signed operations read them sign-extended.
+          const Narrow kind = NarrowOf(module_.constants.at(k[i])[0]);
+          const uint32_t unused_bits = kind == Narrow::kInt8 ? 24 : kind == Narrow::kInt16 ? 16 : 0;
+          if (unused_bits != 0 && i - 3 < 32 && ((signed_operands >> (i - 3)) & 1))
+            for (uint32_t& w : operands.back()) w = uint32_t(int32_t(w << unused_bits) >> unused_bits);
+        }
+        const Narrow narrow = NarrowOf(k[0]);
+        if (op == SpvOp::OpFConvert) {
+          // Floats are 32-bit registers (a half the float of the same value):
+          // only a conversion to 16 bits changes the value.
+          if (IsWide(k[0]) || operands.size() != 1 || IsWide(module_.constants.at(k[3])[0])) return false;
+          const Decorations* d = module_.DecorationsOf(k[1]);
+          const bool toward_zero = d != nullptr && d->rounding_mode == int32_t(spv::FPRoundingMode::RTZ);
+          for (uint32_t w : operands[0]) scalars.push_back(narrow == Narrow::kHalf ? RoundedToHalf(w, toward_zero) : w);
+          return true;
         }
         std::vector<uint32_t> result;
-        if (!EvaluateSpecConstantOp(static_cast<SpvOp>(k[2]), count, IsWide(k[0]), operands, &result)) return false;
-        // (Narrow results are masked; signed narrow operands are not sign-extended first.)
-        const Narrow narrow = NarrowOf(k[0]);
+        if (!EvaluateSpecConstantOp(op, count, IsWide(k[0]), operands, &result)) return false;
         for (uint32_t r : result) scalars.push_back(narrow == Narrow::kHalf ? r : CanonicalNarrow(narrow, r));
         return true;
       }

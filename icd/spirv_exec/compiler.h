@@ -107,7 +107,10 @@ class Compiler {
   // 8- and 16-bit values (compile_narrow.cpp): what a register of a type holds.
   enum class Narrow : uint8_t { kNone, kInt8, kInt16, kHalf };
   Narrow NarrowOf(uint32_t type) const;  // of a scalar or vector type
-  void NarrowRegisters(uint32_t type, std::vector<Narrow>* out) const;  // per register of any type
+  // Per register of any type; `is_signed` (if given) says which are signed.
+  void NarrowRegisters(uint32_t type, std::vector<Narrow>* out, std::vector<bool>* is_signed = nullptr) const;
+  void CanonicalizeInterfaceLoad(uint32_t type, uint32_t first);
+  uint32_t InterfaceStoreValue(uint32_t type, uint32_t first);  // `first` or sign-extended copies
   void EmitCanonical(Narrow narrow, uint32_t reg);  // masks or rounds reg in place
   void EmitSignExtend(Narrow narrow, uint32_t dst, uint32_t src);
   bool CompileNarrowInstruction(const SpirvInstruction& inst, bool* handled);
@@ -178,5 +181,13 @@ class Compiler {
 // (compile_narrow.cpp): SPIR-V gives 16-bit floats as their bits, and
 // signed narrow integers sign-extended.
 uint32_t CanonicalNarrow(Compiler::Narrow narrow, uint32_t word);
+
+// Operands an opcode reads as signed integers: bit i for operand i (after
+// the result type and id), which compile_narrow sign-extends.
+uint32_t SignedOperandsOf(spv::Op op);
+
+// A float's bits rounded to a 16-bit float, in the canonical register form
+// (the float of the same value); toward zero, or to nearest even.
+uint32_t RoundedToHalf(uint32_t float_bits, bool toward_zero);
 
 }  // namespace duet::spirv_exec

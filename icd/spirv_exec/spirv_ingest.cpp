@@ -6,6 +6,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "spirv_exec/narrow_vector_bitcast.h"
 #include "spirv_exec/spirv_extra_validation.h"
 
 namespace duet::spirv_exec {
@@ -81,7 +82,7 @@ bool PrepareModule(const std::vector<uint32_t>& words, const VkSpecializationInf
       .RegisterPass(spvtools::CreateCompactIdsPass());
   spvtools::OptimizerOptions options;
   options.set_run_validator(false);
-  const std::vector<uint32_t> inlinable = WithoutDontInline(words);
+  const std::vector<uint32_t> inlinable = WithoutDontInline(SpellOutNarrowVectorBitcasts(words));
   return optimizer.Run(inlinable.data(), inlinable.size(), out, options);
 }
 

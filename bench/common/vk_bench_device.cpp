@@ -80,7 +80,9 @@ BenchDevice::BenchDevice(const char* app_name, const DeviceFeatureRequest& featu
   if (family == UINT32_MAX) throw BenchFailure("no queue family supports transfers");
   queue_flags_ = families[family].queueFlags;
 
-  VkPhysicalDeviceVulkan13Features supported13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  VkPhysicalDeviceVulkan11Features supported11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+  VkPhysicalDeviceVulkan12Features supported12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &supported11};
+  VkPhysicalDeviceVulkan13Features supported13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, &supported12};
   if (properties_.apiVersion >= VK_API_VERSION_1_3) {
     VkPhysicalDeviceFeatures2 supported{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     supported.pNext = &supported13;
@@ -92,6 +94,12 @@ BenchDevice::BenchDevice(const char* app_name, const DeviceFeatureRequest& featu
   VkPhysicalDeviceFeatures enabled_core{};
   enabled_core.shaderInt64 = supported_core.shaderInt64;
   shader_int64_ = supported_core.shaderInt64 == VK_TRUE;
+  // 16-bit floats in buffers likewise (the fp16 workload).
+  VkPhysicalDeviceVulkan11Features enabled11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+  VkPhysicalDeviceVulkan12Features enabled12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &enabled11};
+  shader_float16_ = supported12.shaderFloat16 == VK_TRUE && supported11.storageBuffer16BitAccess == VK_TRUE;
+  enabled12.shaderFloat16 = shader_float16_ ? VK_TRUE : VK_FALSE;
+  enabled11.storageBuffer16BitAccess = shader_float16_ ? VK_TRUE : VK_FALSE;
   VkPhysicalDeviceVulkan13Features enabled13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   dynamic_rendering_ = features.dynamic_rendering && supported13.dynamicRendering == VK_TRUE;
   enabled13.dynamicRendering = dynamic_rendering_ ? VK_TRUE : VK_FALSE;
@@ -105,7 +113,12 @@ BenchDevice::BenchDevice(const char* app_name, const DeviceFeatureRequest& featu
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
   device_info.pEnabledFeatures = &enabled_core;
-  if (dynamic_rendering_) device_info.pNext = &enabled13;
+  const void* chain = shader_float16_ ? &enabled12 : nullptr;
+  if (dynamic_rendering_) {
+    enabled13.pNext = const_cast<void*>(chain);
+    chain = &enabled13;
+  }
+  device_info.pNext = chain;
   Check(vkCreateDevice(physical_, &device_info, nullptr, &device_), "vkCreateDevice");
   vkGetDeviceQueue(device_, family, 0, &queue_);
 

@@ -19,6 +19,7 @@
 
 #include "compute_kernel.h"
 #include "shaders/alu_loop.comp.h"
+#include "shaders/fp16_poly.comp.h"
 #include "shaders/int64_hash.comp.h"
 #include "shaders/matmul.comp.h"
 #include "shaders/saxpy.comp.h"
@@ -239,6 +240,53 @@ class Int64Hash final : public ComputeWorkload {
   ComputeKernel kernel_;
 };
 
+// ---- Half-precision polynomial rounds ----
+
+constexpr uint32_t kHalfInvocations = 1u << 20;
+constexpr uint32_t kHalfRounds = 64, kHalfQuickRounds = 8;
+
+// The shader's arithmetic with each operation rounded to half (GCC's
+// _Float16); a driver may contract a multiply and add, hence a tolerance.
+float HalfPolyReference(uint32_t id, uint32_t component, uint32_t rounds) {
+  using Half = _Float16;
+  Half x = Half(Half(float(id & 255u)) * Half(0.00390625f)) + Half(0.25f * float(component));
+  Half acc = Half(0.0f);
+  for (uint32_t i = 0; i < rounds; ++i) {
+    const Half square = Half(x * x) * Half(0.5f);
+    Half next = Half(Half(square - Half(x * Half(0.25f))) + Half(0.375f));
+    x = next < Half(0.0f) ? Half(0.0f) : next > Half(1.0f) ? Half(1.0f) : next;
+    acc = Half(acc + Half(x * Half(0.0625f)));
+  }
+  return float(acc);
+}
+
+class HalfPoly final : public ComputeWorkload {
+ public:
+  HalfPoly(BenchDevice& device, uint32_t rounds)
+      : rounds_(rounds),
+        out_((device.shader_float16_enabled() ? void()
+                                              : throw BenchFailure("shaderFloat16 or 16-bit storage is not supported"),
+              device.CreateBuffer(uint64_t(kHalfInvocations) * 8, kStorage))),
+        kernel_(device, kFp16PolyComp, std::array{out_.buffer}, sizeof(uint32_t)) {
+    std::memset(out_.data, 0xFF, out_.size);  // NaNs
+  }
+  void RecordOnce(VkCommandBuffer cb) override { kernel_.RecordDispatch(cb, &rounds_, kHalfInvocations / 64); }
+  void Verify(BenchDevice&) override {
+    const auto* out = reinterpret_cast<const _Float16*>(out_.data);
+    for (uint32_t id = 0; id < kHalfInvocations; id += 211) {
+      for (uint32_t c = 0; c < 4; ++c) {
+        const float got = float(out[4 * id + c]), want = HalfPolyReference(id, c, rounds_);
+        if (!(std::fabs(got - want) <= 0.01f * std::fabs(want) + 0.002f)) Mismatch("result", 4 * id + c, got, want);
+      }
+    }
+  }
+
+ private:
+  uint32_t rounds_;
+  MappedBuffer out_;
+  ComputeKernel kernel_;
+};
+
 // ---- Subgroup prefix sums over 16M uints ----
 
 constexpr uint32_t kScanCount = 16u << 20;
@@ -299,6 +347,10 @@ std::unique_ptr<BenchWorkload> MakeAluLoop(BenchDevice& device, bool quick) {
   return std::make_unique<AluLoop>(device, quick ? kAluQuickIterations : kAluIterations);
 }
 
+std::unique_ptr<BenchWorkload> MakeHalfPoly(BenchDevice& device, bool quick) {
+  return std::make_unique<HalfPoly>(device, quick ? kHalfQuickRounds : kHalfRounds);
+}
+
 std::unique_ptr<BenchWorkload> MakeInt64Hash(BenchDevice& device, bool quick) {
   return std::make_unique<Int64Hash>(device, quick ? kHashQuickRounds : kHashRounds);
 }
@@ -308,6 +360,7 @@ constexpr ComputeWorkloadInfo kWorkloads[] = {
     {"matmul", "matmul 256x256 (naive loop over k)", uint64_t(kMatmulN) * kMatmulN, Make<Matmul>},
     {"alu_loop", "ALU loop 256x fma/sin/mix, 1M inv.", kAluInvocations, MakeAluLoop},
     {"int64_hash", "int64 splitmix64 x64, 1M inv.", kHashInvocations, MakeInt64Hash},
+    {"fp16_poly", "fp16 f16vec4 polynomial x64, 1M inv.", kHalfInvocations, MakeHalfPoly},
     {"subgroup_scan", "subgroup prefix sums, 16M uints", kScanCount, Make<SubgroupScan>},
 };
 

@@ -260,6 +260,9 @@ DeviceFeatures MakeFeatures() {
   // Stage inputs and outputs: made canonical when loaded, signed integers
   // sign-extended when stored (tests/integration/graphics_narrow_interface_test.cpp).
   f.vulkan11.storageInputOutput16 = VK_TRUE;
+  // Doubles: register pairs, kDouble instructions computed as C++ doubles
+  // (spirv_exec/compile_double.cpp; tests/integration/shader_float64_test.cpp).
+  f.core.shaderFloat64 = VK_TRUE;
   f.vulkan12.storageBuffer8BitAccess = VK_TRUE;
   f.vulkan12.uniformAndStorageBuffer8BitAccess = VK_TRUE;
   f.vulkan12.storagePushConstant8 = VK_TRUE;
@@ -462,6 +465,11 @@ DeviceProperties MakeProperties() {
   v12.shaderSignedZeroInfNanPreserveFloat16 = VK_TRUE;
   v12.shaderRoundingModeRTEFloat16 = VK_TRUE;
   v12.shaderDenormPreserveFloat16 = VK_TRUE;
+  // 64-bit floats are C++ doubles lane by lane: IEEE round to nearest even,
+  // denormals, signed zeros, infinities and NaNs kept (interpreter_double.cpp).
+  v12.shaderSignedZeroInfNanPreserveFloat64 = VK_TRUE;
+  v12.shaderRoundingModeRTEFloat64 = VK_TRUE;
+  v12.shaderDenormPreserveFloat64 = VK_TRUE;
   // The update-after-bind limits bound all descriptors of a layout, not only
   // update-after-bind ones, so they equal the ordinary limits.
   v12.maxUpdateAfterBindDescriptorsInAllPools = 1u << 20;

@@ -28,13 +28,16 @@ void MatchFragmentInputs(const Program& vertex, const Program& fragment, Varying
   VaryingLayout& layout = *result;
   for (const spirv_exec::InterfaceSlot& in : fragment.inputs) {
     VaryingLayout::Varying v;
-    v.count = std::min(in.count, 4u);
+    v.count = std::min(in.count, uint32_t(v.vertex_registers.size()));
     v.offset = layout.floats;
+    // Components numbered across locations (location * 4 + component): a
+    // slot of more than four registers (64-bit vectors) runs on into the next location.
+    auto first_of = [](const spirv_exec::InterfaceSlot& s) { return s.location * 4 + s.component; };
     for (uint32_t c = 0; c < v.count; ++c) {
-      const uint32_t component = in.component + c;
+      const uint32_t component = first_of(in) + c;
       for (const spirv_exec::InterfaceSlot& out : vertex.outputs)
-        if (out.location == in.location && out.component <= component && component < out.component + out.count)
-          v.vertex_registers[c] = out.reg + (component - out.component);
+        if (first_of(out) <= component && component < first_of(out) + out.count)
+          v.vertex_registers[c] = out.reg + (component - first_of(out));
     }
     layout.floats += in.count;
     layout.varyings.push_back(v);

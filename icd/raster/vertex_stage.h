@@ -17,9 +17,15 @@ namespace duet::raster {
 // components (by location and component: one input may gather several
 // outputs that share a location, and the other way round).
 struct VaryingLayout {
+  static constexpr std::array<uint32_t, 8> FilledWithNone() {
+    std::array<uint32_t, 8> a{};
+    a.fill(UINT32_MAX);
+    return a;
+  }
   struct Varying {
     // UINT32_MAX: a component the vertex shader does not write (reads 0).
-    std::array<uint32_t, 4> vertex_registers{UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
+    // Up to 8: a 64-bit dvec3 or dvec4 slot runs on into the next location.
+    std::array<uint32_t, 8> vertex_registers = FilledWithNone();
     uint32_t count = 0;
     uint32_t offset = 0;  // in floats, within a vertex's varyings
   };

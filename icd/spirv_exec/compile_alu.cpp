@@ -101,21 +101,19 @@ bool Compiler::IsWide(uint32_t type) const {
 bool Compiler::CompileWideInstruction(const SpirvInstruction& inst, bool* handled) {
   *handled = false;
   if (!Arithmetic(inst.op)) return true;
-  auto type_of = [&](uint32_t id) -> uint32_t {
-    auto v = values_.find(id);
-    if (v != values_.end()) return v->second.type;
-    auto c = module_.constants.find(id);
-    return c != module_.constants.end() ? c->second[0] : 0;
-  };
   const uint32_t first_operand = inst.op == SpvOp::OpExtInst ? 4 : 2;
   bool wide = IsWide(inst[0]);
-  for (uint32_t i = first_operand; i < inst.word_count; ++i) wide = wide || IsWide(type_of(inst[i]));
+  for (uint32_t i = first_operand; i < inst.word_count; ++i) wide = wide || IsWide(TypeOfId(inst[i]));
   if (!wide) return true;
   *handled = true;
   return CompileInt64Instruction(inst);
 }
 
 bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled) {
+  if (!compiling_narrow_) {
+    if (!CompileDoubleInstruction(inst, handled)) return false;
+    if (*handled) return true;
+  }
   if (!compiling_narrow_ &&
       (Arithmetic(inst.op) || IsIntegerDot(inst.op) || inst.op == SpvOp::OpNot || inst.op == SpvOp::OpBitcast)) {
     if (!CompileNarrowInstruction(inst, handled)) return false;

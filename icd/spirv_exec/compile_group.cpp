@@ -172,8 +172,7 @@ bool Compiler::CompileGroupInstruction(const SpirvInstruction& inst, bool* handl
       return Fail("ClusterSize is not a constant power of two");
     const CompiledValue& value = Value(inst[4]);
     const CompiledValue& v = Define(inst[1], inst[0], count);
-    if (IsWide(inst[0])) {  // 64-bit integers: one kGroup per register pair
-      if (!IsWideInteger(inst[0])) return Fail("64-bit float subgroup arithmetic is not supported");
+    if (IsWide(inst[0])) {  // 64-bit integers and doubles: one kGroup per register pair
       for (uint32_t i = 0; i < count; i += 2)
         group(g->kind, v.reg + i, value.reg + i, kNoOperand, operation, cluster | kGroupWide);
       return true;

@@ -228,9 +228,10 @@ bool Compiler::DeclareInterface(uint32_t type, uint32_t reg, bool input, const D
   uint32_t scalar = element;
   while (m.Type(scalar).kind == SpvOp::OpTypeVector || m.Type(scalar).kind == SpvOp::OpTypeArray)
     scalar = m.Type(scalar).element;
+  const uint32_t element_locations = LocationCount(element);
   for (uint32_t i = 0; i < locations; ++i) {
     InterfaceSlot slot;
-    slot.location = uint32_t(d->interface.location) + i;
+    slot.location = uint32_t(d->interface.location) + i * element_locations;
     slot.component = d->interface.component;
     slot.index = d->interface.index;
     slot.reg = reg + i * per_location;
@@ -253,7 +254,8 @@ uint32_t Compiler::LocationCount(uint32_t type) const {
     for (uint32_t member : t.members) n += LocationCount(member);
     return n;
   }
-  return 1;
+  // A 64-bit vector of three or four components takes two locations.
+  return t.kind == SpvOp::OpTypeVector && t.count > 2 && IsWide(type) ? 2 : 1;
 }
 
 void Compiler::RecordComputeBuiltin(uint32_t builtin, uint32_t reg) {

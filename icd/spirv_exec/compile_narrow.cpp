@@ -14,7 +14,6 @@
 #include <spirv/unified1/GLSL.std.450.h>
 
 #include <algorithm>
-#include <cmath>
 
 #include "spirv_exec/compiler.h"
 #include "texel/float_formats.h"
@@ -126,13 +125,6 @@ uint32_t CanonicalNarrow(Compiler::Narrow narrow, uint32_t word) {
   }
 }
 
-uint32_t RoundedToHalf(uint32_t float_bits, bool toward_zero) {
-  const float f = std::bit_cast<float>(float_bits);
-  uint16_t h = texel::FloatToHalf(f);
-  if (toward_zero && !std::isnan(f) && std::fabs(texel::HalfToFloat(h)) > std::fabs(f)) --h;
-  return std::bit_cast<uint32_t>(texel::HalfToFloat(h));
-}
-
 void Compiler::EmitCanonical(Narrow narrow, uint32_t reg) {
   switch (narrow) {
     case Narrow::kInt8: Emit(Op::kBitAnd, reg, reg, ConstantRegister(0xFF)); return;
@@ -148,23 +140,17 @@ void Compiler::EmitSignExtend(Narrow narrow, uint32_t dst, uint32_t src) {
 
 bool Compiler::CompileNarrowInstruction(const SpirvInstruction& inst, bool* handled) {
   *handled = false;
-  auto type_of = [&](uint32_t id) -> uint32_t {
-    auto v = values_.find(id);
-    if (v != values_.end()) return v->second.type;
-    auto c = module_.constants.find(id);
-    return c != module_.constants.end() ? c->second[0] : 0;
-  };
   const bool ext = inst.op == SpvOp::OpExtInst;
   const uint32_t first_operand = ext ? 4 : 2;
   std::vector<Narrow> results;
   NarrowRegisters(inst[0], &results);
   bool narrow = std::any_of(results.begin(), results.end(), [](Narrow n) { return n != Narrow::kNone; });
-  for (uint32_t i = first_operand; i < inst.word_count; ++i) narrow = narrow || NarrowOf(type_of(inst[i])) != Narrow::kNone;
+  for (uint32_t i = first_operand; i < inst.word_count; ++i) narrow = narrow || NarrowOf(TypeOfId(inst[i])) != Narrow::kNone;
   if (!narrow) return true;
   *handled = true;
   if (inst.op == SpvOp::OpBitcast) return CompileNarrowBitcast(inst);
 
-  const uint32_t width = NarrowOf(type_of(inst[first_operand])) == Narrow::kInt8 ? 8 : 16;
+  const uint32_t width = NarrowOf(TypeOfId(inst[first_operand])) == Narrow::kInt8 ? 8 : 16;
   const bool glsl_set = ext && module_.ext_inst_sets.count(inst[2]) != 0 && module_.ext_inst_sets.at(inst[2]) == 1;
   if (glsl_set && (inst[3] == GLSLstd450Degrees || inst[3] == GLSLstd450Radians) && !results.empty() &&
       results[0] == Narrow::kHalf) {
@@ -220,7 +206,7 @@ bool Compiler::CompileNarrowInstruction(const SpirvInstruction& inst, bool* hand
     const uint32_t bit = i - first_operand;
     if (bit >= 32 || ((signed_operands >> bit) & 1) == 0) continue;
     const uint32_t id = inst[i];
-    const Narrow kind = NarrowOf(type_of(id));
+    const Narrow kind = NarrowOf(TypeOfId(id));
     if (kind != Narrow::kInt8 && kind != Narrow::kInt16) continue;
     if (std::any_of(saved.begin(), saved.end(), [&](const auto& s) { return s.first == id; })) continue;
     const CompiledValue original = Value(id);

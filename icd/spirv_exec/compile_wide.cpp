@@ -4,7 +4,7 @@
 // division, shifts, ordering, min/max, bit counts and scans, bit fields
 // and float conversions are kWide instructions (interpreter_wide.cpp).
 // Bitwise ops, bitcasts, moves and selects need nothing: they work word
-// by word in the ordinary code. 64-bit floats are not supported.
+// by word in the ordinary code. 64-bit floats are compile_double.cpp's.
 #include <spirv/unified1/GLSL.std.450.h>
 
 #include "spirv_exec/compiler.h"
@@ -247,7 +247,7 @@ bool Compiler::CompileInt64Instruction(const SpirvInstruction& inst) {
       const bool to_float = inst.op == SpvOp::OpConvertUToF || inst.op == SpvOp::OpConvertSToF;
       const CompiledValue& a = Value(inst[2]);
       if (to_float ? (!IsWideInteger(a.type) || IsWide(result_type)) : (IsWide(a.type) || !IsWideInteger(result_type)))
-        return Fail("64-bit floats are not supported (shaderFloat64)");
+        return Fail("64-bit float operand of an integer instruction");
       const WideOp op = inst.op == SpvOp::OpConvertUToF   ? WideOp::kUToF
                         : inst.op == SpvOp::OpConvertSToF ? WideOp::kSToF
                         : inst.op == SpvOp::OpConvertFToU ? WideOp::kFToU
@@ -308,7 +308,7 @@ bool Compiler::CompileInt64Instruction(const SpirvInstruction& inst) {
         return Fail("64-bit operands of an extended instruction set other than GLSL.std.450");
       const uint32_t glsl = inst[3];
       const CompiledValue& a = Value(inst[4]);
-      if (!IsWideInteger(a.type)) return Fail("64-bit floats are not supported (shaderFloat64)");
+      if (!IsWideInteger(a.type)) return Fail("64-bit float operand of an integer instruction");
       const uint32_t components = a.count / 2;
       switch (glsl) {
         case GLSLstd450SAbs:
@@ -365,7 +365,7 @@ bool Compiler::CompileInt64Instruction(const SpirvInstruction& inst) {
     }
     default:
       return Fail(std::string("64-bit operands of opcode ") + std::to_string(uint32_t(inst.op)) +
-                  " are not supported (no shaderFloat64)");
+                  " are not supported");
   }
 }
 

@@ -3,9 +3,11 @@
 
 #include <atomic>
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <unordered_set>
 
+#include "spirv_exec/double_conversion.h"
 #include "spirv_exec/ir_prepare.h"
 #include "spirv_exec/spec_constant_op.h"
 
@@ -251,10 +253,25 @@ bool Compiler::CompileConstant(uint32_t id) {
         if (op == SpvOp::OpFConvert) {
           // Floats are 32-bit registers (a half the float of the same value):
           // only a conversion to 16 bits changes the value.
-          if (IsWide(k[0]) || operands.size() != 1 || IsWide(module_.constants.at(k[3])[0])) return false;
+          // Doubles are two words, low first.
+          if (operands.size() != 1) return false;
           const Decorations* d = module_.DecorationsOf(k[1]);
           const bool toward_zero = d != nullptr && d->rounding_mode == int32_t(spv::FPRoundingMode::RTZ);
-          for (uint32_t w : operands[0]) scalars.push_back(narrow == Narrow::kHalf ? RoundedToHalf(w, toward_zero) : w);
+          const bool from_double = IsWide(module_.constants.at(k[3])[0]), to_double = IsWide(k[0]);
+          const std::vector<uint32_t>& from = operands[0];
+          for (uint32_t c = 0; c < count / (to_double ? 2 : 1); ++c) {
+            const size_t at = from_double ? 2 * c : c;
+            if (at + (from_double ? 1 : 0) >= from.size()) return false;
+            const double value = from_double ? std::bit_cast<double>(uint64_t{from[at]} | uint64_t{from[at + 1]} << 32)
+                                             : double(std::bit_cast<float>(from[at]));
+            if (to_double) {
+              const uint64_t bits = std::bit_cast<uint64_t>(value);
+              scalars.insert(scalars.end(), {uint32_t(bits), uint32_t(bits >> 32)});
+            } else {
+              const float f = narrow == Narrow::kHalf ? DoubleToHalf(value, toward_zero) : DoubleToFloat(value, toward_zero);
+              scalars.push_back(std::bit_cast<uint32_t>(f));
+            }
+          }
           return true;
         }
         std::vector<uint32_t> result;

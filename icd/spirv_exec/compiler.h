@@ -104,6 +104,19 @@ class Compiler {
   bool IsWideInteger(uint32_t type) const;  // a 64-bit integer scalar or vector
   bool CompileInt64Instruction(const SpirvInstruction& inst);                  // compile_wide.cpp
   void EmitConstantShift(WideOp op, uint32_t shift, uint32_t dst, uint32_t src);  // compile_wide.cpp
+  // The type of a compiled value or a constant (0: neither, e.g. a literal).
+  uint32_t TypeOfId(uint32_t id) const;
+  // 64-bit floats (compile_double.cpp).
+  bool IsDouble(uint32_t type) const;  // a 64-bit float scalar, vector or matrix
+  bool CompileDoubleInstruction(const SpirvInstruction& inst, bool* handled);
+  bool CompileDoubleMatrixInstruction(const SpirvInstruction& inst);
+  bool CompileDoubleGlslInstruction(const SpirvInstruction& inst);
+  uint32_t EmitDouble(DoubleOp op, uint32_t a, uint32_t b = kNoOperand, uint32_t c = kNoOperand, uint32_t ext = 0);
+  void EmitDoubleInto(uint32_t dst, DoubleOp op, uint32_t a, uint32_t b = kNoOperand, uint32_t c = kNoOperand,
+                      uint32_t ext = 0);
+  uint32_t EmitDoubleDot(uint32_t a, uint32_t b, uint32_t n);
+  void MovePair(uint32_t dst, uint32_t src);
+  uint32_t ConstantDouble(double value);
   // 8- and 16-bit values (compile_narrow.cpp): what a register of a type holds.
   enum class Narrow : uint8_t { kNone, kInt8, kInt16, kHalf };
   Narrow NarrowOf(uint32_t type) const;  // of a scalar or vector type
@@ -185,9 +198,5 @@ uint32_t CanonicalNarrow(Compiler::Narrow narrow, uint32_t word);
 // Operands an opcode reads as signed integers: bit i for operand i (after
 // the result type and id), which compile_narrow sign-extends.
 uint32_t SignedOperandsOf(spv::Op op);
-
-// A float's bits rounded to a 16-bit float, in the canonical register form
-// (the float of the same value); toward zero, or to nearest even.
-uint32_t RoundedToHalf(uint32_t float_bits, bool toward_zero);
 
 }  // namespace duet::spirv_exec

@@ -19,5 +19,8 @@ void ExecuteGlslUnpack(uint16_t op, uint32_t* dst, const uint32_t* src, LaneMask
 // register c * n + r.
 void ExecuteDeterminant(uint32_t n, uint32_t* dst, const uint32_t* src, LaneMask active);
 void ExecuteMatrixInverse(uint32_t n, uint32_t* dst, const uint32_t* src, LaneMask active);
+// The same of double matrices, each element a register pair (kDouble).
+void ExecuteDoubleDeterminant(uint32_t n, uint32_t* dst, const uint32_t* src, LaneMask active);
+void ExecuteDoubleMatrixInverse(uint32_t n, uint32_t* dst, const uint32_t* src, LaneMask active);
 
 }  // namespace duet::spirv_exec

@@ -21,6 +21,7 @@
 #include "spirv_exec/glsl_std450.h"
 #include "spirv_exec/atomic_operation.h"
 #include "spirv_exec/interpreter_group.h"
+#include "spirv_exec/interpreter_double.h"
 #include "spirv_exec/interpreter_wide.h"
 #include "spirv_exec/interpreter_image.h"
 #include "spirv_exec/interpreter_indirect.h"
@@ -386,6 +387,9 @@ WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* im
         break;
       case Op::kWide:
         ExecuteWideInstruction(in, w);
+        break;
+      case Op::kDouble:
+        ExecuteDoubleInstruction(in, w);
         break;
       case Op::kReadClock: {
         const uint64_t now = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(

@@ -31,10 +31,13 @@ uint32_t Identity(GroupKind kind) {
   }
 }
 
-// 64-bit integers (kGroupWide): the integer kinds.
+// 64-bit values (kGroupWide): integers, and doubles for the float kinds.
 uint64_t Identity64(GroupKind kind) {
   switch (kind) {
     case GroupKind::kIMul: return 1;
+    case GroupKind::kFMul: return std::bit_cast<uint64_t>(1.0);
+    case GroupKind::kFMin: return std::bit_cast<uint64_t>(std::numeric_limits<double>::infinity());
+    case GroupKind::kFMax: return std::bit_cast<uint64_t>(-std::numeric_limits<double>::infinity());
     case GroupKind::kSMin: return uint64_t(std::numeric_limits<int64_t>::max());
     case GroupKind::kUMin: return UINT64_MAX;
     case GroupKind::kSMax: return uint64_t(std::numeric_limits<int64_t>::min());
@@ -44,7 +47,12 @@ uint64_t Identity64(GroupKind kind) {
 }
 
 uint64_t Combine64(GroupKind kind, uint64_t x, uint64_t y) {
+  const double dx = std::bit_cast<double>(x), dy = std::bit_cast<double>(y);
   switch (kind) {
+    case GroupKind::kFAdd: return std::bit_cast<uint64_t>(dx + dy);
+    case GroupKind::kFMul: return std::bit_cast<uint64_t>(dx * dy);
+    case GroupKind::kFMin: return std::bit_cast<uint64_t>(std::fmin(dx, dy));
+    case GroupKind::kFMax: return std::bit_cast<uint64_t>(std::fmax(dx, dy));
     case GroupKind::kIAdd: return x + y;
     case GroupKind::kIMul: return x * y;
     case GroupKind::kSMin: return uint64_t(std::min(int64_t(x), int64_t(y)));

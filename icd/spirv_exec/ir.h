@@ -146,6 +146,10 @@ enum class Op : uint16_t {
   // (interpreter_wide.cpp): aux = WideOp. A 64-bit value is two registers,
   // low word first; see WideOp for each one's operands.
   kWide,
+  // 64-bit float arithmetic (interpreter_double.cpp): aux = DoubleOp. A
+  // double is two registers, low word first; DoubleShapeOf gives each
+  // operation's operands.
+  kDouble,
   // 16-bit floats live in registers as the 32-bit floats of the same value
   // (compile_narrow.cpp); these convert at the edges.
   kHalfToFloat,   // dst = the float of the half bits in a's low 16 bits
@@ -186,6 +190,49 @@ enum class WideOp : uint16_t {
   kFToU, kFToS,
 };
 
+// The kDouble operations. Operands a, b, c and the result are register
+// pairs (doubles, or 64-bit integers where named) or single registers, as
+// DoubleShapeOf says. Conversions to narrower floats round to nearest
+// even, or toward zero when ext is 1.
+enum class DoubleOp : uint16_t {
+  // pair, pair -> pair
+  kAdd, kSub, kMul, kDiv, kRem, kMod, kMin, kMax, kNMin, kNMax, kStep,
+  // pair, pair, pair -> pair
+  kFma, kClamp, kNClamp, kMix, kSmoothStep,
+  // pair -> pair
+  kNegate, kAbs, kSign, kFloor, kCeil, kTrunc, kRound, kRoundEven, kFract, kSqrt, kInverseSqrt,
+  kFrexpSignificand, kModfFraction,
+  kFromInt64, kFromUint64,  // a: a 64-bit integer
+  kToInt64, kToUint64,      // dst: a 64-bit integer (NaN: 0, out of range: saturated)
+  // pair, one register (a 32-bit integer) -> pair
+  kLdexp,
+  // pair, pair -> one register (0 or 1)
+  kOrdEqual, kOrdNotEqual, kOrdLess, kOrdLessEqual, kOrdGreater, kOrdGreaterEqual,
+  kUnordEqual, kUnordNotEqual, kUnordLess, kUnordLessEqual, kUnordGreater, kUnordGreaterEqual,
+  // pair -> one register
+  kIsNan, kIsInf, kToFloat, kToHalf /* the float of the half */, kToInt32, kToUint32, kFrexpExponent,
+  // one register -> pair
+  kFromFloat, kFromInt32, kFromUint32,
+  // a: ext x ext column-major pairs (ext = 2..4) -> one pair / ext x ext pairs
+  kDeterminant, kMatrixInverse,
+};
+
+// Registers of a kDouble's result and of operands a, b, c (0: unused).
+struct DoubleShape {
+  uint32_t result, a, b, c;
+};
+inline DoubleShape DoubleShapeOf(DoubleOp op, uint32_t ext) {
+  if (op <= DoubleOp::kStep) return {2, 2, 2, 0};
+  if (op <= DoubleOp::kSmoothStep) return {2, 2, 2, 2};
+  if (op <= DoubleOp::kToUint64) return {2, 2, 0, 0};
+  if (op == DoubleOp::kLdexp) return {2, 2, 1, 0};
+  if (op <= DoubleOp::kUnordGreaterEqual) return {1, 2, 2, 0};
+  if (op <= DoubleOp::kFrexpExponent) return {1, 2, 0, 0};
+  if (op <= DoubleOp::kFromUint32) return {2, 1, 0, 0};
+  if (op == DoubleOp::kDeterminant) return {2, 2 * ext * ext, 0, 0};
+  return {2 * ext * ext, 2 * ext * ext, 0, 0};  // kMatrixInverse
+}
+
 // The kGroup operations and their operands (registers unless said).
 enum class GroupKind : uint16_t {
   // Built-ins that depend on the lane only, written to every lane.
@@ -210,7 +257,8 @@ enum class GroupKind : uint16_t {
   kQuadBroadcast,  // lane b of the quad
   kQuadSwap,       // c (constant): 0 horizontal, 1 vertical, 2 diagonal
   // Arithmetic over a: c = GroupOperation, ext = cluster size (clustered),
-  // plus kGroupWide for 64-bit integers (a and dst are pairs).
+  // plus kGroupWide for 64-bit values (a and dst are pairs; the float
+  // kinds then work on doubles).
   kIAdd, kFAdd, kIMul, kFMul, kSMin, kUMin, kFMin, kSMax, kUMax, kFMax,
   kBitAnd, kBitOr, kBitXor, kLogicalAnd, kLogicalOr, kLogicalXor,
 };

@@ -107,6 +107,7 @@ const char* OpName(Op op) {
     case Op::kGroup: return "Group";
     case Op::kReadClock: return "ReadClock";
     case Op::kWide: return "Wide";
+    case Op::kDouble: return "Double";
     case Op::kHalfToFloat: return "HalfToFloat";
     case Op::kFloatToHalf: return "FloatToHalf";
     case Op::kRoundToF16: return "RoundToF16";

@@ -92,6 +92,7 @@ bool WritesOf(const Inst& in, const LaneKernels& kernels, Writes* writes) {
     case Op::kAddressAdd:
     case Op::kReadClock: *writes = {in.dst, 2}; return true;
     case Op::kWide: *writes = {in.dst, WideResultRegisters(static_cast<WideOp>(in.aux))}; return true;
+    case Op::kDouble: *writes = {in.dst, DoubleShapeOf(static_cast<DoubleOp>(in.aux), in.ext).result}; return true;
     case Op::kImageRead:
     case Op::kImageSample:
     case Op::kImageQuerySize: *writes = {in.dst, 4}; return true;  // at most
@@ -194,6 +195,13 @@ bool ReadsOf(const Program& p, const Inst& in, const LaneKernels& kernels, std::
       add(in.a, addressing == NarrowAddressing::kAddress ? 2 : 1);
       if (addressing == NarrowAddressing::kIndexed) add(in.ext);
       if (in.op == Op::kStoreNarrow) add(in.c);
+      return true;
+    }
+    case Op::kDouble: {
+      const DoubleShape shape = DoubleShapeOf(static_cast<DoubleOp>(in.aux), in.ext);
+      add(in.a, shape.a);
+      if (shape.b != 0) add(in.b, shape.b);
+      if (shape.c != 0) add(in.c, shape.c);
       return true;
     }
     case Op::kWide: {

@@ -82,6 +82,16 @@ constexpr float HalfToFloat(uint16_t h) {
   return std::bit_cast<float>(std::bit_cast<uint32_t>(magnitude) | (static_cast<uint32_t>(h & 0x8000u) << 16));
 }
 
+// f rounded to the nearest half value (ties to even), or toward zero
+// (where an overflow gives the largest finite half, 65504).
+constexpr float RoundToHalf(float f, bool toward_zero) {
+  uint16_t h = FloatToHalf(f);
+  const float rounded = HalfToFloat(h);
+  const bool outward = (rounded < 0 ? -rounded : rounded) > (f < 0 ? -f : f);
+  if (toward_zero && f == f && outward) --h;
+  return HalfToFloat(h);
+}
+
 namespace float_detail {
 constexpr uint32_t FloatToUnsignedE5(float f, unsigned mantissa_bits) {
   const uint32_t bits = std::bit_cast<uint32_t>(f);

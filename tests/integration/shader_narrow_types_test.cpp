@@ -384,15 +384,17 @@ TEST_F(ShaderNarrowTypesTest, SpecializationConstantsAndDegrees) {
     int16_t s;
     float f;
     int8_t b;
-  } values{-7, 1.22334445f, -128};
+    double d;
+  } values{-7, 1.22334445f, -128, 1.0000000001};
   const VkSpecializationMapEntry entries[] = {{0, offsetof(decltype(values), s), 2},
                                               {1, offsetof(decltype(values), f), 4},
-                                              {2, offsetof(decltype(values), b), 1}};
-  const VkSpecializationInfo specialization{3, entries, sizeof values, &values};
+                                              {2, offsetof(decltype(values), b), 1},
+                                              {3, offsetof(decltype(values), d), 8}};
+  const VkSpecializationInfo specialization{4, entries, sizeof values, &values};
   HostBuffer in = StorageBuffer(4);
   const uint32_t x = 0x03F0;  // a denormal half (what the CTS's float controls use)
   std::memcpy(in.data, &x, 4);
-  HostBuffer out = StorageBuffer(8 * 4);
+  HostBuffer out = StorageBuffer(10 * 4);
   Kernel kernel = MakeKernelWithBindings(kNarrowSpecConstantsComp, {{in.buffer}, {out.buffer}}, 0, &specialization);
   Run(kernel, 1);
   const uint32_t* r = out.as<uint32_t>();
@@ -407,6 +409,8 @@ TEST_F(ShaderNarrowTypesTest, SpecializationConstantsAndDegrees) {
   EXPECT_EQ(r[6], BitsOf(Half(float(h) * float(Half(57.295779513f)))));
   EXPECT_EQ(r[6], 0x1B0Cu);
   EXPECT_EQ(r[7], BitsOf(Half(float(h) * float(Half(0.017453292520f)))));
+  EXPECT_EQ(r[8], FloatBits(float(values.d)));  // (OpSpecConstantOp FConvert from a double)
+  EXPECT_EQ(r[9], BitsOf(Half(values.d)));
 }
 
 }  // namespace

@@ -406,6 +406,7 @@ void DeviceTest::SetUp() {
     enable_core.shaderStorageImageWriteWithoutFormat = features_.shaderStorageImageWriteWithoutFormat;
     enable_core.shaderImageGatherExtended = features_.shaderImageGatherExtended;
     enable_core.shaderInt64 = features_.shaderInt64;
+    enable_core.shaderFloat64 = features_.shaderFloat64;
     enable12.shaderBufferInt64Atomics = supported.v12.shaderBufferInt64Atomics;
     enable12.shaderSharedInt64Atomics = supported.v12.shaderSharedInt64Atomics;
     enable12.shaderSubgroupExtendedTypes = supported.v12.shaderSubgroupExtendedTypes;

@@ -88,12 +88,15 @@ BenchDevice::BenchDevice(const char* app_name, const DeviceFeatureRequest& featu
     supported.pNext = &supported13;
     vkGetPhysicalDeviceFeatures2(physical_, &supported);
   }
-  // 64-bit integers whenever the device has them (the int64 workloads need them; enabling costs nothing).
+  // 64-bit integers and floats whenever the device has them (the int64 and
+  // fp64 workloads need them; enabling costs nothing).
   VkPhysicalDeviceFeatures supported_core{};
   vkGetPhysicalDeviceFeatures(physical_, &supported_core);
   VkPhysicalDeviceFeatures enabled_core{};
   enabled_core.shaderInt64 = supported_core.shaderInt64;
   shader_int64_ = supported_core.shaderInt64 == VK_TRUE;
+  enabled_core.shaderFloat64 = supported_core.shaderFloat64;
+  shader_float64_ = supported_core.shaderFloat64 == VK_TRUE;
   // 16-bit floats in buffers likewise (the fp16 workload).
   VkPhysicalDeviceVulkan11Features enabled11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
   VkPhysicalDeviceVulkan12Features enabled12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &enabled11};

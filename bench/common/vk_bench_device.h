@@ -51,6 +51,7 @@ class BenchDevice {
   bool dynamic_rendering_enabled() const { return dynamic_rendering_; }
   bool shader_int64_enabled() const { return shader_int64_; }
   bool shader_float16_enabled() const { return shader_float16_; }  // with storageBuffer16BitAccess
+  bool shader_float64_enabled() const { return shader_float64_; }
 
   // Runs `destroy(device)` when the device is torn down (before the
   // buffers, images and memory below go, last registered first).
@@ -87,6 +88,7 @@ class BenchDevice {
   bool dynamic_rendering_ = false;
   bool shader_int64_ = false;
   bool shader_float16_ = false;
+  bool shader_float64_ = false;
   std::vector<std::function<void(VkDevice)>> deferred_;
   VkCommandPool pool_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;

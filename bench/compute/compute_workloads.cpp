@@ -20,6 +20,7 @@
 #include "compute_kernel.h"
 #include "shaders/alu_loop.comp.h"
 #include "shaders/fp16_poly.comp.h"
+#include "shaders/fp64_poly.comp.h"
 #include "shaders/int64_hash.comp.h"
 #include "shaders/matmul.comp.h"
 #include "shaders/saxpy.comp.h"
@@ -287,6 +288,49 @@ class HalfPoly final : public ComputeWorkload {
   ComputeKernel kernel_;
 };
 
+// ---- Double-precision polynomial rounds ----
+
+constexpr uint32_t kDoubleInvocations = 1u << 20;
+constexpr uint32_t kDoubleRounds = 64, kDoubleQuickRounds = 8;
+
+double DoublePolyReference(uint32_t id, uint32_t component, uint32_t rounds) {
+  double x = component == 0 ? double(id & 1023u) / 1024.0 : double((id * 7u) & 1023u) / 1024.0;
+  double acc = 0.0;
+  for (uint32_t i = 0; i < rounds; ++i) {
+    x = std::min(std::max(x * x * 0.5 - x * 0.25 + 0.375, 0.0), 1.0);
+    acc += std::sqrt(x) * 0.0625;
+  }
+  return acc;
+}
+
+class DoublePoly final : public ComputeWorkload {
+ public:
+  DoublePoly(BenchDevice& device, uint32_t rounds)
+      : rounds_(rounds),
+        out_((device.shader_float64_enabled() ? void() : throw BenchFailure("shaderFloat64 is not supported"),
+              device.CreateBuffer(uint64_t(kDoubleInvocations) * 16, kStorage))),
+        kernel_(device, kFp64PolyComp, std::array{out_.buffer}, sizeof(uint32_t)) {
+    std::memset(out_.data, 0xFF, out_.size);  // NaNs
+  }
+  void RecordOnce(VkCommandBuffer cb) override { kernel_.RecordDispatch(cb, &rounds_, kDoubleInvocations / 64); }
+  void Verify(BenchDevice&) override {
+    const auto* out = reinterpret_cast<const double*>(out_.data);
+    for (uint32_t id = 0; id < kDoubleInvocations; id += 211) {
+      for (uint32_t c = 0; c < 2; ++c) {
+        // A driver may contract a multiply and an add: close, not equal.
+        const double got = out[2 * id + c], want = DoublePolyReference(id, c, rounds_);
+        if (!(std::fabs(got - want) <= 1e-12 * std::fabs(want) + 1e-12))
+          Mismatch("result", 2 * id + c, float(got), float(want));
+      }
+    }
+  }
+
+ private:
+  uint32_t rounds_;
+  MappedBuffer out_;
+  ComputeKernel kernel_;
+};
+
 // ---- Subgroup prefix sums over 16M uints ----
 
 constexpr uint32_t kScanCount = 16u << 20;
@@ -351,6 +395,10 @@ std::unique_ptr<BenchWorkload> MakeHalfPoly(BenchDevice& device, bool quick) {
   return std::make_unique<HalfPoly>(device, quick ? kHalfQuickRounds : kHalfRounds);
 }
 
+std::unique_ptr<BenchWorkload> MakeDoublePoly(BenchDevice& device, bool quick) {
+  return std::make_unique<DoublePoly>(device, quick ? kDoubleQuickRounds : kDoubleRounds);
+}
+
 std::unique_ptr<BenchWorkload> MakeInt64Hash(BenchDevice& device, bool quick) {
   return std::make_unique<Int64Hash>(device, quick ? kHashQuickRounds : kHashRounds);
 }
@@ -361,6 +409,7 @@ constexpr ComputeWorkloadInfo kWorkloads[] = {
     {"alu_loop", "ALU loop 256x fma/sin/mix, 1M inv.", kAluInvocations, MakeAluLoop},
     {"int64_hash", "int64 splitmix64 x64, 1M inv.", kHashInvocations, MakeInt64Hash},
     {"fp16_poly", "fp16 f16vec4 polynomial x64, 1M inv.", kHalfInvocations, MakeHalfPoly},
+    {"fp64_poly", "fp64 dvec2 polynomial+sqrt x64, 1M inv.", kDoubleInvocations, MakeDoublePoly},
     {"subgroup_scan", "subgroup prefix sums, 16M uints", kScanCount, Make<SubgroupScan>},
 };
 

@@ -37,6 +37,10 @@ Int ToInteger(double d) {
   return Int(d);
 }
 
+// fmin and fmax as selects (which vectorize): a NaN operand gives the other.
+double Min(double a, double b) { return (a < b || b != b) ? a : b; }
+double Max(double a, double b) { return (a > b || b != b) ? a : b; }
+
 double Binary(DoubleOp op, double a, double b) {
   switch (op) {
     case DoubleOp::kAdd: return a + b;
@@ -46,9 +50,9 @@ double Binary(DoubleOp op, double a, double b) {
     case DoubleOp::kRem: return std::fmod(a, b);             // the sign of a
     case DoubleOp::kMod: return a - b * std::floor(a / b);   // the sign of b
     case DoubleOp::kMin:
-    case DoubleOp::kNMin: return std::fmin(a, b);            // a NaN operand gives the other
+    case DoubleOp::kNMin: return Min(a, b);
     case DoubleOp::kMax:
-    case DoubleOp::kNMax: return std::fmax(a, b);
+    case DoubleOp::kNMax: return Max(a, b);
     default: return b < a ? 0.0 : 1.0;                       // kStep: edge a, x b
   }
 }
@@ -57,10 +61,10 @@ double Ternary(DoubleOp op, double a, double b, double c) {
   switch (op) {
     case DoubleOp::kFma: return std::fma(a, b, c);
     case DoubleOp::kClamp:
-    case DoubleOp::kNClamp: return std::fmin(std::fmax(a, b), c);
+    case DoubleOp::kNClamp: return Min(Max(a, b), c);
     case DoubleOp::kMix: return a * (1.0 - c) + b * c;
     default: {  // kSmoothStep: edges a, b; x c
-      const double t = std::fmin(std::fmax((c - a) / (b - a), 0.0), 1.0);
+      const double t = Min(Max((c - a) / (b - a), 0.0), 1.0);
       return t * t * (3.0 - 2.0 * t);
     }
   }
@@ -143,6 +147,71 @@ uint64_t Lane(const Inst& in, WaveState& w, DoubleOp op, uint32_t l) {
   }
 }
 
+// The hot operations run as one loop per operation over all lanes (inactive
+// ones compute unused values; IEEE exceptions are masked), on operands
+// gathered into doubles, so that the compiler can vectorize them.
+void Gather(WaveState& w, uint32_t reg, double* out) {
+  const uint32_t *low = w.Register(reg), *high = w.Register(reg + 1);
+  for (uint32_t l = 0; l < W; ++l) out[l] = D(uint64_t{low[l]} | uint64_t{high[l]} << 32);
+}
+
+template <DoubleOp kOp>
+void BinaryLanes(WaveState& w, const Inst& in, uint64_t* out) {
+  alignas(64) double a[W], b[W];
+  Gather(w, in.a, a);
+  Gather(w, in.b, b);
+  for (uint32_t l = 0; l < W; ++l) out[l] = Bits(Binary(kOp, a[l], b[l]));
+}
+
+template <DoubleOp kOp>
+void TernaryLanes(WaveState& w, const Inst& in, uint64_t* out) {
+  alignas(64) double a[W], b[W], c[W];
+  Gather(w, in.a, a);
+  Gather(w, in.b, b);
+  Gather(w, in.c, c);
+  for (uint32_t l = 0; l < W; ++l) out[l] = Bits(Ternary(kOp, a[l], b[l], c[l]));
+}
+
+template <DoubleOp kOp>
+void UnaryLanes(WaveState& w, const Inst& in, uint64_t* out) {
+  alignas(64) double a[W];
+  Gather(w, in.a, a);
+  for (uint32_t l = 0; l < W; ++l) out[l] = Bits(Unary(kOp, a[l]));
+}
+
+template <DoubleOp kOp>
+void CompareLanes(WaveState& w, const Inst& in, uint64_t* out) {
+  alignas(64) double a[W], b[W];
+  Gather(w, in.a, a);
+  Gather(w, in.b, b);
+  for (uint32_t l = 0; l < W; ++l) out[l] = Compare(kOp, a[l], b[l]);
+}
+
+// False for the operations without a whole-wave loop.
+bool AllLanes(DoubleOp op, WaveState& w, const Inst& in, uint64_t* out) {
+  switch (op) {
+    case DoubleOp::kAdd: BinaryLanes<DoubleOp::kAdd>(w, in, out); return true;
+    case DoubleOp::kSub: BinaryLanes<DoubleOp::kSub>(w, in, out); return true;
+    case DoubleOp::kMul: BinaryLanes<DoubleOp::kMul>(w, in, out); return true;
+    case DoubleOp::kDiv: BinaryLanes<DoubleOp::kDiv>(w, in, out); return true;
+    case DoubleOp::kMin: BinaryLanes<DoubleOp::kMin>(w, in, out); return true;
+    case DoubleOp::kMax: BinaryLanes<DoubleOp::kMax>(w, in, out); return true;
+    case DoubleOp::kFma: TernaryLanes<DoubleOp::kFma>(w, in, out); return true;
+    case DoubleOp::kClamp: TernaryLanes<DoubleOp::kClamp>(w, in, out); return true;
+    case DoubleOp::kMix: TernaryLanes<DoubleOp::kMix>(w, in, out); return true;
+    case DoubleOp::kNegate: UnaryLanes<DoubleOp::kNegate>(w, in, out); return true;
+    case DoubleOp::kAbs: UnaryLanes<DoubleOp::kAbs>(w, in, out); return true;
+    case DoubleOp::kFloor: UnaryLanes<DoubleOp::kFloor>(w, in, out); return true;
+    case DoubleOp::kSqrt: UnaryLanes<DoubleOp::kSqrt>(w, in, out); return true;
+    case DoubleOp::kOrdLess: CompareLanes<DoubleOp::kOrdLess>(w, in, out); return true;
+    case DoubleOp::kOrdLessEqual: CompareLanes<DoubleOp::kOrdLessEqual>(w, in, out); return true;
+    case DoubleOp::kOrdGreater: CompareLanes<DoubleOp::kOrdGreater>(w, in, out); return true;
+    case DoubleOp::kOrdGreaterEqual: CompareLanes<DoubleOp::kOrdGreaterEqual>(w, in, out); return true;
+    case DoubleOp::kOrdEqual: CompareLanes<DoubleOp::kOrdEqual>(w, in, out); return true;
+    default: return false;
+  }
+}
+
 }  // namespace
 
 void ExecuteDoubleInstruction(const Inst& in, WaveState& w) {
@@ -154,7 +223,8 @@ void ExecuteDoubleInstruction(const Inst& in, WaveState& w) {
     return ExecuteDoubleMatrixInverse(in.ext, w.Register(in.dst), w.Register(in.a), active);
   // Results go to a scratch copy first: dst may overlap an operand.
   alignas(64) uint64_t out[W];
-  for (uint32_t l = 0; l < W; ++l) out[l] = ((active >> l) & 1) != 0 ? Lane(in, w, op, l) : 0;
+  if (!AllLanes(op, w, in, out))
+    for (uint32_t l = 0; l < W; ++l) out[l] = ((active >> l) & 1) != 0 ? Lane(in, w, op, l) : 0;
   lanes::ForActive(active, w.Register(in.dst), [&](uint32_t l) { return uint32_t(out[l]); });
   if (DoubleShapeOf(op, in.ext).result == 2)
     lanes::ForActive(active, w.Register(in.dst + 1), [&](uint32_t l) { return uint32_t(out[l] >> 32); });

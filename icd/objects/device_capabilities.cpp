@@ -121,6 +121,13 @@ DeviceFeatures MakeFeatures() {
   f.core.alphaToOne = VK_TRUE;
   f.extension.indexTypeUint8 = VK_TRUE;
   f.extension.primitiveTopologyListRestart = VK_TRUE;
+  // Each tile's fragments are shaded and written in primitive order, so an
+  // input attachment read of the attachment being written sees every
+  // earlier fragment (VK_EXT/ARM_rasterization_order_attachment_access;
+  // tests/integration/input_attachment_test.cpp).
+  f.extension.rasterizationOrderColorAttachmentAccess = VK_TRUE;
+  f.extension.rasterizationOrderDepthAttachmentAccess = VK_TRUE;
+  f.extension.rasterizationOrderStencilAttachmentAccess = VK_TRUE;
   f.extension.vertexAttributeInstanceRateDivisor = VK_TRUE;
   f.extension.vertexAttributeInstanceRateZeroDivisor = VK_TRUE;
   f.extension.colorWriteEnable = VK_TRUE;

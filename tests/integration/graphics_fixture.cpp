@@ -123,6 +123,7 @@ VkPipeline GraphicsTest::MakePipeline(const PipelineDesc& d) {
                                                     VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD));
   VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
                                          d.color_blend_next};
+  cb.flags = d.color_blend_flags;
   cb.attachmentCount = uint32_t(blend.size());
   cb.pAttachments = blend.data();
   cb.logicOpEnable = d.logic_op_enable;

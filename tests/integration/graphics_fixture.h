@@ -40,6 +40,7 @@ struct PipelineDesc {
   // One per colour format; empty: no blending, every component written.
   std::vector<VkPipelineColorBlendAttachmentState> blend;
   float blend_constants[4] = {0, 0, 0, 0};
+  VkPipelineColorBlendStateCreateFlags color_blend_flags = 0;  // e.g. rasterization order access
   VkFormat depth_format = VK_FORMAT_UNDEFINED;
   VkFormat stencil_format = VK_FORMAT_UNDEFINED;
   std::vector<VkDynamicState> dynamic_states;

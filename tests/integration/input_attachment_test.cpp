@@ -3,7 +3,8 @@
 // as input attachments (subpassLoad of subpassInput, usubpassInput and a
 // depth view) at each fragment's pixel; the same with multiview, where each
 // view reads its own layer; and subpassInputMS reading each sample of a
-// multisampled attachment by index.
+// multisampled attachment by index; a feedback loop in rasterization order
+// (VK_EXT_rasterization_order_attachment_access).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,6 +15,7 @@
 #include "graphics_fixture.h"
 #include "pixel_hash.h"
 #include "shaders/fullscreen.vert.h"
+#include "shaders/input_count.frag.h"
 #include "shaders/input_read.frag.h"
 #include "shaders/input_read_samples.frag.h"
 #include "shaders/input_write.frag.h"
@@ -281,6 +283,68 @@ TEST_F(InputAttachmentTest, MultisampledInputReadsEverySample) {
     for (uint32_t s = 0; s < 4; ++s)
       ASSERT_EQ(got[i].v[s], PixelHash(x, y, 7 + 100 + s)) << "pixel " << x << "," << y << " sample " << s;
   }
+}
+
+class RasterizationOrderTest : public InputAttachmentTest {
+ protected:
+  RasterizationOrderTest() {
+    device_options_.extensions = {VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME};
+    device_options_.extension_features = {reinterpret_cast<VkBaseOutStructure*>(&features_)};
+  }
+  VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT features_{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_FEATURES_EXT, nullptr, VK_TRUE, VK_FALSE,
+      VK_FALSE};
+};
+
+// One subpass reads and writes the same R32_UINT attachment; 24 instances
+// of a full-viewport triangle, then 9 more in a second draw, each add one:
+// every fragment sees the one before it, so every pixel counts to 33.
+TEST_F(RasterizationOrderTest, FeedbackLoopSeesEveryEarlierFragment) {
+  Target counter = MakeAttachment(VK_FORMAT_R32_UINT, 1);
+  ASSERT_NE(counter.view, VK_NULL_HANDLE);
+  const VkAttachmentReference ref{0, VK_IMAGE_LAYOUT_GENERAL};
+  VkSubpassDescription subpass{};
+  subpass.flags = VK_SUBPASS_DESCRIPTION_RASTERIZATION_ORDER_ATTACHMENT_COLOR_ACCESS_BIT_EXT;
+  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  subpass.inputAttachmentCount = 1;
+  subpass.pInputAttachments = &ref;
+  subpass.colorAttachmentCount = 1;
+  subpass.pColorAttachments = &ref;
+  VkRenderPassCreateInfo ci{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+  const VkAttachmentDescription attachment = Cleared(counter.format);
+  ci.attachmentCount = 1;
+  ci.pAttachments = &attachment;
+  ci.subpassCount = 1;
+  ci.pSubpasses = &subpass;
+  VkRenderPass pass = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateRenderPass(device_, &ci, nullptr, &pass), VK_SUCCESS);
+  Defer([this, pass] { vkDestroyRenderPass(device_, pass, nullptr); });
+  const VkFramebuffer framebuffer = MakeFramebuffer(pass, {&counter});
+
+  DescriptorSet input = MakeDescriptorSet({VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT});
+  WriteImageDescriptor(input, 0, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, VK_NULL_HANDLE, counter.view);
+  PipelineDesc desc;
+  desc.vertex = Module(kFullscreenVert);
+  desc.fragment = Module(kInputCountFrag);
+  desc.layout = MakePipelineLayout({input.layout});
+  desc.extent = kExtent;
+  desc.color_formats = {counter.format};
+  desc.color_blend_flags = VK_PIPELINE_COLOR_BLEND_STATE_CREATE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_BIT_EXT;
+  desc.render_pass = pass;
+  const VkPipeline pipeline = MakePipeline(desc);
+  ASSERT_NE(pipeline, VK_NULL_HANDLE);
+
+  VkCommandBuffer cb = BeginCommands();
+  BeginRenderPass(cb, pass, framebuffer, {VkClearValue{}});
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, desc.layout, 0, 1, &input.set, 0, nullptr);
+  vkCmdDraw(cb, 3, 24, 0, 0);
+  vkCmdDraw(cb, 3, 9, 0, 0);
+  vkCmdEndRenderPass(cb);
+  ASSERT_NO_FATAL_FAILURE(EndSubmitWait(cb));
+  const std::vector<uint32_t> counts = ReadLayer<uint32_t>(counter, 0);
+  ASSERT_EQ(counts.size(), size_t(kExtent.width) * kExtent.height);
+  for (uint32_t i = 0; i < counts.size(); ++i) ASSERT_EQ(counts[i], 33u) << "pixel " << i;
 }
 
 }  // namespace

@@ -232,7 +232,8 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
   // Without rasterization (discarded, no viewport, no pixel of a scissor
   // in the render area) only the vertex shader's stores and atomics remain.
   const bool rasterizes = !state.rasterization.discard && any_pixel;
-  if (!rasterizes && !gp.vertex.writes_memory) return;
+  // (Pipeline statistics still count the vertices and primitives.)
+  if (!rasterizes && !gp.vertex.writes_memory && counters.statistics == nullptr) return;
   // The draw's waves (here and on the pool's threads) stop once the device is
   // lost or one of them has looped past the limit.
   const spirv_exec::ShaderWatchdog watchdog = spirv_exec::DeviceWatchdog(device);

@@ -109,6 +109,31 @@ TEST_F(PipelineStatisticsTest, DrawsCountAtEveryStage) {
   EXPECT_EQ(Results(occlusion_, 0, 1)[0], 16u * 32u) << "precise occlusion: every sample that passed";
 }
 
+// Under rasterizer discard the input assembly and the vertex shader still
+// run: their statistics count the rectangle (4 vertices, 2 primitives), no
+// fragment is shaded and nothing is drawn.
+TEST_F(PipelineStatisticsTest, RasterizerDiscardStillCountsVerticesAndPrimitives) {
+  PipelineDesc discard_desc = desc_;
+  discard_desc.rasterization.rasterizerDiscardEnable = VK_TRUE;
+  const VkPipeline discard = MakePipeline(discard_desc);
+  ASSERT_NE(discard, VK_NULL_HANDLE);
+  VkCommandBuffer cb = BeginCommands();
+  vkCmdResetQueryPool(cb, statistics_, 0, 1);
+  vkCmdBeginQuery(cb, statistics_, 0, 0);
+  BeginRendering(cb, {{&target_, VK_ATTACHMENT_LOAD_OP_CLEAR, {}}});
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, discard);
+  DrawRect(cb, desc_.layout, RectParams{});
+  vkCmdEndRendering(cb);
+  vkCmdEndQuery(cb, statistics_, 0);
+  ASSERT_NO_FATAL_FAILURE(EndSubmitWait(cb));
+  const std::vector<uint64_t> counted = Results(statistics_, 0, kStatistics);
+  EXPECT_EQ(counted[kVertices], 4u);
+  EXPECT_EQ(counted[kPrimitives], 2u);
+  EXPECT_EQ(counted[kVertexShaders], 4u);
+  EXPECT_EQ(counted[kFragmentShaders], 0u);
+  for (uint32_t pixel : Read<uint32_t>(target_)) ASSERT_EQ(pixel, 0u);
+}
+
 // 32-bit results of a pool counting two statistics, copied by the queue
 // with a stride: the values in bit order, then availability.
 TEST_F(PipelineStatisticsTest, ResultsOfSomeStatisticsCopiedIn32Bits) {

@@ -10,6 +10,7 @@
 #include "spirv_exec/double_conversion.h"
 #include "spirv_exec/ir_prepare.h"
 #include "spirv_exec/spec_constant_op.h"
+#include "texel/fixed_point.h"
 
 namespace duet::spirv_exec {
 
@@ -245,9 +246,9 @@ bool Compiler::CompileConstant(uint32_t id) {
           scalars.resize(before);
           // Narrow integers are held zero-extended; signed operations read them sign-extended.
           const Narrow kind = NarrowOf(module_.constants.at(k[i])[0]);
-          const uint32_t unused_bits = kind == Narrow::kInt8 ? 24 : kind == Narrow::kInt16 ? 16 : 0;
-          if (unused_bits != 0 && i - 3 < 32 && ((signed_operands >> (i - 3)) & 1))
-            for (uint32_t& w : operands.back()) w = uint32_t(int32_t(w << unused_bits) >> unused_bits);
+          const unsigned bits = kind == Narrow::kInt8 ? 8 : kind == Narrow::kInt16 ? 16 : 0;
+          if (bits != 0 && i - 3 < 32 && ((signed_operands >> (i - 3)) & 1))
+            for (uint32_t& w : operands.back()) w = uint32_t(texel::SignExtend(w, bits));
         }
         const Narrow narrow = NarrowOf(k[0]);
         if (op == SpvOp::OpFConvert) {

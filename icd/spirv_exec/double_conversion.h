@@ -1,12 +1,14 @@
 // Doubles to narrower floats, rounded to nearest even or toward zero (the
-// FPRoundingMode a conversion may carry): for kDouble conversions and for
-// OpSpecConstantOp FConvert.
+// FPRoundingMode a conversion may carry), for kDouble conversions and
+// OpSpecConstantOp FConvert; and doubles (or floats) to integers, for
+// kDouble and kWide.
 #pragma once
 
 #include <bit>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "texel/float_formats.h"
 
@@ -29,6 +31,16 @@ inline float DoubleToHalf(double d, bool toward_zero) {
   if (toward_zero) return texel::RoundToHalf(f, true);
   if (std::isfinite(d) && double(f) != d) f = std::bit_cast<float>(std::bit_cast<uint32_t>(f) | 1u);
   return texel::RoundToHalf(f, false);
+}
+
+// NaN gives 0 and out-of-range values saturate: the spec leaves the result
+// undefined there, and C++ would make the conversion undefined behaviour.
+template <typename Int>
+Int SaturatingToInteger(double d) {
+  if (std::isnan(d)) return 0;
+  if (d <= double(std::numeric_limits<Int>::min())) return std::numeric_limits<Int>::min();
+  if (d >= double(std::numeric_limits<Int>::max())) return std::numeric_limits<Int>::max();
+  return Int(d);
 }
 
 }  // namespace duet::spirv_exec

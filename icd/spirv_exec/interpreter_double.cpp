@@ -6,7 +6,6 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 
 #include "spirv_exec/double_conversion.h"
 #include "spirv_exec/glsl_std450.h"
@@ -25,16 +24,6 @@ uint64_t Bits(double d) { return std::bit_cast<uint64_t>(d); }
 // Lane l of the pair from register r.
 uint64_t PairAt(WaveState& w, uint32_t reg, uint32_t l) {
   return uint64_t{w.Register(reg)[l]} | uint64_t{w.Register(reg + 1)[l]} << 32;
-}
-
-// Double to integer: NaN gives 0, out-of-range values saturate (the result
-// is undefined there).
-template <typename Int>
-Int ToInteger(double d) {
-  if (std::isnan(d)) return 0;
-  if (d <= double(std::numeric_limits<Int>::min())) return std::numeric_limits<Int>::min();
-  if (d >= double(std::numeric_limits<Int>::max())) return std::numeric_limits<Int>::max();
-  return Int(d);
 }
 
 // fmin and fmax as selects (which vectorize): a NaN operand gives the other.
@@ -122,15 +111,15 @@ uint64_t Lane(const Inst& in, WaveState& w, DoubleOp op, uint32_t l) {
   switch (op) {
     case DoubleOp::kFromInt64: return Bits(double(int64_t(PairAt(w, in.a, l))));
     case DoubleOp::kFromUint64: return Bits(double(PairAt(w, in.a, l)));
-    case DoubleOp::kToInt64: return uint64_t(ToInteger<int64_t>(a()));
-    case DoubleOp::kToUint64: return ToInteger<uint64_t>(a());
+    case DoubleOp::kToInt64: return uint64_t(SaturatingToInteger<int64_t>(a()));
+    case DoubleOp::kToUint64: return SaturatingToInteger<uint64_t>(a());
     case DoubleOp::kLdexp: return Bits(std::ldexp(a(), int32_t(w.Register(in.b)[l])));
     case DoubleOp::kIsNan: return std::isnan(a());
     case DoubleOp::kIsInf: return std::isinf(a());
     case DoubleOp::kToFloat: return U(DoubleToFloat(a(), toward_zero));
     case DoubleOp::kToHalf: return U(DoubleToHalf(a(), toward_zero));
-    case DoubleOp::kToInt32: return uint32_t(ToInteger<int32_t>(a()));
-    case DoubleOp::kToUint32: return ToInteger<uint32_t>(a());
+    case DoubleOp::kToInt32: return uint32_t(SaturatingToInteger<int32_t>(a()));
+    case DoubleOp::kToUint32: return SaturatingToInteger<uint32_t>(a());
     case DoubleOp::kFrexpExponent: {
       int exponent = 0;
       const double v = a();

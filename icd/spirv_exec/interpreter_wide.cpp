@@ -4,8 +4,8 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 
+#include "spirv_exec/double_conversion.h"
 #include "spirv_exec/integer_division.h"
 #include "spirv_exec/interpreter_lanes.h"
 
@@ -72,20 +72,6 @@ uint64_t Unary(WideOp op, uint64_t a) {
     case WideOp::kUToF: return U(float(a));
     default: return U(float(sa));  // kSToF
   }
-}
-
-// Float to 64-bit integer: NaN gives 0, out-of-range values saturate (the
-// result is undefined there).
-uint64_t FloatToWide(float f, bool is_signed) {
-  if (std::isnan(f)) return 0;
-  if (is_signed) {
-    if (f >= 9.2233720368547758e18f) return uint64_t(std::numeric_limits<int64_t>::max());
-    if (f < -9.2233720368547758e18f) return uint64_t(std::numeric_limits<int64_t>::min());
-    return uint64_t(int64_t(f));
-  }
-  if (f <= 0.0f) return 0;
-  if (f >= 1.8446744073709552e19f) return UINT64_MAX;
-  return uint64_t(f);
 }
 
 uint64_t BitFieldExtract(uint64_t base, uint32_t offset, uint32_t count, bool is_signed) {
@@ -182,7 +168,10 @@ void ExecuteWideInstruction(const Inst& in, WaveState& w) {
     case WideOp::kFToS: {
       const uint32_t* f = w.Register(in.a);
       const bool is_signed = op == WideOp::kFToS;
-      AllLanes(out, [&](uint32_t l) { return FloatToWide(F(f[l]), is_signed); });
+      AllLanes(out, [&](uint32_t l) {
+        const double value = F(f[l]);
+        return is_signed ? uint64_t(SaturatingToInteger<int64_t>(value)) : SaturatingToInteger<uint64_t>(value);
+      });
       break;
     }
     default:

@@ -16,6 +16,8 @@
 #include "pixel_hash.h"
 #include "shaders/fullscreen.vert.h"
 #include "shaders/input_count.frag.h"
+#include "shaders/input_depth_step.frag.h"
+#include "shaders/input_stencil_seen.frag.h"
 #include "shaders/input_read.frag.h"
 #include "shaders/input_read_samples.frag.h"
 #include "shaders/input_write.frag.h"
@@ -292,8 +294,82 @@ class RasterizationOrderTest : public InputAttachmentTest {
     device_options_.extension_features = {reinterpret_cast<VkBaseOutStructure*>(&features_)};
   }
   VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT features_{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_FEATURES_EXT, nullptr, VK_TRUE, VK_FALSE,
-      VK_FALSE};
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_FEATURES_EXT, nullptr, VK_TRUE, VK_TRUE,
+      VK_TRUE};
+
+  // One subpass whose depth/stencil attachment (`format`, one aspect) is
+  // also its input attachment, with a colour attachment of `color_format`
+  // that `fragment` writes what it read; 33 full-viewport triangles in
+  // rasterization order. Returns the colours.
+  template <typename T>
+  std::vector<T> RunDepthStencilFeedback(VkFormat format, VkFormat color_format, VkShaderModule fragment) {
+    const bool stencil = format == VK_FORMAT_S8_UINT;
+    Target ds = MakeAttachment(format, 1);
+    Target seen = MakeAttachment(color_format, 1);
+    EXPECT_NE(ds.view, VK_NULL_HANDLE);
+    EXPECT_NE(seen.view, VK_NULL_HANDLE);
+    if (ds.view == VK_NULL_HANDLE || seen.view == VK_NULL_HANDLE) return {};
+    VkAttachmentDescription attachments[2] = {Cleared(format), Cleared(color_format)};
+    attachments[0].stencilLoadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    attachments[0].stencilStoreOp = VK_ATTACHMENT_STORE_OP_STORE;
+    const VkAttachmentReference ds_ref{0, VK_IMAGE_LAYOUT_GENERAL}, color_ref{1, VK_IMAGE_LAYOUT_GENERAL};
+    VkSubpassDescription subpass{};
+    subpass.flags = stencil ? VK_SUBPASS_DESCRIPTION_RASTERIZATION_ORDER_ATTACHMENT_STENCIL_ACCESS_BIT_EXT
+                            : VK_SUBPASS_DESCRIPTION_RASTERIZATION_ORDER_ATTACHMENT_DEPTH_ACCESS_BIT_EXT;
+    subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+    subpass.inputAttachmentCount = 1;
+    subpass.pInputAttachments = &ds_ref;
+    subpass.colorAttachmentCount = 1;
+    subpass.pColorAttachments = &color_ref;
+    subpass.pDepthStencilAttachment = &ds_ref;
+    VkRenderPassCreateInfo ci{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+    ci.attachmentCount = 2;
+    ci.pAttachments = attachments;
+    ci.subpassCount = 1;
+    ci.pSubpasses = &subpass;
+    VkRenderPass pass = VK_NULL_HANDLE;
+    EXPECT_EQ(vkCreateRenderPass(device_, &ci, nullptr, &pass), VK_SUCCESS);
+    if (pass == VK_NULL_HANDLE) return {};
+    Defer([this, pass] { vkDestroyRenderPass(device_, pass, nullptr); });
+    const VkFramebuffer framebuffer = MakeFramebuffer(pass, {&ds, &seen});
+
+    DescriptorSet input = MakeDescriptorSet({VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT});
+    WriteImageDescriptor(input, 0, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, VK_NULL_HANDLE, ds.view);
+    PipelineDesc desc;
+    desc.vertex = Module(kFullscreenVert);
+    desc.fragment = fragment;
+    desc.layout = MakePipelineLayout({input.layout});
+    desc.extent = kExtent;
+    desc.color_formats = {color_format};
+    desc.render_pass = pass;
+    VkPipelineDepthStencilStateCreateInfo& d = desc.depth_stencil;
+    if (stencil) {
+      desc.stencil_format = format;
+      d.flags = VK_PIPELINE_DEPTH_STENCIL_STATE_CREATE_RASTERIZATION_ORDER_ATTACHMENT_STENCIL_ACCESS_BIT_EXT;
+      d.stencilTestEnable = VK_TRUE;
+      d.front = {VK_STENCIL_OP_KEEP, VK_STENCIL_OP_INCREMENT_AND_CLAMP, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_ALWAYS,
+                 0xFF, 0xFF, 0};
+      d.back = d.front;
+    } else {
+      desc.depth_format = format;
+      d.flags = VK_PIPELINE_DEPTH_STENCIL_STATE_CREATE_RASTERIZATION_ORDER_ATTACHMENT_DEPTH_ACCESS_BIT_EXT;
+      d.depthTestEnable = VK_TRUE;
+      d.depthWriteEnable = VK_TRUE;
+      d.depthCompareOp = VK_COMPARE_OP_ALWAYS;
+    }
+    const VkPipeline pipeline = MakePipeline(desc);
+    EXPECT_NE(pipeline, VK_NULL_HANDLE);
+    if (pipeline == VK_NULL_HANDLE) return {};
+
+    VkCommandBuffer cb = BeginCommands();
+    BeginRenderPass(cb, pass, framebuffer, {VkClearValue{}, VkClearValue{}});
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, desc.layout, 0, 1, &input.set, 0, nullptr);
+    vkCmdDraw(cb, 3, 33, 0, 0);
+    vkCmdEndRenderPass(cb);
+    EndSubmitWait(cb);
+    return ReadLayer<T>(seen, 0);
+  }
 };
 
 // One subpass reads and writes the same R32_UINT attachment; 24 instances
@@ -345,6 +421,24 @@ TEST_F(RasterizationOrderTest, FeedbackLoopSeesEveryEarlierFragment) {
   const std::vector<uint32_t> counts = ReadLayer<uint32_t>(counter, 0);
   ASSERT_EQ(counts.size(), size_t(kExtent.width) * kExtent.height);
   for (uint32_t i = 0; i < counts.size(); ++i) ASSERT_EQ(counts[i], 33u) << "pixel " << i;
+}
+
+// The same with the depth attachment: each fragment reads the depth the one
+// before it wrote and writes 1/64 more, so the last one saw 32/64.
+TEST_F(RasterizationOrderTest, DepthFeedbackLoopSeesEveryEarlierFragment) {
+  const std::vector<float> seen =
+      RunDepthStencilFeedback<float>(VK_FORMAT_D32_SFLOAT, VK_FORMAT_R32_SFLOAT, Module(kInputDepthStepFrag));
+  ASSERT_EQ(seen.size(), size_t(kExtent.width) * kExtent.height);
+  for (uint32_t i = 0; i < seen.size(); ++i) ASSERT_EQ(seen[i], 32.0f / 64.0f) << "pixel " << i;
+}
+
+// And with the stencil attachment: each fragment increments it after
+// reading it, so the last one read 32.
+TEST_F(RasterizationOrderTest, StencilFeedbackLoopSeesEveryEarlierFragment) {
+  const std::vector<uint32_t> seen =
+      RunDepthStencilFeedback<uint32_t>(VK_FORMAT_S8_UINT, VK_FORMAT_R32_UINT, Module(kInputStencilSeenFrag));
+  ASSERT_EQ(seen.size(), size_t(kExtent.width) * kExtent.height);
+  for (uint32_t i = 0; i < seen.size(); ++i) ASSERT_EQ(seen[i], 32u) << "pixel " << i;
 }
 
 }  // namespace

@@ -96,6 +96,7 @@ BenchDevice::BenchDevice(const char* app_name, const DeviceFeatureRequest& featu
   enabled_core.shaderInt64 = supported_core.shaderInt64;
   shader_int64_ = supported_core.shaderInt64 == VK_TRUE;
   enabled_core.shaderFloat64 = supported_core.shaderFloat64;
+  enabled_core.geometryShader = supported_core.geometryShader;
   shader_float64_ = supported_core.shaderFloat64 == VK_TRUE;
   // 16-bit floats in buffers likewise (the fp16 workload).
   VkPhysicalDeviceVulkan11Features enabled11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};

@@ -6,7 +6,8 @@
 namespace duet_bench {
 
 VkPipeline CreateGraphicsPipeline(BenchDevice& device, const GraphicsPipelineDesc& desc) {
-  VkPipelineShaderStageCreateInfo stages[2] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
+  VkPipelineShaderStageCreateInfo stages[3] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
+                                               {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
                                                {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO}};
   stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
   stages[0].module = device.CreateShaderModule(desc.vertex_spirv);
@@ -14,6 +15,11 @@ VkPipeline CreateGraphicsPipeline(BenchDevice& device, const GraphicsPipelineDes
   stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
   stages[1].module = device.CreateShaderModule(desc.fragment_spirv);
   stages[1].pName = "main";
+  if (!desc.geometry_spirv.empty()) {
+    stages[2].stage = VK_SHADER_STAGE_GEOMETRY_BIT;
+    stages[2].module = device.CreateShaderModule(desc.geometry_spirv);
+    stages[2].pName = "main";
+  }
 
   VkPipelineVertexInputStateCreateInfo vertex_input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
   vertex_input.vertexBindingDescriptionCount = uint32_t(desc.bindings.size());
@@ -23,7 +29,7 @@ VkPipeline CreateGraphicsPipeline(BenchDevice& device, const GraphicsPipelineDes
 
   VkPipelineInputAssemblyStateCreateInfo input_assembly{
       VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-  input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  input_assembly.topology = desc.topology;
 
   const VkViewport viewport{0, 0, float(kTargetSize), float(kTargetSize), 0, 1};
   const VkRect2D scissor{{0, 0}, {kTargetSize, kTargetSize}};
@@ -64,7 +70,7 @@ VkPipeline CreateGraphicsPipeline(BenchDevice& device, const GraphicsPipelineDes
 
   VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
   info.pNext = &rendering;
-  info.stageCount = 2;
+  info.stageCount = desc.geometry_spirv.empty() ? 2 : 3;
   info.pStages = stages;
   info.pVertexInputState = &vertex_input;
   info.pInputAssemblyState = &input_assembly;

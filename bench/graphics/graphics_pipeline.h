@@ -1,5 +1,5 @@
 // Graphics pipelines for dynamic rendering into the RenderTarget (static
-// 512x512 viewport and scissor, triangle lists, no blending) and the
+// 512x512 viewport and scissor, triangle lists unless said, no blending) and the
 // descriptor sets the workloads bind. Objects are destroyed with the
 // device; failures throw BenchFailure.
 #pragma once
@@ -17,6 +17,8 @@ class BenchDevice;
 struct GraphicsPipelineDesc {
   std::span<const uint32_t> vertex_spirv;
   std::span<const uint32_t> fragment_spirv;
+  std::span<const uint32_t> geometry_spirv;  // empty: no geometry shader
+  VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   std::vector<VkVertexInputBindingDescription> bindings;
   std::vector<VkVertexInputAttributeDescription> attributes;
   VkPipelineLayout layout = VK_NULL_HANDLE;

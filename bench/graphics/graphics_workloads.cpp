@@ -19,6 +19,7 @@ constexpr GraphicsWorkloadInfo kWorkloads[] = {
     {"textured_cube", "lit textured cube (UBO MVP, 256^2 texture)", MakeTexturedCube, {16, 0.5}},
     {"small_triangles", "20,000 small triangles, depth test", MakeSmallTriangles, {24, 1.0}},
     {"fullscreen_alu", "full-screen ALU fragment shader (64x sin+cos)", MakeFullscreenAlu, {3, 0.5}},
+    {"geometry_sprites", "20,000 geometry-shader sprites, depth test", MakeGeometrySprites, {24, 1.0}},
 };
 
 constexpr std::array<WorkloadName, std::size(kWorkloads)> MakeNames() {

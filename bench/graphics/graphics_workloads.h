@@ -62,5 +62,6 @@ class GraphicsWorkload : public BenchWorkload {
 std::unique_ptr<BenchWorkload> MakeTexturedCube(BenchDevice& device);
 std::unique_ptr<BenchWorkload> MakeSmallTriangles(BenchDevice& device);
 std::unique_ptr<BenchWorkload> MakeFullscreenAlu(BenchDevice& device);
+std::unique_ptr<BenchWorkload> MakeGeometrySprites(BenchDevice& device);
 
 }  // namespace duet_bench

@@ -102,6 +102,14 @@ DeviceFeatures MakeFeatures() {
   f.core.drawIndirectFirstInstance = VK_TRUE;
   f.vulkan12.drawIndirectCount = VK_TRUE;
 
+  // Geometry shaders (primitive/geometry_stage: every input and output
+  // primitive, instancing, layered rendering, PrimitiveId; stream 0 only,
+  // no transform feedback), with PointSize, under multiview too
+  // (tests/integration/geometry_shader_test.cpp).
+  f.core.geometryShader = VK_TRUE;
+  f.core.shaderTessellationAndGeometryPointSize = VK_TRUE;
+  f.vulkan11.multiviewGeometryShader = VK_TRUE;
+
   // Mandatory since Vulkan 1.1.
   f.vulkan11.multiview = VK_TRUE;
   // BaseVertex, BaseInstance and DrawIndex in vertex shaders
@@ -371,6 +379,11 @@ DeviceProperties MakeProperties() {
   l.maxVertexInputAttributeOffset = 2047;
   l.maxVertexInputBindingStride = 2048;
   l.maxVertexOutputComponents = 128;
+  l.maxGeometryShaderInvocations = 127;  // a lane each: no reason for the minimum (32)
+  l.maxGeometryInputComponents = 64;
+  l.maxGeometryOutputComponents = 128;
+  l.maxGeometryOutputVertices = 256;
+  l.maxGeometryTotalOutputComponents = 1024;
   l.maxFragmentInputComponents = 128;
   l.maxFragmentOutputAttachments = 8;
   l.maxFragmentDualSrcAttachments = 1;
@@ -440,7 +453,8 @@ DeviceProperties MakeProperties() {
   CopyUuid(v11.deviceUUID, "duet-device-0");
   CopyUuid(v11.driverUUID, "duet-drv-" DUET_VERSION_STRING);
   v11.subgroupSize = spirv_exec::kWaveWidth;  // a subgroup is a wave
-  v11.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+  v11.subgroupSupportedStages =
+      VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_GEOMETRY_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
   v11.subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
                                     VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
                                     VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT |

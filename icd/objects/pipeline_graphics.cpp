@@ -1,4 +1,4 @@
-// vkCreateGraphicsPipelines: compile the vertex and fragment stages and copy
+// vkCreateGraphicsPipelines: compile the vertex, geometry and fragment stages and copy
 // the fixed-function state out of the create info (raster/graphics_state.h).
 #include <algorithm>
 #include <string>
@@ -218,6 +218,9 @@ VkResult CreateGraphicsPipeline(const Device& device, const VkGraphicsPipelineCr
     if (stage.stage == VK_SHADER_STAGE_VERTEX_BIT) {
       result = CompileShaderStage(device, stage, spirv_exec::ShaderStage::kVertex, &g.vertex);
       has_vertex = true;
+    } else if (stage.stage == VK_SHADER_STAGE_GEOMETRY_BIT) {
+      result = CompileShaderStage(device, stage, spirv_exec::ShaderStage::kGeometry, &g.geometry);
+      g.has_geometry = true;
     } else if (stage.stage == VK_SHADER_STAGE_FRAGMENT_BIT) {
       result = CompileShaderStage(device, stage, spirv_exec::ShaderStage::kFragment, &g.fragment);
       g.has_fragment = true;

@@ -2,6 +2,8 @@
 // set up triangles and rasterize them.
 #include "raster/draw.h"
 
+#include <spirv/unified1/spirv.hpp11>
+
 #include <algorithm>
 #include <cstring>
 #include <unordered_map>
@@ -11,9 +13,11 @@
 #include "objects/pipeline.h"
 #include "raster/deferred_clear.h"
 #include "raster/fragment_output.h"
-#include "raster/primitive_setup.h"
+#include "primitive/geometry_stage.h"
+#include "primitive/input_assembly.h"
+#include "primitive/primitive_setup.h"
 #include "raster/tile_raster.h"
-#include "raster/vertex_stage.h"
+#include "primitive/vertex_stage.h"
 #include "spirv_exec/resource_roots.h"
 #include "util/log.h"
 #include "util/thread_pool.h"
@@ -122,19 +126,24 @@ uint64_t AssembledPrimitives(VkPrimitiveTopology topology, const std::vector<uin
   while (start < slots.size()) {
     size_t end = start;
     while (end < slots.size() && slots[end] != UINT32_MAX) ++end;
-    const uint64_t n = end - start;
-    switch (topology) {
-      case VK_PRIMITIVE_TOPOLOGY_POINT_LIST: primitives += n; break;
-      case VK_PRIMITIVE_TOPOLOGY_LINE_LIST: primitives += n / 2; break;
-      case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP: primitives += n >= 2 ? n - 1 : 0; break;
-      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST: primitives += n / 3; break;
-      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
-      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN: primitives += n >= 3 ? n - 2 : 0; break;
-      default: break;
-    }
+    primitives += PrimitiveCount(topology, end - start);
     start = end + 1;
   }
   return primitives;
+}
+
+// The primitives of the draw's elements as a geometry shader takes them
+// (TopologyVertices(topology) slots each), across restarts.
+void GeometryInputPrimitives(VkPrimitiveTopology topology, bool provoking_last, const std::vector<uint32_t>& slots,
+                             std::vector<uint32_t>* out) {
+  out->clear();
+  size_t start = 0;
+  while (start < slots.size()) {
+    size_t end = start;
+    while (end < slots.size() && slots[end] != UINT32_MAX) ++end;
+    AssemblePrimitives(topology, std::span(slots.data() + start, end - start), provoking_last, out);
+    start = end + 1;
+  }
 }
 
 // What a draw builds, kept by each replaying thread from draw to draw: a
@@ -144,6 +153,8 @@ struct DrawScratch {
   std::vector<uint32_t> ids, unique, slots;
   std::vector<uint8_t> restarts;
   ShadedVertices vertices;
+  std::vector<uint32_t> geometry_primitives;
+  GeometryOutput geometry;
   TriangleSetup setup;
 };
 
@@ -233,7 +244,10 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
   // in the render area) only the vertex shader's stores and atomics remain.
   const bool rasterizes = !state.rasterization.discard && any_pixel;
   // (Pipeline statistics still count the vertices and primitives.)
-  if (!rasterizes && !gp.vertex.writes_memory && counters.statistics == nullptr) return;
+  const bool geometry = gp.has_geometry;
+  if (!rasterizes && !gp.vertex.writes_memory && !(geometry && gp.geometry.writes_memory) &&
+      counters.statistics == nullptr)
+    return;
   // The draw's waves (here and on the pool's threads) stop once the device is
   // lost or one of them has looped past the limit.
   const spirv_exec::ShaderWatchdog watchdog = spirv_exec::DeviceWatchdog(device);
@@ -243,9 +257,16 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
   const spirv_exec::ShaderResources vertex_resources = spirv_exec::ResolveResources(gp.vertex, bindings.shader);
   const spirv_exec::ShaderResources fragment_resources =
       gp.has_fragment ? spirv_exec::ResolveResources(gp.fragment, bindings.shader) : spirv_exec::ShaderResources{};
-  const VaryingLayout layout = MatchVaryings(gp.vertex, gp.has_fragment ? &gp.fragment : nullptr);
+  const spirv_exec::ShaderResources geometry_resources =
+      geometry ? spirv_exec::ResolveResources(gp.geometry, bindings.shader) : spirv_exec::ShaderResources{};
+  // What the rasterizer takes from the last stage before it, and (with a
+  // geometry shader) what the vertex shader hands the geometry shader.
+  const VaryingLayout layout =
+      MatchVaryings(geometry ? gp.geometry : gp.vertex, gp.has_fragment ? &gp.fragment : nullptr);
+  const VaryingLayout vertex_layout = geometry ? MatchVaryings(gp.vertex, &gp.geometry) : layout;
   if (targets.deferred != nullptr && !targets.deferred->Empty() &&
-      (ReadsAttachments(targets, vertex_resources) || ReadsAttachments(targets, fragment_resources)))
+      (ReadsAttachments(targets, vertex_resources) || ReadsAttachments(targets, fragment_resources) ||
+       (geometry && ReadsAttachments(targets, geometry_resources))))
     targets.deferred->Flush();
 
   SetupParameters params{{}, {}, &state.rasterization,
@@ -263,6 +284,8 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
   params.cull_count = layout.cull_count;
   if (layout.viewport_index_offset != UINT32_MAX) params.viewport_index_at = kVaryingsOffset + layout.viewport_index_offset;
   if (layout.layer_offset != UINT32_MAX) params.layer_at = kVaryingsOffset + layout.layer_offset;
+  params.primitive_ids = gp.has_fragment && gp.fragment.BuiltinInput(uint32_t(spv::BuiltIn::PrimitiveId)) != UINT32_MAX;
+  if (layout.primitive_id_offset != UINT32_MAX) params.primitive_id_at = kVaryingsOffset + layout.primitive_id_offset;
   std::vector<SetupParameters> viewports(std::max<size_t>(state.viewports.size(), 1), params);
   for (size_t i = 0; i < state.viewports.size(); ++i) {
     viewports[i].viewport = state.viewports[i];
@@ -316,25 +339,47 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
     fragment.view_index = view;
     for (uint32_t instance = draw.first_instance; instance < draw.first_instance + draw.instance_count; ++instance) {
       ShadedVertices& vertices = scratch.vertices;
-      ShadeVertices(bindings, state, gp.vertex, vertex_resources, layout, unique, instance, draw, view, &vertices);
+      ShadeVertices(bindings, state, gp.vertex, vertex_resources, vertex_layout, unique, instance, draw, view,
+                    &vertices);
       if (watchdog.Stopped()) return;  // the vertices are meaningless
-      // Depth from -w..w to 0..w: clipping and the viewport then work as usual.
-      if (state.rasterization.negative_one_to_one)
-        for (uint32_t i = 0; i < unique.size(); ++i) {
-          float* v = vertices.Vertex(i);
-          v[2] = (v[2] + v[3]) * 0.5f;
-        }
       if (statistics != nullptr) {
         statistics->Add(VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_VERTICES_BIT, elements);
         statistics->Add(VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT, assembled);
         statistics->Add(VK_QUERY_PIPELINE_STATISTIC_VERTEX_SHADER_INVOCATIONS_BIT, unique.size());
       }
+      // What the rasterizer sets up: the vertex shader's vertices and the
+      // draw's topology, or the geometry shader's strips.
+      ShadedVertices* raster_vertices = &vertices;
+      const std::vector<uint32_t>* raster_indices = &slots;
+      VkPrimitiveTopology raster_topology = state.topology;
+      uint64_t clipping_inputs = assembled;
+      if (geometry) {
+        GeometryInputPrimitives(state.topology, state.rasterization.provoking_last, slots,
+                                &scratch.geometry_primitives);
+        const GeometryStage stage{&gp.geometry, &geometry_resources, &vertex_layout, &layout, view};
+        ShadeGeometry(stage, vertices, scratch.geometry_primitives, TopologyVertices(state.topology),
+                      &scratch.geometry);
+        if (watchdog.Stopped()) return;
+        if (statistics != nullptr) {
+          statistics->Add(VK_QUERY_PIPELINE_STATISTIC_GEOMETRY_SHADER_INVOCATIONS_BIT, scratch.geometry.invocations);
+          statistics->Add(VK_QUERY_PIPELINE_STATISTIC_GEOMETRY_SHADER_PRIMITIVES_BIT, scratch.geometry.primitives);
+        }
+        raster_vertices = &scratch.geometry.vertices;
+        raster_indices = &scratch.geometry.indices;
+        raster_topology = scratch.geometry.topology;
+        clipping_inputs = scratch.geometry.primitives;
+      }
+      // Depth from -w..w to 0..w: clipping and the viewport then work as usual.
+      if (state.rasterization.negative_one_to_one)
+        for (float* v = raster_vertices->data.data(); v < raster_vertices->data.data() + raster_vertices->data.size();
+             v += raster_vertices->stride)
+          v[2] = (v[2] + v[3]) * 0.5f;
       if (!rasterizes) continue;
       TriangleSetup& setup = scratch.setup;
       setup.triangles.clear();
       setup.varyings.clear();
       setup.clipped_primitives = 0;
-      SetupTriangles(vertices, slots, state.topology, viewports, layout.floats, &setup);
+      SetupTriangles(*raster_vertices, *raster_indices, raster_topology, viewports, layout.floats, &setup);
       uint64_t fragment_invocations = 0;
       if (grouped)
         RasterizeGroups(targets, state, viewports, targets.view_mask != 0 ? view : 0, &setup, &fragment,
@@ -343,7 +388,7 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
         RasterizeTriangles(setup, fragment, outputs, counters.samples_passed,
                            statistics != nullptr ? &fragment_invocations : nullptr);
       if (statistics != nullptr) {
-        statistics->Add(VK_QUERY_PIPELINE_STATISTIC_CLIPPING_INVOCATIONS_BIT, assembled);
+        statistics->Add(VK_QUERY_PIPELINE_STATISTIC_CLIPPING_INVOCATIONS_BIT, clipping_inputs);
         statistics->Add(VK_QUERY_PIPELINE_STATISTIC_CLIPPING_PRIMITIVES_BIT, setup.clipped_primitives);
         statistics->Add(VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT, fragment_invocations);
       }

@@ -97,7 +97,9 @@ struct GraphicsState {
 
 struct GraphicsPipelineState {
   spirv_exec::Program vertex;
+  spirv_exec::Program geometry;
   spirv_exec::Program fragment;
+  bool has_geometry = false;
   bool has_fragment = false;
   GraphicsState state;
   std::bitset<64> dynamic;  // bit = index in DynamicStateIndex()

@@ -27,7 +27,7 @@ constexpr uint32_t kQuadsPerWave = kWaveWidth / 4;
 struct FragmentBuiltins {
   uint32_t frag_coord, front_facing, helper, sample_id, frag_depth, stencil_ref, sample_mask, view_index, point_coord;
   uint32_t layer, viewport_index;
-  uint32_t sample_position, sample_mask_in;
+  uint32_t sample_position, sample_mask_in, primitive_id;
   explicit FragmentBuiltins(const spirv_exec::Program& p)
       : frag_coord(p.BuiltinInput(uint32_t(spv::BuiltIn::FragCoord))),
         front_facing(p.BuiltinInput(uint32_t(spv::BuiltIn::FrontFacing))),
@@ -41,7 +41,8 @@ struct FragmentBuiltins {
         layer(p.BuiltinInput(uint32_t(spv::BuiltIn::Layer))),
         viewport_index(p.BuiltinInput(uint32_t(spv::BuiltIn::ViewportIndex))),
         sample_position(p.BuiltinInput(uint32_t(spv::BuiltIn::SamplePosition))),
-        sample_mask_in(p.BuiltinInput(uint32_t(spv::BuiltIn::SampleMask))) {}
+        sample_mask_in(p.BuiltinInput(uint32_t(spv::BuiltIn::SampleMask))),
+        primitive_id(p.BuiltinInput(uint32_t(spv::BuiltIn::PrimitiveId))) {}
 };
 
 enum class Interpolation : uint8_t { kPerspective, kLinear, kFlat };
@@ -757,6 +758,7 @@ class TileRasterizer {
       }
     }
     set(builtins_.front_facing, [&](uint32_t) { return uint32_t(tri.front_facing); });
+    set(builtins_.primitive_id, [&](uint32_t) { return tri.primitive_id; });
     set(builtins_.helper, [&](uint32_t l) { return uint32_t(b.coverage[l] == 0); });
     set(builtins_.sample_id, [&](uint32_t l) { return b.LaneSample(l); });
     // Per sample: the lane's own sample; else every sample the rasterizer

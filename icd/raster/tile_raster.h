@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "raster/fragment_output.h"
-#include "raster/primitive_setup.h"
-#include "raster/vertex_stage.h"
+#include "primitive/primitive_setup.h"
+#include "primitive/vertex_stage.h"
 #include "spirv_exec/wave.h"
 
 namespace duet::raster {

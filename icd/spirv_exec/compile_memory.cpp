@@ -331,6 +331,19 @@ bool Compiler::DeclareGlobals(const SpirvEntryPoint& entry) {
         if (std::find(entry.interface.begin(), entry.interface.end(), id) == entry.interface.end()) continue;
         // Stage inputs and outputs live in registers, not memory.
         p.builtin_register = NewRegisters(ScalarCount(p.pointee));
+        if (storage == StorageClass::Input && program_.stage == ShaderStage::kGeometry &&
+            m.Type(p.pointee).kind == SpvOp::OpTypeArray) {
+          // Per-vertex inputs: arrays over the input primitive's vertices,
+          // declared as vertex 0's element with the stride to the next.
+          const uint32_t element = m.Type(p.pointee).element;
+          std::vector<InterfaceSlot>& slots = program_.inputs;
+          std::vector<BuiltinSlot>& builtins = program_.builtin_inputs;
+          const size_t first_slot = slots.size(), first_builtin = builtins.size();
+          if (!DeclareInterface(element, p.builtin_register, true, d)) return false;
+          for (size_t i = first_slot; i < slots.size(); ++i) slots[i].vertex_stride = ScalarCount(element);
+          for (size_t i = first_builtin; i < builtins.size(); ++i) builtins[i].vertex_stride = ScalarCount(element);
+          break;
+        }
         if (!DeclareInterface(p.pointee, p.builtin_register, storage == StorageClass::Input, d)) return false;
         break;
       case StorageClass::UniformConstant: {
@@ -808,6 +821,18 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
     case SpvOp::OpMemoryBarrier:
       // Waves of a workgroup run on one thread; atomics are real atomics.
       return true;
+    case SpvOp::OpEmitVertex:
+    case SpvOp::OpEndPrimitive:
+    case SpvOp::OpEmitStreamVertex:
+    case SpvOp::OpEndStreamPrimitive: {
+      if (program_.stage != ShaderStage::kGeometry) return Fail("vertex emission outside a geometry shader");
+      uint32_t stream = 0;
+      const bool streamed = inst.op == SpvOp::OpEmitStreamVertex || inst.op == SpvOp::OpEndStreamPrimitive;
+      if (streamed && !m.ScalarConstant(inst[0], &stream)) return Fail("a vertex stream that is not a constant");
+      const bool end = inst.op == SpvOp::OpEndPrimitive || inst.op == SpvOp::OpEndStreamPrimitive;
+      Emit(Op::kEmit, 0, 0, 0, 0, uint16_t(stream), end ? 1 : 0);
+      return true;
+    }
     default:
       *handled = false;
       return true;

@@ -529,9 +529,10 @@ bool CompileStage(const std::vector<uint32_t>& words, const char* entry_name, Sh
                   std::string* error) {
   SpirvModule module;
   if (!ParseSpirvModule(words, &module, error)) return false;
-  const spv::ExecutionModel model = stage == ShaderStage::kCompute  ? spv::ExecutionModel::GLCompute
-                                    : stage == ShaderStage::kVertex ? spv::ExecutionModel::Vertex
-                                                                    : spv::ExecutionModel::Fragment;
+  const spv::ExecutionModel model = stage == ShaderStage::kCompute    ? spv::ExecutionModel::GLCompute
+                                    : stage == ShaderStage::kVertex   ? spv::ExecutionModel::Vertex
+                                    : stage == ShaderStage::kGeometry ? spv::ExecutionModel::Geometry
+                                                                      : spv::ExecutionModel::Fragment;
   for (const SpirvEntryPoint& entry : module.entry_points) {
     if (entry.name != entry_name || entry.model != model) continue;
     static std::atomic<uint64_t> compilations{0};
@@ -539,6 +540,19 @@ bool CompileStage(const std::vector<uint32_t>& words, const char* entry_name, Sh
     program->stage = stage;
     program->early_fragment_tests = entry.early_fragment_tests;
     program->post_depth_coverage = entry.post_depth_coverage;
+    if (stage == ShaderStage::kGeometry) {
+      GeometryModes& g = program->geometry;
+      if (entry.input_vertices == 0 || entry.output_primitive == spv::ExecutionMode{}) {
+        *error = "geometry shader without an input or output primitive mode";
+        return false;
+      }
+      g.input_vertices = entry.input_vertices;
+      g.output_vertices = entry.output_vertices;
+      g.invocations = std::max(entry.invocations, 1u);
+      g.output = entry.output_primitive == spv::ExecutionMode::OutputPoints      ? GeometryModes::Output::kPoints
+                 : entry.output_primitive == spv::ExecutionMode::OutputLineStrip ? GeometryModes::Output::kLineStrip
+                                                                                 : GeometryModes::Output::kTriangleStrip;
+    }
     Compiler compiler(module, program);
     if (!compiler.Compile(entry, error)) return false;
     program->writes_memory = WritesMemory(*program);

@@ -402,6 +402,9 @@ WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* im
       case Op::kBarrier:
         if constexpr (kTrace) TraceInstruction(p, pc, w, active_before);
         return WaveStatus::kAtBarrier;
+      case Op::kEmit:
+        if constexpr (kTrace) TraceInstruction(p, pc, w, active_before);
+        return WaveStatus::kEmit;
 
       case Op::kImageWrite:
       case Op::kImageAtomic: {

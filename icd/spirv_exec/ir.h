@@ -164,6 +164,10 @@ enum class Op : uint16_t {
   // load zero-extends; a store writes the low bytes of register c.
   kLoadNarrow,
   kStoreNarrow,
+  // Geometry shaders (OpEmit*Vertex, OpEnd*Primitive): the wave yields
+  // (WaveStatus::kEmit) so the stage can take the active lanes' outputs as
+  // a vertex (ext 0) or end their strips (ext 1); aux = the stream.
+  kEmit,
 };
 
 // The addressing of a kLoadNarrow / kStoreNarrow.
@@ -372,7 +376,7 @@ struct BuiltinRegisters {
   uint32_t num_subgroups = UINT32_MAX;
 };
 
-enum class ShaderStage : uint8_t { kCompute, kVertex, kFragment };
+enum class ShaderStage : uint8_t { kCompute, kVertex, kFragment, kGeometry };
 
 // A user-defined input or output at one location: `count` registers (one
 // per component, starting at `component`) from `reg`.
@@ -384,6 +388,10 @@ struct InterfaceSlot {
   uint32_t index = 0;  // fragment outputs: 1 for the second source colour of dual-source blending
   bool flat = false, noperspective = false, centroid = false, sample = false;
   bool integer = false;  // integer components (never interpolated)
+  // Per-vertex inputs of a geometry shader (arrays over the input
+  // primitive's vertices): registers from one vertex to the next; `reg` is
+  // vertex 0's. 0 for everything else.
+  uint32_t vertex_stride = 0;
 };
 
 // A built-in input or output (SPIR-V BuiltIn value) held in `count` registers.
@@ -391,6 +399,15 @@ struct BuiltinSlot {
   uint32_t builtin = 0;
   uint32_t reg = 0;
   uint32_t count = 0;
+  uint32_t vertex_stride = 0;  // as InterfaceSlot::vertex_stride (gl_in[])
+};
+
+// What a geometry shader takes and makes (its execution modes).
+struct GeometryModes {
+  uint32_t input_vertices = 1;   // 1 points, 2 lines, 4 lines with adjacency, 3 triangles, 6 with adjacency
+  uint32_t output_vertices = 0;  // OutputVertices: the most one invocation emits
+  uint32_t invocations = 1;
+  enum class Output : uint8_t { kPoints, kLineStrip, kTriangleStrip } output = Output::kPoints;
 };
 
 // How the interpreter runs one instruction, prepared once per program
@@ -453,6 +470,7 @@ struct Program {
   uint32_t private_memory_size = 0;  // per lane
   uint32_t local_size[3] = {1, 1, 1};
   bool uses_barrier = false;
+  GeometryModes geometry;  // kGeometry
 };
 
 // Compiles the entry point `entry` of prepared SPIR-V (see spirv_ingest.h)

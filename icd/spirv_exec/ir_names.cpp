@@ -85,6 +85,7 @@ const char* OpName(Op op) {
     case Op::kReturn: return "Return";
     case Op::kKill: return "Kill";
     case Op::kBarrier: return "Barrier";
+    case Op::kEmit: return "Emit";
     case Op::kImageRead: return "ImageRead";
     case Op::kImageWrite: return "ImageWrite";
     case Op::kImageQuerySize: return "ImageQuerySize";
@@ -143,6 +144,7 @@ bool OpWritesDst(Op op) {
     case Op::kReturn:
     case Op::kKill:
     case Op::kBarrier:
+    case Op::kEmit:
     case Op::kImageWrite:
     case Op::kDemote:
       return false;

@@ -84,6 +84,7 @@ bool WritesOf(const Inst& in, const LaneKernels& kernels, Writes* writes) {
     case Op::kReturn:
     case Op::kKill:
     case Op::kBarrier:
+    case Op::kEmit:
     case Op::kDemote:
       *writes = {};
       return true;
@@ -145,6 +146,10 @@ bool ReadsOf(const Program& p, const Inst& in, const LaneKernels& kernels, std::
     return true;
   }
   switch (in.op) {
+    case Op::kEmit:  // the stage reads the outputs at each emit
+      for (const InterfaceSlot& s : p.outputs) add(s.reg, s.count);
+      for (const BuiltinSlot& s : p.builtin_outputs) add(s.reg, s.count);
+      return true;
     case Op::kBlockBegin:
     case Op::kBranch:
     case Op::kLoopBack:
@@ -268,15 +273,21 @@ void Remove(Program& p, const std::vector<uint8_t>& removed) {
 
 // Whether `reg` is one of the stage's outputs: written by stores, not an
 // SSA value (a copy of one is not the same as reading it later).
-bool InSlots(const std::vector<InterfaceSlot>& slots, const std::vector<BuiltinSlot>& builtins, uint32_t reg) {
+// The registers of a slot: of every vertex, for a geometry shader's per-vertex inputs.
+template <typename Slot>
+uint32_t SlotSpan(const Program& p, const Slot& s) {
+  return s.vertex_stride == 0 ? s.count : (p.geometry.input_vertices - 1) * s.vertex_stride + s.count;
+}
+bool InSlots(const Program& p, const std::vector<InterfaceSlot>& slots, const std::vector<BuiltinSlot>& builtins,
+             uint32_t reg) {
   auto in = [reg](uint32_t first, uint32_t count) { return reg >= first && reg < first + count; };
   for (const InterfaceSlot& s : slots)
-    if (in(s.reg, s.count)) return true;
+    if (in(s.reg, SlotSpan(p, s))) return true;
   for (const BuiltinSlot& s : builtins)
-    if (in(s.reg, s.count)) return true;
+    if (in(s.reg, SlotSpan(p, s))) return true;
   return false;
 }
-bool IsOutput(const Program& p, uint32_t reg) { return InSlots(p.outputs, p.builtin_outputs, reg); }
+bool IsOutput(const Program& p, uint32_t reg) { return InSlots(p, p.outputs, p.builtin_outputs, reg); }
 
 // Copy propagation: a move into a register nothing else writes, from a
 // register written at most once (or never: a constant, an input), is
@@ -310,8 +321,8 @@ void PropagateCopies(Program& p, const LaneKernels& kernels) {
   };
   for (const InterfaceSlot& s : p.outputs) pin(s.reg, s.count);
   for (const BuiltinSlot& s : p.builtin_outputs) pin(s.reg, s.count);
-  for (const InterfaceSlot& s : p.inputs) pin(s.reg, s.count);
-  for (const BuiltinSlot& s : p.builtin_inputs) pin(s.reg, s.count);
+  for (const InterfaceSlot& s : p.inputs) pin(s.reg, SlotSpan(p, s));
+  for (const BuiltinSlot& s : p.builtin_inputs) pin(s.reg, SlotSpan(p, s));
 
   // replacement[r]: the register r's readers read instead.
   std::vector<uint32_t> replacement(registers);
@@ -392,7 +403,7 @@ void ForEachOutputRegister(const Program& p, Fn fn) {
 
 // Whether `reg` is one of the stage's inputs or outputs.
 bool IsInterface(const Program& p, uint32_t reg) {
-  return IsOutput(p, reg) || InSlots(p.inputs, p.builtin_inputs, reg);
+  return IsOutput(p, reg) || InSlots(p, p.inputs, p.builtin_inputs, reg);
 }
 
 // Phi coalescing: a loop's phi P, written on the back edge from S, takes
@@ -809,9 +820,9 @@ bool UniformityAnalysis::Run(std::vector<uint8_t>* uniform) {
   };
   for (const InterfaceSlot& s : p_.outputs) force(s.reg, s.count);
   for (const BuiltinSlot& s : p_.builtin_outputs) force(s.reg, s.count);
-  for (const InterfaceSlot& s : p_.inputs) force(s.reg, s.count);
+  for (const InterfaceSlot& s : p_.inputs) force(s.reg, SlotSpan(p_, s));
   for (const BuiltinSlot& s : p_.builtin_inputs)
-    if (!given[s.reg]) force(s.reg, s.count);
+    if (!given[s.reg]) force(s.reg, SlotSpan(p_, s));
 
   // Varying only grows, so this ends.
   int rounds = 0;

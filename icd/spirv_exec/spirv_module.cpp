@@ -121,6 +121,19 @@ bool ParseSpirvModule(std::vector<uint32_t> words, SpirvModule* module, std::str
           if (mode == spv::ExecutionMode::EarlyFragmentTests) e.early_fragment_tests = true;
           if (mode == spv::ExecutionMode::PostDepthCoverage) e.post_depth_coverage = true;
           if (mode == spv::ExecutionMode::DepthReplacing) e.depth_replacing = true;
+          switch (mode) {
+            case spv::ExecutionMode::InputPoints: e.input_vertices = 1; break;
+            case spv::ExecutionMode::InputLines: e.input_vertices = 2; break;
+            case spv::ExecutionMode::InputLinesAdjacency: e.input_vertices = 4; break;
+            case spv::ExecutionMode::Triangles: e.input_vertices = 3; break;
+            case spv::ExecutionMode::InputTrianglesAdjacency: e.input_vertices = 6; break;
+            case spv::ExecutionMode::OutputVertices: e.output_vertices = inst[2]; break;
+            case spv::ExecutionMode::Invocations: e.invocations = inst[2]; break;
+            case spv::ExecutionMode::OutputPoints:
+            case spv::ExecutionMode::OutputLineStrip:
+            case spv::ExecutionMode::OutputTriangleStrip: e.output_primitive = mode; break;
+            default: break;
+          }
         }
         break;
       case Op::OpDecorate: {

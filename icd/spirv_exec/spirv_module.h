@@ -81,6 +81,11 @@ struct SpirvEntryPoint {
   bool early_fragment_tests = false;
   bool post_depth_coverage = false;  // SampleMaskIn after the early tests (SPV_KHR_post_depth_coverage)
   bool depth_replacing = false;
+  // Geometry shaders: vertices of the input primitive (Input* / Triangles
+  // modes), OutputVertices, Invocations, and the output mode (OutputPoints,
+  // OutputLineStrip, OutputTriangleStrip; 0 when none).
+  uint32_t input_vertices = 0, output_vertices = 0, invocations = 1;
+  spv::ExecutionMode output_primitive{};
 };
 
 struct SpirvModule {

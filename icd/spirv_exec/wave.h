@@ -111,14 +111,16 @@ struct ShaderResources {
   std::shared_ptr<const DescriptorTables> tables;
 };
 
-enum class WaveStatus { kFinished, kAtBarrier };
+// kEmit: a geometry shader's kEmit stopped the wave (program.code[pc - 1]):
+// the caller takes its active lanes' vertex or strip end, then runs on.
+enum class WaveStatus { kFinished, kAtBarrier, kEmit };
 
 // Sizes the state for `program`, broadcasts its constants and makes the
 // `launched` lanes enter the first block. Built-in registers are the
 // caller's to fill before running.
 void ResetWave(const Program& program, LaneMask launched, WaveState* wave);
 
-// Runs until the program ends or the wave reaches a workgroup barrier. A
+// Runs until the program ends, the wave reaches a workgroup barrier or emits. A
 // wave stopped by its watchdog returns kFinished with `aborted` set.
 // `roots` has one entry per Program::roots; kWorkgroup roots point into the
 // workgroup's memory, kPrivate roots are per lane and need no entry.

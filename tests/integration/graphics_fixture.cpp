@@ -82,6 +82,9 @@ VkPipeline GraphicsTest::MakePipeline(const PipelineDesc& d) {
   std::vector<VkPipelineShaderStageCreateInfo> stages;
   stages.push_back({VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT,
                     d.vertex, "main", nullptr});
+  if (d.geometry != VK_NULL_HANDLE)
+    stages.push_back({VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_GEOMETRY_BIT,
+                      d.geometry, "main", nullptr});
   if (d.fragment != VK_NULL_HANDLE)
     stages.push_back({VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
                       d.fragment, "main", nullptr});
@@ -212,8 +215,19 @@ Target GraphicsTest::MakeTarget(VkFormat format, VkExtent2D extent, VkImageUsage
   return t;
 }
 
+Target GraphicsTest::MakeLayeredTarget(VkFormat format, VkExtent2D extent, uint32_t layers) {
+  Target t;
+  t.format = format;
+  t.extent = extent;
+  t.image = MakeGeneralImage(ImageInfo(VK_IMAGE_TYPE_2D, format, {extent.width, extent.height, 1}, 1, layers,
+                                       VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT));
+  if (t.image != VK_NULL_HANDLE)
+    t.view = MakeView(t.image, VK_IMAGE_VIEW_TYPE_2D_ARRAY, format, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, layers});
+  return t;
+}
+
 void GraphicsTest::BeginRendering(VkCommandBuffer cb, const std::vector<AttachmentUse>& colors,
-                                  AttachmentUse depth_stencil) {
+                                  AttachmentUse depth_stencil, uint32_t layers) {
   auto attachment = [](const AttachmentUse& use) {
     VkRenderingAttachmentInfo a{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
     a.imageView = use.target->view;
@@ -230,7 +244,7 @@ void GraphicsTest::BeginRendering(VkCommandBuffer cb, const std::vector<Attachme
   VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
   const Target* first = !colors.empty() ? colors[0].target : depth_stencil.target;
   info.renderArea = {{0, 0}, first->extent};
-  info.layerCount = 1;
+  info.layerCount = layers;
   info.colorAttachmentCount = uint32_t(color_infos.size());
   info.pColorAttachments = color_infos.data();
   if (depth_stencil.target != nullptr) {

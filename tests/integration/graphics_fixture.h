@@ -20,6 +20,7 @@ namespace duet_test {
 struct PipelineDesc {
   VkShaderModule vertex = VK_NULL_HANDLE;
   VkShaderModule fragment = VK_NULL_HANDLE;  // VK_NULL_HANDLE: no fragment shader
+  VkShaderModule geometry = VK_NULL_HANDLE;  // VK_NULL_HANDLE: no geometry shader
   VkPipelineLayout layout = VK_NULL_HANDLE;  // VK_NULL_HANDLE: an empty layout
   std::vector<VkVertexInputBindingDescription> bindings;
   std::vector<VkVertexInputAttributeDescription> attributes;
@@ -171,8 +172,13 @@ class GraphicsTest : public QueueTest {
   Target MakeTarget(VkFormat format, VkExtent2D extent, VkImageUsageFlags extra_usage = 0);
   VkImageView MakeView(VkImage image, VkImageViewType type, VkFormat format, VkImageSubresourceRange range);
 
-  // vkCmdBeginRendering over the whole extent of the first attachment.
-  void BeginRendering(VkCommandBuffer cb, const std::vector<AttachmentUse>& colors, AttachmentUse depth_stencil = {});
+  // vkCmdBeginRendering over the whole extent of the first attachment
+  // (`layers` of it: layered rendering into array views).
+  void BeginRendering(VkCommandBuffer cb, const std::vector<AttachmentUse>& colors, AttachmentUse depth_stencil = {},
+                      uint32_t layers = 1);
+  // A 2D array colour attachment of `layers` layers (usage also transfer
+  // source) and a view of all of them.
+  Target MakeLayeredTarget(VkFormat format, VkExtent2D extent, uint32_t layers);
 
   // A host-visible buffer holding `bytes` (vertex, index, indirect, storage...).
   HostBuffer Upload(const void* bytes, size_t size, VkBufferUsageFlags usage);
@@ -208,8 +214,8 @@ class GraphicsTest : public QueueTest {
   }
   // Every texel of one aspect, as T (its size is the buffer copy's texel size).
   template <typename T>
-  std::vector<T> Read(const Target& t, VkImageAspectFlagBits aspect = VK_IMAGE_ASPECT_COLOR_BIT) {
-    const std::vector<uint8_t> bytes = ReadImage(t.image, {VkImageAspectFlags(aspect), 0, 0, 1}, {0, 0, 0},
+  std::vector<T> Read(const Target& t, VkImageAspectFlagBits aspect = VK_IMAGE_ASPECT_COLOR_BIT, uint32_t layer = 0) {
+    const std::vector<uint8_t> bytes = ReadImage(t.image, {VkImageAspectFlags(aspect), 0, layer, 1}, {0, 0, 0},
                                                  {t.extent.width, t.extent.height, 1}, uint32_t(sizeof(T)));
     std::vector<T> out(bytes.size() / sizeof(T));
     if (!bytes.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());

@@ -2,7 +2,6 @@
 // shader's ViewportIndex, each with its own scissor and depth range, and
 // framebuffer layers picked by its Layer (shaderOutputViewportIndex,
 // shaderOutputLayer); fragment shaders read ViewportIndex.
-#include <cstring>
 #include <vector>
 
 #include "graphics_fixture.h"
@@ -100,23 +99,10 @@ TEST_F(MultiViewportTest, LayerPicksTheFramebufferLayer) {
   constexpr uint32_t kLayers = 3;
   PipelineDesc desc = Desc();
   const VkPipeline pipeline = MakePipeline(desc);
-  VkImage image = MakeGeneralImage(ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {kSize, kSize, 1}, 1, kLayers,
-                                             VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT));
-  ASSERT_NE(image, VK_NULL_HANDLE);
-  const VkImageView view = MakeView(image, VK_IMAGE_VIEW_TYPE_2D_ARRAY, VK_FORMAT_R8G8B8A8_UNORM,
-                                    {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, kLayers});
+  const Target target = MakeLayeredTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent, kLayers);
+  ASSERT_NE(target.view, VK_NULL_HANDLE);
   VkCommandBuffer cb = BeginCommands();
-  VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-  color.imageView = view;
-  color.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
-  color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
-  info.renderArea = {{0, 0}, kExtent};
-  info.layerCount = kLayers;
-  info.colorAttachmentCount = 1;
-  info.pColorAttachments = &color;
-  vkCmdBeginRendering(cb, &info);
+  BeginRendering(cb, {{&target, VK_ATTACHMENT_LOAD_OP_CLEAR, {}}}, {}, kLayers);
   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
   const uint32_t mode = 1;
   vkCmdPushConstants(cb, desc.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &mode);
@@ -124,15 +110,12 @@ TEST_F(MultiViewportTest, LayerPicksTheFramebufferLayer) {
   vkCmdEndRendering(cb);
   EndSubmitWait(cb);
   for (uint32_t layer = 0; layer < kLayers; ++layer) {
-    const std::vector<uint8_t> bytes =
-        ReadImage(image, {VK_IMAGE_ASPECT_COLOR_BIT, 0, layer, 1}, {0, 0, 0}, {kSize, kSize, 1}, 4);
-    ASSERT_EQ(bytes.size(), kSize * kSize * 4);
-    for (uint32_t i = 0; i < kSize * kSize; ++i) {
-      uint32_t pixel;
-      std::memcpy(&pixel, &bytes[i * 4], 4);
-      ASSERT_EQ(pixel, Expected(0, layer)) << "layer " << layer << " pixel " << i;
-    }
+    const std::vector<uint32_t> pixels = Read<uint32_t>(target, VK_IMAGE_ASPECT_COLOR_BIT, layer);
+    ASSERT_EQ(pixels.size(), kSize * kSize);
+    for (uint32_t i = 0; i < kSize * kSize; ++i)
+      ASSERT_EQ(pixels[i], Expected(0, layer)) << "layer " << layer << " pixel " << i;
   }
+
 }
 
 }  // namespace

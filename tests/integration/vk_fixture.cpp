@@ -363,6 +363,8 @@ void DeviceTest::SetUp() {
     enable_core.alphaToOne = features_.alphaToOne;
     enable_core.pipelineStatisticsQuery = features_.pipelineStatisticsQuery;
     enable_core.shaderClipDistance = features_.shaderClipDistance;
+    enable_core.geometryShader = features_.geometryShader;
+    enable_core.shaderTessellationAndGeometryPointSize = features_.shaderTessellationAndGeometryPointSize;
     enable_core.wideLines = features_.wideLines;
     enable_core.samplerAnisotropy = features_.samplerAnisotropy;
     enable_core.shaderCullDistance = features_.shaderCullDistance;

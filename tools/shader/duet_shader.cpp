@@ -2,7 +2,7 @@
 // (validation, specialization-free optimization, compilation to wave IR)
 // and says where it stops, or prints the compiled program.
 //
-//   duet-shader [--stage comp|vert|frag] [--entry main] [--prepared out.spv] [--ir] module.spv
+//   duet-shader [--stage comp|vert|geom|frag] [--entry main] [--prepared out.spv] [--ir] module.spv
 //
 // --prepared writes the module as the optimizer left it (what the compiler
 // reads; spirv-dis shows it), --ir lists the compiled instructions.
@@ -21,7 +21,7 @@ using namespace duet::spirv_exec;
 namespace {
 
 int Usage() {
-  std::fprintf(stderr, "usage: duet-shader [--stage comp|vert|frag] [--entry name] [--prepared out.spv] [--ir] module.spv\n");
+  std::fprintf(stderr, "usage: duet-shader [--stage comp|vert|geom|frag] [--entry name] [--prepared out.spv] [--ir] module.spv\n");
   return 2;
 }
 
@@ -35,7 +35,10 @@ int main(int argc, char** argv) {
     const std::string arg = argv[i];
     if (arg == "--stage" && i + 1 < argc) {
       const std::string s = argv[++i];
-      stage = s == "vert" ? ShaderStage::kVertex : s == "frag" ? ShaderStage::kFragment : ShaderStage::kCompute;
+      stage = s == "vert"   ? ShaderStage::kVertex
+              : s == "geom" ? ShaderStage::kGeometry
+              : s == "frag" ? ShaderStage::kFragment
+                            : ShaderStage::kCompute;
     } else if (arg == "--entry" && i + 1 < argc) {
       entry = argv[++i];
     } else if (arg == "--prepared" && i + 1 < argc) {

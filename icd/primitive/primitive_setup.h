@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "raster/graphics_state.h"
-#include "raster/vertex_stage.h"
+#include "primitive/vertex_stage.h"
 
 namespace duet::raster {
 
@@ -35,6 +35,8 @@ struct Triangle {
   // The primitive's viewport and framebuffer layer (its provoking vertex's
   // ViewportIndex and Layer; 0 when the vertex shader writes none).
   uint32_t viewport = 0, layer = 0;
+  // The fragment shader's PrimitiveId (set when SetupParameters::primitive_ids).
+  uint32_t primitive_id = 0;
 };
 
 struct TriangleSetup {
@@ -59,6 +61,11 @@ struct SetupParameters {
   uint32_t cull_offset = 0, cull_count = 0;
   // Where a shaded vertex holds its ViewportIndex and Layer (UINT32_MAX: not written).
   uint32_t viewport_index_at = UINT32_MAX, layer_at = UINT32_MAX;
+  // The fragment shader reads PrimitiveId: each triangle gets its
+  // primitive's index in the draw, or the geometry shader's PrimitiveId
+  // output at primitive_id_at of its provoking vertex.
+  bool primitive_ids = false;
+  uint32_t primitive_id_at = UINT32_MAX;
 };
 
 // Appends the triangles of `indices` (slots in `vertices`, assembled by

@@ -39,10 +39,23 @@ struct VaryingLayout {
   // not written); the provoking vertex's pick the primitive's viewport and
   // layer.
   uint32_t viewport_index_offset = UINT32_MAX, layer_offset = UINT32_MAX;
+  // A geometry shader's PrimitiveId output, as an integer, when the
+  // fragment shader reads PrimitiveId (UINT32_MAX: not carried).
+  uint32_t primitive_id_offset = UINT32_MAX;
   uint32_t floats = 0;  // per vertex
 };
 
-VaryingLayout MatchVaryings(const spirv_exec::Program& vertex, const spirv_exec::Program* fragment);
+// How the outputs of `producer` (a vertex or geometry shader) feed the
+// inputs of `consumer` (a geometry or fragment shader; none: no fragment
+// shader). A geometry shader's per-vertex inputs match like a fragment
+// shader's inputs: `varyings` holds one entry per slot of consumer->inputs.
+VaryingLayout MatchVaryings(const spirv_exec::Program& producer, const spirv_exec::Program* consumer);
+
+// The output registers of a vertex or geometry shader, found once per draw.
+struct OutputRegisters {
+  explicit OutputRegisters(const spirv_exec::Program& program);
+  uint32_t position, point_size, clip_distances, cull_distances, viewport_index, layer, primitive_id;
+};
 
 // Shaded vertices: per vertex `stride` floats: clip position (4), point
 // size (1), then the varyings of the layout.
@@ -53,6 +66,10 @@ struct ShadedVertices {
   float* Vertex(uint32_t i) { return &data[size_t(i) * stride]; }
 };
 inline constexpr uint32_t kVaryingsOffset = 5;
+
+// Lane `lane`'s outputs in `wave` as a shaded vertex `v` (stride floats).
+void StoreShadedVertex(const OutputRegisters& outputs, const VaryingLayout& layout, spirv_exec::WaveState& wave,
+                       uint32_t lane, float* v);
 
 // Shades `vertex_ids` (vertex indices as gl_VertexIndex sees them) of one
 // instance into `out` (in the same order).

@@ -1,4 +1,4 @@
-#include "raster/primitive_setup.h"
+#include "primitive/primitive_setup.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "objects/device_limits.h"
+#include "primitive/input_assembly.h"
 #include "util/thread_pool.h"
 
 namespace duet::raster {
@@ -355,108 +356,69 @@ void SetupOne(const float* v0, const float* v1, const float* v2, const SetupPara
 // Sets up one primitive (`setup` called with its viewport's parameters)
 // and stamps the triangles it adds with its viewport and layer, the
 // provoking vertex's.
+// `primitive` is its index in the draw (the fragment shader's PrimitiveId
+// unless a geometry shader wrote one).
 template <typename F>
-void SetupInViewport(std::span<const SetupParameters> viewports, const float* provoking, TriangleSetup* out,
-                     F&& setup) {
+void SetupInViewport(std::span<const SetupParameters> viewports, const float* provoking, uint32_t primitive,
+                     TriangleSetup* out, F&& setup) {
   const SetupParameters& p = viewports[0];
-  if (p.viewport_index_at == UINT32_MAX && p.layer_at == UINT32_MAX) return setup(p);
+  if (p.viewport_index_at == UINT32_MAX && p.layer_at == UINT32_MAX && !p.primitive_ids) return setup(p);
   uint32_t viewport = 0, layer = 0;
   if (p.viewport_index_at != UINT32_MAX) std::memcpy(&viewport, provoking + p.viewport_index_at, 4);
   if (p.layer_at != UINT32_MAX) std::memcpy(&layer, provoking + p.layer_at, 4);
+  if (p.primitive_id_at != UINT32_MAX) std::memcpy(&primitive, provoking + p.primitive_id_at, 4);
   if (viewport >= viewports.size()) viewport = 0;
   const size_t first = out->triangles.size();
   setup(viewports[viewport]);
   for (size_t i = first; i < out->triangles.size(); ++i) {
     out->triangles[i].viewport = viewport;
     out->triangles[i].layer = layer;
+    out->triangles[i].primitive_id = primitive;
   }
 }
 
-}  // namespace
-
-void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>& indices, VkPrimitiveTopology topology,
-                    std::span<const SetupParameters> viewports, uint32_t varying_floats, TriangleSetup* out) {
-  out->varying_floats = varying_floats;
+// Sets up the primitives of `indices` (whole runs: it starts at the
+// beginning of one) in order, the first one being primitive
+// `first_primitive` of the draw.
+void SetupRange(const ShadedVertices& vertices, std::span<const uint32_t> indices, VkPrimitiveTopology topology,
+                std::span<const SetupParameters> viewports, uint32_t varying_floats, uint32_t first_primitive,
+                TriangleSetup* out) {
   const SetupParameters& params = viewports[0];
   // Triangles are given provoking vertex first.
-  auto one = [&](const float* v0, const float* v1, const float* v2, TriangleSetup* to) {
-    SetupInViewport(viewports, v0, to, [&](const SetupParameters& p) {
+  auto one = [&](const float* v0, const float* v1, const float* v2, uint32_t primitive, TriangleSetup* to) {
+    SetupInViewport(viewports, v0, primitive, to, [&](const SetupParameters& p) {
       SetupOne(v0, v1, v2, p, vertices.stride, varying_floats, to);
     });
   };
   // Triangles are set up with their provoking vertex first; in last-vertex
   // mode they are rotated to put it there (a rotation keeps the winding).
   const bool last = params.rasterization->provoking_last;
-  // Long triangle lists are set up in chunks on the pool, then put back
-  // together in primitive order.
-  constexpr size_t kChunkTriangles = 1024;
   const size_t list_triangles = indices.size() / 3;
-  if (topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST && list_triangles >= 2 * kChunkTriangles &&
-      std::find(indices.begin(), indices.end(), UINT32_MAX) == indices.end()) {
-    const uint32_t chunks = uint32_t((list_triangles + kChunkTriangles - 1) / kChunkTriangles);
-    // Kept from draw to draw (their pages stay mapped); the jobs reach this
-    // thread's vector through the reference, not their own thread_local.
-    thread_local std::vector<TriangleSetup> kept_parts;
-    std::vector<TriangleSetup>& parts = kept_parts;
-    if (parts.size() < chunks) parts.resize(chunks);
-    ParallelFor(chunks, [&](uint32_t chunk) {
-      TriangleSetup& part = parts[chunk];
-      part.triangles.clear();
-      part.varyings.clear();
-      part.varying_floats = varying_floats;
-      part.clipped_primitives = 0;
-      const size_t end = std::min(list_triangles, (chunk + 1) * kChunkTriangles);
-      part.triangles.reserve(end - chunk * kChunkTriangles);
-      part.varyings.reserve((end - chunk * kChunkTriangles) * 3 * varying_floats);
-      for (size_t t = chunk * kChunkTriangles; t < end; ++t) {
-        const uint32_t* v = &indices[3 * t];
-        if (last)
-          one(vertices.Vertex(v[2]), vertices.Vertex(v[0]), vertices.Vertex(v[1]), &part);
-        else
-          one(vertices.Vertex(v[0]), vertices.Vertex(v[1]), vertices.Vertex(v[2]), &part);
-      }
-    });
-    size_t triangles = out->triangles.size(), floats = out->varyings.size();
-    for (uint32_t chunk = 0; chunk < chunks; ++chunk) {
-      const TriangleSetup& part = parts[chunk];
-      triangles += part.triangles.size();
-      floats += part.varyings.size();
-      out->clipped_primitives += part.clipped_primitives;
-    }
-    out->triangles.reserve(triangles);
-    out->varyings.reserve(floats);
-    for (uint32_t chunk = 0; chunk < chunks; ++chunk) {
-      const TriangleSetup& part = parts[chunk];
-      const uint32_t base = uint32_t(out->varyings.size());
-      for (Triangle t : part.triangles) {
-        t.varyings += base;
-        out->triangles.push_back(t);
-      }
-      out->varyings.insert(out->varyings.end(), part.varyings.begin(), part.varyings.end());
-    }
-    return;
-  }
   if (topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST) {
     out->triangles.reserve(out->triangles.size() + list_triangles);
     out->varyings.reserve(out->varyings.size() + list_triangles * 3 * varying_floats);
   }
   // A triangle given from its first-vertex-mode provoking vertex.
   // `last_at` is where the last-vertex-mode provoking vertex is (1 or 2).
+  uint32_t primitive = first_primitive;  // across restarts
   auto emit = [&](uint32_t i0, uint32_t i1, uint32_t i2, int last_at = 2) {
     const uint32_t v[3] = {i0, i1, i2};
     const int first = last ? last_at : 0;
-    one(vertices.Vertex(v[first]), vertices.Vertex(v[(first + 1) % 3]), vertices.Vertex(v[(first + 2) % 3]), out);
+    one(vertices.Vertex(v[first]), vertices.Vertex(v[(first + 1) % 3]), vertices.Vertex(v[(first + 2) % 3]),
+        primitive++, out);
   };
   auto line = [&](uint32_t i0, uint32_t i1) {
     const float* v0 = vertices.Vertex(i0);
     const float* v1 = vertices.Vertex(i1);
+    const uint32_t index = primitive++;
     if (params.cull_count != 0 && CulledByDistances(params, {v0, v1})) return;
     const float* provoking = last ? v1 : v0;
-    SetupInViewport(viewports, provoking, out, [&](const SetupParameters& p) {
+    SetupInViewport(viewports, provoking, index, out, [&](const SetupParameters& p) {
       SetupLine(v0, v1, provoking, p, vertices.stride, varying_floats, out);
     });
   };
   // Split at primitive restarts, then assemble each run.
+  std::vector<uint32_t> adjacency;
   size_t start = 0;
   while (start < indices.size()) {
     size_t end = start;
@@ -482,8 +444,10 @@ void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>&
       case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
         for (size_t i = 0; i < n; ++i) {
           const float* v = vertices.Vertex(run[i]);
+          const uint32_t index = primitive++;
           if (params.cull_count != 0 && CulledByDistances(params, {v})) continue;
-          SetupInViewport(viewports, v, out, [&](const SetupParameters& p) { SetupPoint(v, p, varying_floats, out); });
+          SetupInViewport(viewports, v, index, out,
+                          [&](const SetupParameters& p) { SetupPoint(v, p, varying_floats, out); });
         }
         break;
       case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:
@@ -492,10 +456,114 @@ void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>&
       case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:
         for (size_t i = 0; i + 1 < n; ++i) line(run[i], run[i + 1]);
         break;
+      case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY:
+      case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY:
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY:
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY: {
+        // Without a geometry shader the adjacent vertices are ignored. The
+        // assembly gives triangles in first-vertex-mode order.
+        adjacency.clear();
+        AssemblePrimitives(topology, std::span(run, n), last, &adjacency);
+        const uint32_t per = TopologyVertices(topology);
+        for (size_t i = 0; i + per <= adjacency.size(); i += per) {
+          const uint32_t* a = &adjacency[i];
+          if (per == 4) line(a[1], a[2]);
+          else emit(a[0], a[2], a[4], last ? 2 : 0);
+        }
+        break;
+      }
       default:
-        break;  // adjacency and patch topologies need geometry/tessellation stages, which are not supported
+        break;  // patch lists need tessellation, which is not supported
     }
     start = end + 1;
+  }
+}
+
+// Where SetupTriangles may cut `indices` into pieces set up apart: at the
+// start of a run (after a restart), or in a list without restarts at a
+// primitive boundary. Each piece: [begin, end) and its first primitive.
+struct IndexPiece {
+  size_t begin, end;
+  uint32_t first_primitive;
+};
+
+std::vector<IndexPiece> SplitIndices(const std::vector<uint32_t>& indices, VkPrimitiveTopology topology,
+                                     size_t piece_elements) {
+  std::vector<IndexPiece> pieces;
+  const bool list = topology == VK_PRIMITIVE_TOPOLOGY_POINT_LIST || topology == VK_PRIMITIVE_TOPOLOGY_LINE_LIST ||
+                    topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  const size_t per = std::max<uint32_t>(TopologyVertices(topology), 1);
+  uint32_t primitives = 0;  // before the current piece
+  size_t begin = 0, run_start = 0;
+  auto cut = [&](size_t end) {
+    pieces.push_back({begin, end, primitives});
+    // The primitives of the piece's runs.
+    for (size_t at = begin; at < end;) {
+      size_t e = at;
+      while (e < end && indices[e] != UINT32_MAX) ++e;
+      primitives += uint32_t(PrimitiveCount(topology, e - at));
+      at = e + 1;
+    }
+    begin = end;
+  };
+  for (size_t i = 0; i < indices.size(); ++i) {
+    if (indices[i] == UINT32_MAX) {
+      run_start = i + 1;
+      if (run_start - begin >= piece_elements) cut(run_start);
+    } else if (list && i - begin >= piece_elements && (i - run_start) % per == 0) {
+      cut(i);  // a primitive boundary inside a run of a list
+      run_start = i;
+    }
+  }
+  if (begin < indices.size()) cut(indices.size());
+  return pieces;
+}
+
+}  // namespace
+
+void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>& indices, VkPrimitiveTopology topology,
+                    std::span<const SetupParameters> viewports, uint32_t varying_floats, TriangleSetup* out) {
+  out->varying_floats = varying_floats;
+  // Long draws are set up in pieces on the pool, then put back together
+  // in primitive order.
+  constexpr size_t kPieceElements = 3 * 1024;
+  const std::vector<IndexPiece> pieces =
+      indices.size() >= 2 * kPieceElements ? SplitIndices(indices, topology, kPieceElements) : std::vector<IndexPiece>{};
+  if (pieces.size() < 2) {
+    SetupRange(vertices, indices, topology, viewports, varying_floats, 0, out);
+    return;
+  }
+  // Kept from draw to draw (their pages stay mapped); the jobs reach this
+  // thread's vector through the reference, not their own thread_local.
+  thread_local std::vector<TriangleSetup> kept_parts;
+  std::vector<TriangleSetup>& parts = kept_parts;
+  if (parts.size() < pieces.size()) parts.resize(pieces.size());
+  ParallelFor(uint32_t(pieces.size()), [&](uint32_t k) {
+    TriangleSetup& part = parts[k];
+    part.triangles.clear();
+    part.varyings.clear();
+    part.varying_floats = varying_floats;
+    part.clipped_primitives = 0;
+    const IndexPiece& piece = pieces[k];
+    SetupRange(vertices, std::span(indices).subspan(piece.begin, piece.end - piece.begin), topology, viewports,
+               varying_floats, piece.first_primitive, &part);
+  });
+  size_t triangles = out->triangles.size(), floats = out->varyings.size();
+  for (size_t k = 0; k < pieces.size(); ++k) {
+    triangles += parts[k].triangles.size();
+    floats += parts[k].varyings.size();
+    out->clipped_primitives += parts[k].clipped_primitives;
+  }
+  out->triangles.reserve(triangles);
+  out->varyings.reserve(floats);
+  for (size_t k = 0; k < pieces.size(); ++k) {
+    const TriangleSetup& part = parts[k];
+    const uint32_t base = uint32_t(out->varyings.size());
+    for (Triangle t : part.triangles) {
+      t.varyings += base;
+      out->triangles.push_back(t);
+    }
+    out->varyings.insert(out->varyings.end(), part.varyings.begin(), part.varyings.end());
   }
 }
 

@@ -1,4 +1,4 @@
-#include "raster/vertex_stage.h"
+#include "primitive/vertex_stage.h"
 
 #include <spirv/unified1/spirv.hpp11>
 
@@ -46,18 +46,55 @@ void MatchFragmentInputs(const Program& vertex, const Program& fragment, Varying
 
 }  // namespace
 
-VaryingLayout MatchVaryings(const Program& vertex, const Program* fragment) {
+VaryingLayout MatchVaryings(const Program& producer, const Program* consumer) {
   VaryingLayout layout;
-  if (fragment != nullptr) MatchFragmentInputs(vertex, *fragment, &layout);
+  if (consumer != nullptr) MatchFragmentInputs(producer, *consumer, &layout);
   layout.clip_offset = layout.floats;
-  layout.clip_count = BuiltinOutputCount(vertex, spv::BuiltIn::ClipDistance);
+  layout.clip_count = BuiltinOutputCount(producer, spv::BuiltIn::ClipDistance);
   layout.floats += layout.clip_count;
   layout.cull_offset = layout.floats;
-  layout.cull_count = BuiltinOutputCount(vertex, spv::BuiltIn::CullDistance);
+  layout.cull_count = BuiltinOutputCount(producer, spv::BuiltIn::CullDistance);
   layout.floats += layout.cull_count;
-  if (BuiltinOutputCount(vertex, spv::BuiltIn::ViewportIndex) != 0) layout.viewport_index_offset = layout.floats++;
-  if (BuiltinOutputCount(vertex, spv::BuiltIn::Layer) != 0) layout.layer_offset = layout.floats++;
+  if (BuiltinOutputCount(producer, spv::BuiltIn::ViewportIndex) != 0) layout.viewport_index_offset = layout.floats++;
+  if (BuiltinOutputCount(producer, spv::BuiltIn::Layer) != 0) layout.layer_offset = layout.floats++;
+  if (BuiltinOutputCount(producer, spv::BuiltIn::PrimitiveId) != 0 && consumer != nullptr &&
+      consumer->stage == spirv_exec::ShaderStage::kFragment &&
+      consumer->BuiltinInput(uint32_t(spv::BuiltIn::PrimitiveId)) != UINT32_MAX)
+    layout.primitive_id_offset = layout.floats++;
   return layout;
+}
+
+OutputRegisters::OutputRegisters(const Program& program)
+    : position(program.BuiltinOutput(uint32_t(spv::BuiltIn::Position))),
+      point_size(program.BuiltinOutput(uint32_t(spv::BuiltIn::PointSize))),
+      clip_distances(program.BuiltinOutput(uint32_t(spv::BuiltIn::ClipDistance))),
+      cull_distances(program.BuiltinOutput(uint32_t(spv::BuiltIn::CullDistance))),
+      viewport_index(program.BuiltinOutput(uint32_t(spv::BuiltIn::ViewportIndex))),
+      layer(program.BuiltinOutput(uint32_t(spv::BuiltIn::Layer))),
+      primitive_id(program.BuiltinOutput(uint32_t(spv::BuiltIn::PrimitiveId))) {}
+
+void StoreShadedVertex(const OutputRegisters& o, const VaryingLayout& layout, spirv_exec::WaveState& wave,
+                       uint32_t lane, float* v) {
+  const uint32_t l = lane;
+  if (o.position != UINT32_MAX)
+    for (uint32_t c = 0; c < 4; ++c) std::memcpy(&v[c], &wave.Register(o.position + c)[l], 4);
+  v[4] = 1.0f;
+  if (o.point_size != UINT32_MAX) std::memcpy(&v[4], &wave.Register(o.point_size)[l], 4);
+  for (const VaryingLayout::Varying& varying : layout.varyings) {
+    for (uint32_t c = 0; c < varying.count; ++c)
+      if (varying.vertex_registers[c] != UINT32_MAX)
+        std::memcpy(&v[kVaryingsOffset + varying.offset + c], &wave.Register(varying.vertex_registers[c])[l], 4);
+  }
+  for (uint32_t i = 0; i < layout.clip_count; ++i)
+    std::memcpy(&v[kVaryingsOffset + layout.clip_offset + i], &wave.Register(o.clip_distances + i)[l], 4);
+  for (uint32_t i = 0; i < layout.cull_count; ++i)
+    std::memcpy(&v[kVaryingsOffset + layout.cull_offset + i], &wave.Register(o.cull_distances + i)[l], 4);
+  if (layout.viewport_index_offset != UINT32_MAX)
+    std::memcpy(&v[kVaryingsOffset + layout.viewport_index_offset], &wave.Register(o.viewport_index)[l], 4);
+  if (layout.layer_offset != UINT32_MAX)
+    std::memcpy(&v[kVaryingsOffset + layout.layer_offset], &wave.Register(o.layer)[l], 4);
+  if (layout.primitive_id_offset != UINT32_MAX)
+    std::memcpy(&v[kVaryingsOffset + layout.primitive_id_offset], &wave.Register(o.primitive_id)[l], 4);
 }
 
 namespace {
@@ -117,12 +154,7 @@ void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, con
                    const std::vector<uint32_t>& vertex_ids, uint32_t instance, const DrawCall& draw,
                    uint32_t view_index, ShadedVertices* out) {
   const std::vector<AttributeFetch> fetches = PlanFetches(bindings, state, program);
-  const uint32_t position = program.BuiltinOutput(uint32_t(spv::BuiltIn::Position));
-  const uint32_t point_size = program.BuiltinOutput(uint32_t(spv::BuiltIn::PointSize));
-  const uint32_t clip_distances = program.BuiltinOutput(uint32_t(spv::BuiltIn::ClipDistance));
-  const uint32_t cull_distances = program.BuiltinOutput(uint32_t(spv::BuiltIn::CullDistance));
-  const uint32_t viewport_index = program.BuiltinOutput(uint32_t(spv::BuiltIn::ViewportIndex));
-  const uint32_t layer = program.BuiltinOutput(uint32_t(spv::BuiltIn::Layer));
+  const OutputRegisters outputs(program);
   const uint32_t vertex_index = program.BuiltinInput(uint32_t(spv::BuiltIn::VertexIndex));
   const uint32_t instance_index = program.BuiltinInput(uint32_t(spv::BuiltIn::InstanceIndex));
   const uint32_t base_vertex = program.BuiltinInput(uint32_t(spv::BuiltIn::BaseVertex));
@@ -179,26 +211,7 @@ void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, con
         }
       }
       spirv_exec::RunWave(program, resources.roots.data(), resources.images.data(), resources.sampled.data(), &wave);
-      for (uint32_t l = 0; l < lanes; ++l) {
-        float* v = out->Vertex(uint32_t(first + l));
-        if (position != UINT32_MAX)
-          for (uint32_t c = 0; c < 4; ++c) std::memcpy(&v[c], &wave.Register(position + c)[l], 4);
-        v[4] = 1.0f;
-        if (point_size != UINT32_MAX) std::memcpy(&v[4], &wave.Register(point_size)[l], 4);
-        for (const VaryingLayout::Varying& varying : layout.varyings) {
-          for (uint32_t c = 0; c < varying.count; ++c)
-            if (varying.vertex_registers[c] != UINT32_MAX)
-              std::memcpy(&v[kVaryingsOffset + varying.offset + c], &wave.Register(varying.vertex_registers[c])[l], 4);
-        }
-        for (uint32_t i = 0; i < layout.clip_count; ++i)
-          std::memcpy(&v[kVaryingsOffset + layout.clip_offset + i], &wave.Register(clip_distances + i)[l], 4);
-        for (uint32_t i = 0; i < layout.cull_count; ++i)
-          std::memcpy(&v[kVaryingsOffset + layout.cull_offset + i], &wave.Register(cull_distances + i)[l], 4);
-        if (layout.viewport_index_offset != UINT32_MAX)
-          std::memcpy(&v[kVaryingsOffset + layout.viewport_index_offset], &wave.Register(viewport_index)[l], 4);
-        if (layout.layer_offset != UINT32_MAX)
-          std::memcpy(&v[kVaryingsOffset + layout.layer_offset], &wave.Register(layer)[l], 4);
-      }
+      for (uint32_t l = 0; l < lanes; ++l) StoreShadedVertex(outputs, layout, wave, l, out->Vertex(uint32_t(first + l)));
     }
   });
 }

@@ -46,6 +46,12 @@ CHECKED_UNVALIDATED_POINTERS = {
     'vkCmdDrawMultiEXT.pVertexInfo',            # drawCount elements of `stride` bytes
     'vkCmdDrawMultiIndexedEXT.pIndexInfo',      # drawCount elements of `stride` bytes
     'vkCmdDrawMultiIndexedEXT.pVertexOffset',   # NULL or one element
+    # NULL or counterBufferCount elements (VUID-vkCmdBeginTransformFeedbackEXT-counterBufferCount-02607)
+    'vkCmdBeginTransformFeedbackEXT.pCounterBuffers',
+    'vkCmdBeginTransformFeedbackEXT.pCounterBufferOffsets',
+    'vkCmdEndTransformFeedbackEXT.pCounterBuffers',
+    'vkCmdEndTransformFeedbackEXT.pCounterBufferOffsets',
+    'vkCmdBindTransformFeedbackBuffersEXT.pSizes',  # NULL or bindingCount elements
 }
 NUMBER_BASETYPES = {'VkBool32', 'VkDeviceSize', 'VkDeviceAddress', 'VkSampleMask'}
 

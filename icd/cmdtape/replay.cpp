@@ -18,6 +18,7 @@
 #include "objects/pipeline.h"
 #include "objects/image.h"
 #include "objects/query_pool.h"
+#include "primitive/transform_feedback.h"
 #include "objects/device.h"
 #include "objects/sync.h"
 #include "raster/transfer_buffer.h"
@@ -200,36 +201,66 @@ class TapeExecutor {
   }
   void operator()(const CmdWriteTimestampRecord& r) { WriteTimestamp(r.queryPool, r.query); }
   void operator()(const CmdWriteTimestamp2Record& r) { WriteTimestamp(r.queryPool, r.query); }
-  void operator()(const CmdBeginQueryRecord& r) {
-    const QueryPool* pool = FromHandle<QueryPool>(r.queryPool);
-    if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
-      statistics_ = {};
-      statistics_active_ = true;
-    } else {
-      occlusion_samples_ = 0;
-      occlusion_active_ = true;
-    }
+  void operator()(const CmdBeginQueryRecord& r) { BeginQuery(FromHandle<QueryPool>(r.queryPool), 0); }
+  void operator()(const CmdEndQueryRecord& r) { EndQuery(FromHandle<QueryPool>(r.queryPool), r.query, 0); }
+  // Transform feedback stream and primitives-generated queries count the
+  // vertex stream `index`.
+  void operator()(const CmdBeginQueryIndexedEXTRecord& r) {
+    BeginQuery(FromHandle<QueryPool>(r.queryPool), r.index);
   }
-  void operator()(const CmdEndQueryRecord& r) {
-    QueryPool* pool = FromHandle<QueryPool>(r.queryPool);
-    std::array<uint64_t, QueryPool::kMaxValues> values{};
-    uint32_t count = 1;
-    if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
-      statistics_active_ = false;
-      count = statistics_.Values(pool->statistics, values.data());
-    } else {
-      occlusion_active_ = false;
-      values[0] = occlusion_samples_;
-    }
-    CompleteQuery(device_, pool, r.query, {values.data(), count});
-    const std::array<uint64_t, QueryPool::kMaxValues> zeros{};
-    for (uint32_t view = 1; view < QueriesPerUse(); ++view)
-      CompleteQuery(device_, pool, r.query + view, {zeros.data(), count});
+  void operator()(const CmdEndQueryIndexedEXTRecord& r) {
+    EndQuery(FromHandle<QueryPool>(r.queryPool), r.query, r.index);
   }
   void operator()(const CmdCopyQueryPoolResultsRecord& r) {
     WriteQueryResults(device_, FromHandle<QueryPool>(r.queryPool), r.firstQuery, r.queryCount,
                       FromHandle<Buffer>(r.dstBuffer)->Data() + r.dstOffset, r.stride, r.flags,
                       QueryResultsCaller::kQueue);
+  }
+
+  // Transform feedback (primitive/transform_feedback): buffers bound at
+  // replay, written by draws between begin and end, resuming where counter
+  // buffers say and leaving the byte counts there at the end.
+  void operator()(const CmdBindTransformFeedbackBuffersEXTRecord& r) {
+    for (uint32_t i = 0; i < r.bindingCount && r.firstBinding + i < 4; ++i) {
+      raster::TransformFeedback::Binding& b = transform_feedback_.bindings[r.firstBinding + i];
+      b.buffer = FromHandle<Buffer>(r.pBuffers[i]);
+      b.offset = r.pOffsets[i];
+      const VkDeviceSize size = r.pSizes != nullptr ? r.pSizes[i] : VK_WHOLE_SIZE;
+      const VkDeviceSize available = b.buffer != nullptr && b.buffer->size > b.offset ? b.buffer->size - b.offset : 0;
+      b.size = std::min(size, available);
+    }
+  }
+  void operator()(const CmdBeginTransformFeedbackEXTRecord& r) {
+    transform_feedback_.written = {};
+    for (uint32_t i = 0; i < r.counterBufferCount && r.pCounterBuffers != nullptr; ++i) {
+      const Buffer* counter = FromHandle<Buffer>(r.pCounterBuffers[i]);
+      const VkDeviceSize at = r.pCounterBufferOffsets != nullptr ? r.pCounterBufferOffsets[i] : 0;
+      uint32_t value = 0;
+      if (counter != nullptr && counter->Data() != nullptr && at + 4 <= counter->size)
+        std::memcpy(&value, counter->Data() + at, 4);
+      if (r.firstCounterBuffer + i < 4) transform_feedback_.written[r.firstCounterBuffer + i] = value;
+    }
+    transform_feedback_active_ = true;
+  }
+  void operator()(const CmdEndTransformFeedbackEXTRecord& r) {
+    for (uint32_t i = 0; i < r.counterBufferCount && r.pCounterBuffers != nullptr; ++i) {
+      const Buffer* counter = FromHandle<Buffer>(r.pCounterBuffers[i]);
+      const VkDeviceSize at = r.pCounterBufferOffsets != nullptr ? r.pCounterBufferOffsets[i] : 0;
+      if (counter == nullptr || counter->Data() == nullptr || at + 4 > counter->size || r.firstCounterBuffer + i >= 4)
+        continue;
+      const uint32_t value = uint32_t(transform_feedback_.written[r.firstCounterBuffer + i]);
+      std::memcpy(counter->Data() + at, &value, 4);
+    }
+    transform_feedback_active_ = false;
+  }
+  // As many vertices as a counter buffer's byte count holds records of `vertexStride`.
+  void operator()(const CmdDrawIndirectByteCountEXTRecord& r) {
+    const Buffer* counter = FromHandle<Buffer>(r.counterBuffer);
+    uint32_t bytes = 0;
+    if (counter != nullptr && counter->Data() != nullptr && r.counterBufferOffset + 4 <= counter->size)
+      std::memcpy(&bytes, counter->Data() + r.counterBufferOffset, 4);
+    const uint32_t vertices = r.vertexStride != 0 && bytes > r.counterOffset ? (bytes - r.counterOffset) / r.vertexStride : 0;
+    Draw({false, vertices, r.instanceCount, 0, 0, r.firstInstance, 0});
   }
 
   // Compute: bindings are state of the command buffer's replay.
@@ -371,6 +402,56 @@ class TapeExecutor {
     const raster::RenderTargets& targets = render_pass_.Targets();
     return targets.active && targets.view_mask != 0 ? uint32_t(std::popcount(targets.view_mask)) : 1;
   }
+  void BeginQuery(const QueryPool* pool, uint32_t index) {
+    if (index >= 4) return;
+    switch (pool->type) {
+      case VK_QUERY_TYPE_PIPELINE_STATISTICS:
+        statistics_ = {};
+        statistics_active_ = true;
+        break;
+      case VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT:
+        xfb_written_[index] = xfb_needed_[index] = 0;
+        xfb_query_active_[index] = true;
+        break;
+      case VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT:
+        primitives_generated_[index] = 0;
+        primitives_generated_active_[index] = true;
+        break;
+      default:
+        occlusion_samples_ = 0;
+        occlusion_active_ = true;
+        break;
+    }
+  }
+  void EndQuery(QueryPool* pool, uint32_t query, uint32_t index) {
+    if (index >= 4) return;
+    std::array<uint64_t, QueryPool::kMaxValues> values{};
+    uint32_t count = 1;
+    switch (pool->type) {
+      case VK_QUERY_TYPE_PIPELINE_STATISTICS:
+        statistics_active_ = false;
+        count = statistics_.Values(pool->statistics, values.data());
+        break;
+      case VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT:
+        xfb_query_active_[index] = false;
+        values[0] = xfb_written_[index];
+        values[1] = xfb_needed_[index];
+        count = 2;
+        break;
+      case VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT:
+        primitives_generated_active_[index] = false;
+        values[0] = primitives_generated_[index];
+        break;
+      default:
+        occlusion_active_ = false;
+        values[0] = occlusion_samples_;
+        break;
+    }
+    CompleteQuery(device_, pool, query, {values.data(), count});
+    const std::array<uint64_t, QueryPool::kMaxValues> zeros{};
+    for (uint32_t view = 1; view < QueriesPerUse(); ++view)
+      CompleteQuery(device_, pool, query + view, {zeros.data(), count});
+  }
   void WriteTimestamp(VkQueryPool handle, uint32_t query) {
     QueryPool* pool = FromHandle<QueryPool>(handle);
     const uint64_t now = TimestampNow();
@@ -386,11 +467,20 @@ class TapeExecutor {
   void Draw(const raster::DrawCall& draw) {
     if (condition_discards_) return;
     const Pipeline* pipeline = graphics_.shader.pipeline;
-    if (pipeline != nullptr && (pipeline->graphics.vertex.writes_memory || pipeline->graphics.fragment.writes_memory))
+    if (pipeline != nullptr && (pipeline->graphics.vertex.writes_memory || pipeline->graphics.fragment.writes_memory ||
+                                pipeline->graphics.geometry.writes_memory))
       ++device_->image_writes;
-    raster::ExecuteDraw(device_, graphics_, render_pass_.Targets(), draw,
-                        {occlusion_active_ ? &occlusion_samples_ : nullptr,
-                         statistics_active_ ? &statistics_ : nullptr});
+    raster::DrawCounters counters{occlusion_active_ ? &occlusion_samples_ : nullptr,
+                                  statistics_active_ ? &statistics_ : nullptr};
+    for (uint32_t s = 0; s < 4; ++s) {
+      if (primitives_generated_active_[s]) counters.primitives_generated[s] = &primitives_generated_[s];
+      if (xfb_query_active_[s] && transform_feedback_active_) {
+        counters.xfb_written[s] = &xfb_written_[s];
+        counters.xfb_needed[s] = &xfb_needed_[s];
+      }
+    }
+    if (transform_feedback_active_) counters.transform_feedback = &transform_feedback_;
+    raster::ExecuteDraw(device_, graphics_, render_pass_.Targets(), draw, counters);
   }
   void Dispatch(const uint32_t base[3], const uint32_t count[3]) {
     if (condition_discards_) return;
@@ -433,6 +523,11 @@ class TapeExecutor {
   raster::PipelineStatistics statistics_;  // counted since the active statistics query began
   bool statistics_active_ = false;
   bool condition_discards_ = false;  // inside conditional rendering whose predicate discards
+  raster::TransformFeedback transform_feedback_;
+  bool transform_feedback_active_ = false;
+  // Per vertex stream: active transform feedback stream and primitives-generated queries.
+  std::array<uint64_t, 4> xfb_written_{}, xfb_needed_{}, primitives_generated_{};
+  std::array<bool, 4> xfb_query_active_{}, primitives_generated_active_{};
   ShaderBindings compute_;
   raster::DrawBindings graphics_;
   raster::RenderPassState render_pass_;

@@ -140,6 +140,17 @@ DeviceFeatures MakeFeatures() {
   f.extension.vertexAttributeInstanceRateZeroDivisor = VK_TRUE;
   f.extension.colorWriteEnable = VK_TRUE;
   f.extension.provokingVertexLast = VK_TRUE;
+  // Strips are captured in the provoking-vertex order (transform_feedback_test.cpp).
+  f.extension.transformFeedbackPreservesProvokingVertex = VK_TRUE;
+  // Transform feedback of vertex and geometry shaders, 4 streams, queries,
+  // indirect draws by byte count (primitive/transform_feedback,
+  // tests/integration/transform_feedback_test.cpp); primitives-generated
+  // queries on every stream, rasterizer discard or not.
+  f.extension.transformFeedback = VK_TRUE;
+  f.extension.geometryStreams = VK_TRUE;
+  f.extension.primitivesGeneratedQuery = VK_TRUE;
+  f.extension.primitivesGeneratedQueryWithRasterizerDiscard = VK_TRUE;
+  f.extension.primitivesGeneratedQueryWithNonZeroStreams = VK_TRUE;
   f.extension.depthClipEnable = VK_TRUE;
   f.extension.depthClipControl = VK_TRUE;  // clip-space depth -w..w (viewport_depth_test.cpp)
   f.extension.vertexInputDynamicState = VK_TRUE;  // the draw reads vertex input state like any dynamic state
@@ -555,6 +566,16 @@ DeviceProperties MakeProperties() {
   p.extension.robustUniformBufferAccessSizeAlignment = 1;
   p.extension.maxVertexAttribDivisor = UINT32_MAX;
   p.extension.provokingVertexModePerPipeline = VK_TRUE;  // the mode is pipeline state, nothing more
+  p.extension.maxTransformFeedbackStreams = 4;
+  p.extension.maxTransformFeedbackBuffers = 4;
+  p.extension.maxTransformFeedbackBufferSize = UINT32_MAX;
+  p.extension.maxTransformFeedbackStreamDataSize = 512;
+  p.extension.maxTransformFeedbackBufferDataSize = 512;
+  p.extension.maxTransformFeedbackBufferDataStride = 2048;
+  p.extension.transformFeedbackQueries = VK_TRUE;
+  p.extension.transformFeedbackStreamsLinesTriangles = VK_TRUE;
+  p.extension.transformFeedbackRasterizationStreamSelect = VK_TRUE;
+  p.extension.transformFeedbackDraw = VK_TRUE;
   p.extension.maxCustomBorderColorSamplers = 1u << 16;  // a sampler keeps its colour: no table to fill
 
   return p;

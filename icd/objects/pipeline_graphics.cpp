@@ -150,6 +150,9 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPip
     if (const auto* provoking = FindInChain<VkPipelineRasterizationProvokingVertexStateCreateInfoEXT>(
             rs->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_PROVOKING_VERTEX_STATE_CREATE_INFO_EXT))
       r.provoking_last = provoking->provokingVertexMode == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
+    if (const auto* stream = FindInChain<VkPipelineRasterizationStateStreamCreateInfoEXT>(
+            rs->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_STREAM_CREATE_INFO_EXT))
+      r.stream = stream->rasterizationStream;
   }
   if (const auto* vp = info.pViewportState; vp != nullptr && use.rasterizes) {
     // Dynamic viewports and scissors leave their arrays unread.

@@ -91,8 +91,9 @@ namespace duet::api {
 VKAPI_ATTR VkResult VKAPI_CALL CreateQueryPool(VkDevice _device, const VkQueryPoolCreateInfo* pCreateInfo,
                                                const VkAllocationCallbacks* pAllocator, VkQueryPool* pQueryPool) {
   Device* device = FromHandle<Device>(_device);
-  if (pCreateInfo->queryType != VK_QUERY_TYPE_OCCLUSION && pCreateInfo->queryType != VK_QUERY_TYPE_TIMESTAMP &&
-      pCreateInfo->queryType != VK_QUERY_TYPE_PIPELINE_STATISTICS) {
+  const VkQueryType type = pCreateInfo->queryType;
+  if (type != VK_QUERY_TYPE_OCCLUSION && type != VK_QUERY_TYPE_TIMESTAMP && type != VK_QUERY_TYPE_PIPELINE_STATISTICS &&
+      type != VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT && type != VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT) {
     DUET_WARN("vkCreateQueryPool: query type %d is not supported", pCreateInfo->queryType);
     return VK_ERROR_FEATURE_NOT_PRESENT;
   }

@@ -1,4 +1,5 @@
-// Query pools: timestamps, occlusion counts and pipeline statistics.
+// Query pools: timestamps, occlusion counts, pipeline statistics, transform
+// feedback streams and primitives generated.
 // Results and availability are guarded by Device::sync_mutex, so host waits
 // share the device's condition with fences and semaphores.
 #pragma once
@@ -36,9 +37,11 @@ struct QueryPool : NonDispatchableObject {
   VkQueryPipelineStatisticFlags statistics = 0;  // pipeline statistics pools: what each query counts
   std::vector<Query> queries;
 
-  // The values one query's result holds: one per statistic, else one.
+  // The values one query's result holds: one per statistic, two for a
+  // transform feedback stream (primitives written, needed), else one.
   uint32_t ValueCount() const {
-    return type == VK_QUERY_TYPE_PIPELINE_STATISTICS ? uint32_t(std::popcount(statistics)) : 1;
+    if (type == VK_QUERY_TYPE_PIPELINE_STATISTICS) return uint32_t(std::popcount(statistics));
+    return type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT ? 2 : 1;
   }
 };
 

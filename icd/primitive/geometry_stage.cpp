@@ -63,13 +63,14 @@ void LoadInputVertex(const GeometryInputs& in, const Program& program, const Var
 // What the lanes of one wave emitted, kept apart per lane until the wave
 // ends so that the strips come out in lane order.
 struct LaneEmissions {
-  std::vector<float> data[kWaveWidth];           // vertices, stride floats each
-  std::vector<uint32_t> indices[kWaveWidth];     // lane-local vertex numbers, UINT32_MAX ends a strip
+  std::vector<float> data[kWaveWidth];  // vertices, stride floats each
+  // Per stream: lane-local vertex numbers, UINT32_MAX ends a strip.
+  std::vector<uint32_t> indices[4][kWaveWidth];
   uint32_t emitted[kWaveWidth] = {};
   void Clear() {
     for (uint32_t l = 0; l < kWaveWidth; ++l) {
       data[l].clear();
-      indices[l].clear();
+      for (auto& stream : indices) stream[l].clear();
       emitted[l] = 0;
     }
   }
@@ -102,7 +103,7 @@ void ShadeGeometry(const GeometryStage& stage, const ShadedVertices& vertices, c
   out->topology = OutputTopology(program);
   out->vertices.stride = stride;
   out->vertices.data.clear();
-  out->indices.clear();
+  for (std::vector<uint32_t>& stream : out->indices) stream.clear();
   out->invocations = lanes_total;
   out->primitives = 0;
 
@@ -139,12 +140,12 @@ void ShadeGeometry(const GeometryStage& stage, const ShadedVertices& vertices, c
       while (spirv_exec::RunWave(program, r.roots.data(), r.images.data(), r.sampled.data(), &wave) ==
              spirv_exec::WaveStatus::kEmit) {
         const spirv_exec::Inst& emit = program.code[wave.pc - 1];
-        if (emit.aux != 0) continue;  // only stream 0 is rasterized
+        if (emit.aux >= 4) continue;  // beyond maxTransformFeedbackStreams (invalid)
         for (uint32_t l = 0; l < lanes; ++l) {
           if (((wave.active >> l) & 1) == 0) continue;
+          std::vector<uint32_t>& strip = lanes_out.indices[emit.aux][l];
           if (emit.ext != 0) {
-            if (!lanes_out.indices[l].empty() && lanes_out.indices[l].back() != UINT32_MAX)
-              lanes_out.indices[l].push_back(UINT32_MAX);
+            if (!strip.empty() && strip.back() != UINT32_MAX) strip.push_back(UINT32_MAX);
             continue;
           }
           // Vertices past OutputVertices are dropped (their effect is undefined).
@@ -152,7 +153,7 @@ void ShadeGeometry(const GeometryStage& stage, const ShadedVertices& vertices, c
           std::vector<float>& data = lanes_out.data[l];
           data.resize(data.size() + stride, 0.0f);
           StoreShadedVertex(outputs, out_layout, wave, l, &data[data.size() - stride]);
-          lanes_out.indices[l].push_back(lanes_out.emitted[l]++);
+          strip.push_back(lanes_out.emitted[l]++);
         }
       }
       if (wave.aborted) return;
@@ -160,23 +161,22 @@ void ShadeGeometry(const GeometryStage& stage, const ShadedVertices& vertices, c
         if (lanes_out.emitted[l] == 0) continue;
         const uint32_t base = uint32_t(part.vertices.data.size() / stride);
         part.vertices.data.insert(part.vertices.data.end(), lanes_out.data[l].begin(), lanes_out.data[l].end());
-        for (uint32_t index : lanes_out.indices[l]) part.indices.push_back(index == UINT32_MAX ? index : base + index);
-        if (part.indices.back() != UINT32_MAX) part.indices.push_back(UINT32_MAX);
+        for (uint32_t s = 0; s < 4; ++s) {
+          std::vector<uint32_t>& to = part.indices[s];
+          for (uint32_t index : lanes_out.indices[s][l]) to.push_back(index == UINT32_MAX ? index : base + index);
+          if (!to.empty() && to.back() != UINT32_MAX) to.push_back(UINT32_MAX);
+        }
       }
     }
   });
   for (const GeometryOutput& part : parts) {
     const uint32_t base = uint32_t(out->vertices.data.size() / stride);
     out->vertices.data.insert(out->vertices.data.end(), part.vertices.data.begin(), part.vertices.data.end());
-    for (uint32_t index : part.indices) out->indices.push_back(index == UINT32_MAX ? index : base + index);
+    for (uint32_t s = 0; s < 4; ++s)
+      for (uint32_t index : part.indices[s]) out->indices[s].push_back(index == UINT32_MAX ? index : base + index);
   }
   // The primitives of the strips (pipeline statistics).
-  for (size_t begin = 0; begin < out->indices.size();) {
-    size_t end = begin;
-    while (end < out->indices.size() && out->indices[end] != UINT32_MAX) ++end;
-    out->primitives += PrimitiveCount(out->topology, end - begin);
-    begin = end + 1;
-  }
+  for (const std::vector<uint32_t>& indices : out->indices) out->primitives += StripPrimitives(out->topology, indices);
 }
 
 }  // namespace duet::raster

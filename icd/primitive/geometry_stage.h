@@ -6,6 +6,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -17,11 +18,11 @@ namespace duet::raster {
 
 struct GeometryOutput {
   ShadedVertices vertices;
-  // Strips (or points) of `topology`, each ended by UINT32_MAX.
-  std::vector<uint32_t> indices;
+  // Per vertex stream: strips (or points) of `topology`, each ended by UINT32_MAX.
+  std::array<std::vector<uint32_t>, 4> indices;
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
   uint64_t invocations = 0;  // pipeline statistics: shader invocations
-  uint64_t primitives = 0;   // ... and the primitives of the strips
+  uint64_t primitives = 0;   // ... and the primitives of the strips (every stream's)
 };
 
 // What the geometry shader's stage needs besides its inputs.

@@ -17,6 +17,8 @@ uint32_t TopologyVertices(VkPrimitiveTopology topology);
 
 // Primitives `topology` makes of `n` vertices (no restart among them).
 uint64_t PrimitiveCount(VkPrimitiveTopology topology, uint64_t n);
+// ... of the runs of `indices` (UINT32_MAX between runs).
+uint64_t StripPrimitives(VkPrimitiveTopology topology, std::span<const uint32_t> indices);
 
 // Appends the vertices of each primitive of `run` (no restarts), each
 // primitive TopologyVertices(topology) entries. `provoking_last`: the

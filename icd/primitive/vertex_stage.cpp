@@ -61,6 +61,13 @@ VaryingLayout MatchVaryings(const Program& producer, const Program* consumer) {
       consumer->stage == spirv_exec::ShaderStage::kFragment &&
       consumer->BuiltinInput(uint32_t(spv::BuiltIn::PrimitiveId)) != UINT32_MAX)
     layout.primitive_id_offset = layout.floats++;
+  // Transform feedback captures the last stage's outputs (not a vertex
+  // shader's that a geometry shader follows).
+  if (producer.transform_feedback && !producer.xfb_outputs.empty() &&
+      (consumer == nullptr || consumer->stage == spirv_exec::ShaderStage::kFragment)) {
+    layout.xfb_offset = layout.floats;
+    for (const spirv_exec::XfbOutput& out : producer.xfb_outputs) layout.floats += out.count;
+  }
   return layout;
 }
 
@@ -71,7 +78,8 @@ OutputRegisters::OutputRegisters(const Program& program)
       cull_distances(program.BuiltinOutput(uint32_t(spv::BuiltIn::CullDistance))),
       viewport_index(program.BuiltinOutput(uint32_t(spv::BuiltIn::ViewportIndex))),
       layer(program.BuiltinOutput(uint32_t(spv::BuiltIn::Layer))),
-      primitive_id(program.BuiltinOutput(uint32_t(spv::BuiltIn::PrimitiveId))) {}
+      primitive_id(program.BuiltinOutput(uint32_t(spv::BuiltIn::PrimitiveId))),
+      xfb(&program.xfb_outputs) {}
 
 void StoreShadedVertex(const OutputRegisters& o, const VaryingLayout& layout, spirv_exec::WaveState& wave,
                        uint32_t lane, float* v) {
@@ -95,6 +103,11 @@ void StoreShadedVertex(const OutputRegisters& o, const VaryingLayout& layout, sp
     std::memcpy(&v[kVaryingsOffset + layout.layer_offset], &wave.Register(o.layer)[l], 4);
   if (layout.primitive_id_offset != UINT32_MAX)
     std::memcpy(&v[kVaryingsOffset + layout.primitive_id_offset], &wave.Register(o.primitive_id)[l], 4);
+  if (layout.xfb_offset != UINT32_MAX) {
+    float* to = &v[kVaryingsOffset + layout.xfb_offset];
+    for (const spirv_exec::XfbOutput& out : *o.xfb)
+      for (uint32_t c = 0; c < out.count; ++c) std::memcpy(to++, &wave.Register(out.reg + c)[l], 4);
+  }
 }
 
 namespace {

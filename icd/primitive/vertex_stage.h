@@ -42,6 +42,10 @@ struct VaryingLayout {
   // A geometry shader's PrimitiveId output, as an integer, when the
   // fragment shader reads PrimitiveId (UINT32_MAX: not carried).
   uint32_t primitive_id_offset = UINT32_MAX;
+  // The outputs transform feedback captures (Program::xfb_outputs, their
+  // registers one after the other), when the last pre-rasterization stage
+  // has them (UINT32_MAX: none).
+  uint32_t xfb_offset = UINT32_MAX;
   uint32_t floats = 0;  // per vertex
 };
 
@@ -55,6 +59,7 @@ VaryingLayout MatchVaryings(const spirv_exec::Program& producer, const spirv_exe
 struct OutputRegisters {
   explicit OutputRegisters(const spirv_exec::Program& program);
   uint32_t position, point_size, clip_distances, cull_distances, viewport_index, layer, primitive_id;
+  const std::vector<spirv_exec::XfbOutput>* xfb;
 };
 
 // Shaded vertices: per vertex `stride` floats: clip position (4), point

@@ -16,6 +16,7 @@
 #include "primitive/geometry_stage.h"
 #include "primitive/input_assembly.h"
 #include "primitive/primitive_setup.h"
+#include "primitive/transform_feedback.h"
 #include "raster/tile_raster.h"
 #include "primitive/vertex_stage.h"
 #include "spirv_exec/resource_roots.h"
@@ -117,21 +118,6 @@ bool DrawIndices(const DrawBindings& b, const GraphicsState& s, const DrawCall& 
   return any_restart;
 }
 
-// The primitives `topology` assembles from the draw's elements (slots,
-// UINT32_MAX at restarts): the input assembly primitives of pipeline
-// statistics.
-uint64_t AssembledPrimitives(VkPrimitiveTopology topology, const std::vector<uint32_t>& slots) {
-  uint64_t primitives = 0;
-  size_t start = 0;
-  while (start < slots.size()) {
-    size_t end = start;
-    while (end < slots.size() && slots[end] != UINT32_MAX) ++end;
-    primitives += PrimitiveCount(topology, end - start);
-    start = end + 1;
-  }
-  return primitives;
-}
-
 // The primitives of the draw's elements as a geometry shader takes them
 // (TopologyVertices(topology) slots each), across restarts.
 void GeometryInputPrimitives(VkPrimitiveTopology topology, bool provoking_last, const std::vector<uint32_t>& slots,
@@ -216,6 +202,28 @@ void RasterizeGroups(const RenderTargets& targets, const GraphicsState& state,
   fragment->layer = fragment->viewport_index = 0;
 }
 
+// The primitives each vertex stream of the last pre-rasterization stage
+// made: counted by the active queries, captured by active transform
+// feedback. A vertex shader has stream 0 only.
+void CountAndCapture(const spirv_exec::Program& last, const VaryingLayout& layout, const GraphicsState& state,
+                     const GeometryOutput* geometry, const ShadedVertices& vertices, const std::vector<uint32_t>& slots,
+                     const DrawCounters& counters) {
+  for (uint32_t stream = 0; stream < 4; ++stream) {
+    StreamPrimitives primitives;
+    if (geometry != nullptr)
+      primitives = {&geometry->vertices, &geometry->indices[stream], geometry->topology};
+    else if (stream == 0)
+      primitives = {&vertices, &slots, state.topology};
+    else
+      break;
+    if (counters.primitives_generated[stream] != nullptr)
+      *counters.primitives_generated[stream] += StripPrimitives(primitives.topology, *primitives.indices);
+    if (counters.transform_feedback != nullptr)
+      CaptureTransformFeedback(last, layout, primitives, stream, state.rasterization.provoking_last,
+                               counters.transform_feedback, counters.xfb_written[stream], counters.xfb_needed[stream]);
+  }
+}
+
 }  // namespace
 
 void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTargets& targets, const DrawCall& draw,
@@ -246,7 +254,7 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
   // (Pipeline statistics still count the vertices and primitives.)
   const bool geometry = gp.has_geometry;
   if (!rasterizes && !gp.vertex.writes_memory && !(geometry && gp.geometry.writes_memory) &&
-      counters.statistics == nullptr)
+      counters.statistics == nullptr && !counters.CountsStreams() && counters.transform_feedback == nullptr)
     return;
   // The draw's waves (here and on the pool's threads) stop once the device is
   // lost or one of them has looped past the limit.
@@ -319,7 +327,7 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
 
   PipelineStatistics* statistics = counters.statistics;
   // Per instance and view: vertices are the elements other than restarts.
-  const uint64_t assembled = statistics != nullptr ? AssembledPrimitives(state.topology, slots) : 0;
+  const uint64_t assembled = statistics != nullptr ? StripPrimitives(state.topology, slots) : 0;
   const uint64_t elements =
       any_restart ? uint64_t(std::count_if(slots.begin(), slots.end(), [](uint32_t s) { return s != UINT32_MAX; }))
                   : slots.size();
@@ -365,10 +373,13 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
           statistics->Add(VK_QUERY_PIPELINE_STATISTIC_GEOMETRY_SHADER_PRIMITIVES_BIT, scratch.geometry.primitives);
         }
         raster_vertices = &scratch.geometry.vertices;
-        raster_indices = &scratch.geometry.indices;
+        raster_indices = &scratch.geometry.indices[std::min(state.rasterization.stream, 3u)];
         raster_topology = scratch.geometry.topology;
-        clipping_inputs = scratch.geometry.primitives;
+        clipping_inputs = StripPrimitives(raster_topology, *raster_indices);
       }
+      if (counters.CountsStreams() || counters.transform_feedback != nullptr)
+        CountAndCapture(geometry ? gp.geometry : gp.vertex, layout, state,
+                        geometry ? &scratch.geometry : nullptr, vertices, slots, counters);
       // Depth from -w..w to 0..w: clipping and the viewport then work as usual.
       if (state.rasterization.negative_one_to_one)
         for (float* v = raster_vertices->data.data(); v < raster_vertices->data.data() + raster_vertices->data.size();

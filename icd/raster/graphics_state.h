@@ -44,6 +44,8 @@ struct RasterizationState {
   // VK_EXT_depth_clip_control: clip-space depth runs from -w to w (OpenGL's
   // convention) instead of 0 to w.
   bool negative_one_to_one = false;
+  // VK_EXT_transform_feedback: the vertex stream that is rasterized.
+  uint32_t stream = 0;
 };
 
 struct MultisampleState {

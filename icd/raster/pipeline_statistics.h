@@ -25,10 +25,22 @@ struct PipelineStatistics {
   }
 };
 
+struct TransformFeedback;  // primitive/transform_feedback.h
+
 // What the active queries count during a draw (null: nothing counts).
 struct DrawCounters {
   uint64_t* samples_passed = nullptr;        // occlusion queries
   PipelineStatistics* statistics = nullptr;  // pipeline statistics queries
+  // Per vertex stream: primitives-generated queries, and transform
+  // feedback stream queries (primitives written, primitives needed).
+  std::array<uint64_t*, 4> primitives_generated{};
+  std::array<uint64_t*, 4> xfb_written{}, xfb_needed{};
+  TransformFeedback* transform_feedback = nullptr;  // active transform feedback, else null
+  bool CountsStreams() const {
+    for (size_t s = 0; s < 4; ++s)
+      if (primitives_generated[s] != nullptr || xfb_needed[s] != nullptr) return true;
+    return false;
+  }
 };
 
 }  // namespace duet::raster

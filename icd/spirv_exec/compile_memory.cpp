@@ -246,6 +246,80 @@ bool Compiler::DeclareInterface(uint32_t type, uint32_t reg, bool input, const D
   return true;
 }
 
+void Compiler::DeclareXfbOutputs(uint32_t type, uint32_t reg, const Decorations* d) {
+  const SpirvModule& m = module_;
+  const InterfaceDecorations none{};
+  const InterfaceDecorations& v = d != nullptr ? d->interface : none;
+  // Whether a type holds 64-bit values: it is then aligned to 8 bytes.
+  std::function<bool(uint32_t)> wide = [&](uint32_t id) {
+    const SpirvType& t = m.Type(id);
+    if (t.kind == SpvOp::OpTypeStruct) {
+      for (uint32_t member : t.members)
+        if (wide(member)) return true;
+      return false;
+    }
+    if (t.kind == SpvOp::OpTypeArray || t.kind == SpvOp::OpTypeVector || t.kind == SpvOp::OpTypeMatrix)
+      return wide(t.element);
+    return t.width == 64;
+  };
+  // The registers of `id` from `first`, packed from byte *offset as the
+  // spec lays them out (64-bit values, and what holds them, 8-aligned): one
+  // XfbOutput per run of scalars, vectors or matrices.
+  std::function<void(uint32_t, uint32_t, uint32_t*, uint32_t, uint32_t)> runs =
+      [&](uint32_t id, uint32_t first, uint32_t* offset, uint32_t buffer, uint32_t stream) {
+        const SpirvType& t = m.Type(id);
+        if (wide(id)) *offset = (*offset + 7) & ~7u;
+        if (t.kind == SpvOp::OpTypeStruct || t.kind == SpvOp::OpTypeArray) {
+          const bool is_struct = t.kind == SpvOp::OpTypeStruct;
+          const uint32_t n = is_struct ? uint32_t(t.members.size()) : t.count;
+          for (uint32_t i = 0; i < n; ++i) {
+            const uint32_t element = is_struct ? t.members[i] : t.element;
+            runs(element, first, offset, buffer, stream);
+            first += ScalarCount(element);
+          }
+          return;
+        }
+        const uint32_t count = ScalarCount(id);
+        program_.xfb_outputs.push_back({first, count, buffer, *offset, stream});
+        *offset += 4 * count;
+      };
+  // One output (or member) at its Offset.
+  auto add = [&](const InterfaceDecorations& x, uint32_t id, uint32_t first) {
+    const uint32_t buffer = x.xfb_buffer >= 0 ? uint32_t(x.xfb_buffer) : 0;
+    if (buffer >= 4) return;  // beyond maxTransformFeedbackBuffers (invalid)
+    if (x.xfb_stride != 0) program_.xfb_strides[buffer] = x.xfb_stride;
+    if (x.xfb_offset < 0 || ScalarCount(id) == 0) return;
+    uint32_t offset = uint32_t(x.xfb_offset);
+    runs(id, first, &offset, buffer, x.stream >= 0 ? uint32_t(x.stream) : 0);
+  };
+  // A block's members: their own Offset, the block's buffer, stride and
+  // stream unless they have their own.
+  auto block = [&](uint32_t block_type, uint32_t first, const InterfaceDecorations& outer) {
+    const SpirvType& t = m.Type(block_type);
+    const Decorations* bd = m.DecorationsOf(block_type);
+    for (uint32_t i = 0; i < t.members.size(); ++i) {
+      InterfaceDecorations own = bd != nullptr && i < bd->members.size() ? bd->members[i].interface : none;
+      if (own.xfb_buffer < 0) own.xfb_buffer = outer.xfb_buffer;
+      if (own.xfb_stride == 0) own.xfb_stride = outer.xfb_stride;
+      if (own.stream < 0) own.stream = outer.stream;
+      add(own, t.members[i], first);
+      first += ScalarCount(t.members[i]);
+    }
+  };
+  const SpirvType& t = m.Type(type);
+  if (t.kind == SpvOp::OpTypeStruct) return block(type, reg, v);
+  if (t.kind == SpvOp::OpTypeArray && m.Type(t.element).kind == SpvOp::OpTypeStruct) {
+    // An array of blocks: element i goes to buffer XfbBuffer + i, at the same offsets.
+    for (uint32_t i = 0; i < t.count; ++i) {
+      InterfaceDecorations element = v;
+      element.xfb_buffer = (v.xfb_buffer >= 0 ? v.xfb_buffer : 0) + int32_t(i);
+      block(t.element, reg + i * ScalarCount(t.element), element);
+    }
+    return;
+  }
+  add(v, type, reg);
+}
+
 uint32_t Compiler::LocationCount(uint32_t type) const {
   const SpirvType& t = module_.Type(type);
   if (t.kind == SpvOp::OpTypeArray || t.kind == SpvOp::OpTypeMatrix) return t.count * LocationCount(t.element);
@@ -345,6 +419,7 @@ bool Compiler::DeclareGlobals(const SpirvEntryPoint& entry) {
           break;
         }
         if (!DeclareInterface(p.pointee, p.builtin_register, storage == StorageClass::Input, d)) return false;
+        if (storage == StorageClass::Output) DeclareXfbOutputs(p.pointee, p.builtin_register, d);
         break;
       case StorageClass::UniformConstant: {
         // Images, samplers and texel buffers: an image root per element used.

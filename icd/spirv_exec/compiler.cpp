@@ -540,6 +540,7 @@ bool CompileStage(const std::vector<uint32_t>& words, const char* entry_name, Sh
     program->stage = stage;
     program->early_fragment_tests = entry.early_fragment_tests;
     program->post_depth_coverage = entry.post_depth_coverage;
+    program->transform_feedback = entry.transform_feedback;
     if (stage == ShaderStage::kGeometry) {
       GeometryModes& g = program->geometry;
       if (entry.input_vertices == 0 || entry.output_primitive == spv::ExecutionMode{}) {

@@ -153,6 +153,8 @@ class Compiler {
   Access AccessThrough(const PointerValue& p, Op plain);
   bool StoreThrough(const PointerValue& p, uint32_t first);
   bool DeclareInterface(uint32_t type, uint32_t reg, bool input, const Decorations* d);
+  // What transform feedback captures of an output variable (compile_memory.cpp).
+  void DeclareXfbOutputs(uint32_t type, uint32_t reg, const Decorations* d);
   uint32_t LocationCount(uint32_t type) const;
   void RecordComputeBuiltin(uint32_t builtin, uint32_t reg);
 

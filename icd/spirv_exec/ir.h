@@ -402,6 +402,14 @@ struct BuiltinSlot {
   uint32_t vertex_stride = 0;  // as InterfaceSlot::vertex_stride (gl_in[])
 };
 
+// An output transform feedback captures (Xfb execution mode): `count`
+// registers from `reg`, written 4 bytes each from byte `offset` of a
+// vertex's record in `buffer`, on vertex stream `stream`.
+struct XfbOutput {
+  uint32_t reg = 0, count = 0;
+  uint32_t buffer = 0, offset = 0, stream = 0;
+};
+
 // What a geometry shader takes and makes (its execution modes).
 struct GeometryModes {
   uint32_t input_vertices = 1;   // 1 points, 2 lines, 4 lines with adjacency, 3 triangles, 6 with adjacency
@@ -471,6 +479,11 @@ struct Program {
   uint32_t local_size[3] = {1, 1, 1};
   bool uses_barrier = false;
   GeometryModes geometry;  // kGeometry
+  // Transform feedback (vertex and geometry shaders in Xfb mode): the
+  // captured outputs and each buffer's vertex stride (XfbStride).
+  bool transform_feedback = false;
+  std::vector<XfbOutput> xfb_outputs;
+  uint32_t xfb_strides[4] = {};
 };
 
 // Compiles the entry point `entry` of prepared SPIR-V (see spirv_ingest.h)

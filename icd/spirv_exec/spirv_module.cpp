@@ -25,6 +25,10 @@ void DecorateInterface(spv::Decoration decoration, const uint32_t* operands, Int
     case spv::Decoration::NoPerspective: d->noperspective = true; break;
     case spv::Decoration::Centroid: d->centroid = true; break;
     case spv::Decoration::Sample: d->sample = true; break;
+    case spv::Decoration::XfbBuffer: d->xfb_buffer = static_cast<int32_t>(operands[0]); break;
+    case spv::Decoration::XfbStride: d->xfb_stride = operands[0]; break;
+    case spv::Decoration::Offset: d->xfb_offset = static_cast<int32_t>(operands[0]); break;  // of outputs: transform feedback
+    case spv::Decoration::Stream: d->stream = static_cast<int32_t>(operands[0]); break;
     default: break;
   }
 }
@@ -121,6 +125,7 @@ bool ParseSpirvModule(std::vector<uint32_t> words, SpirvModule* module, std::str
           if (mode == spv::ExecutionMode::EarlyFragmentTests) e.early_fragment_tests = true;
           if (mode == spv::ExecutionMode::PostDepthCoverage) e.post_depth_coverage = true;
           if (mode == spv::ExecutionMode::DepthReplacing) e.depth_replacing = true;
+          if (mode == spv::ExecutionMode::Xfb) e.transform_feedback = true;
           switch (mode) {
             case spv::ExecutionMode::InputPoints: e.input_vertices = 1; break;
             case spv::ExecutionMode::InputLines: e.input_vertices = 2; break;
@@ -157,7 +162,10 @@ bool ParseSpirvModule(std::vector<uint32_t> words, SpirvModule* module, std::str
       case Op::OpMemberDecorate: {
         MemberDecorations& m = member(inst[0], inst[1]);
         switch (static_cast<spv::Decoration>(inst[2])) {
-          case spv::Decoration::Offset: m.offset = inst[3]; break;
+          case spv::Decoration::Offset:
+            m.offset = inst[3];
+            m.interface.xfb_offset = static_cast<int32_t>(inst[3]);  // output blocks: transform feedback
+            break;
           case spv::Decoration::MatrixStride: m.matrix_stride = inst[3]; break;
           case spv::Decoration::RowMajor: m.row_major = true; break;
           case spv::Decoration::BuiltIn: m.builtin = static_cast<int32_t>(inst[3]); break;

@@ -30,6 +30,10 @@ struct InterfaceDecorations {
   uint32_t component = 0;
   uint32_t index = 0;  // fragment outputs: 1 is the second source of dual-source blending
   bool flat = false, noperspective = false, centroid = false, sample = false;
+  // Transform feedback (XfbBuffer, XfbStride, Offset of outputs; -1:
+  // none) and a geometry shader output's vertex Stream (-1: none given).
+  int32_t xfb_buffer = -1, xfb_offset = -1, stream = -1;
+  uint32_t xfb_stride = 0;
 };
 
 struct MemberDecorations {
@@ -81,6 +85,7 @@ struct SpirvEntryPoint {
   bool early_fragment_tests = false;
   bool post_depth_coverage = false;  // SampleMaskIn after the early tests (SPV_KHR_post_depth_coverage)
   bool depth_replacing = false;
+  bool transform_feedback = false;  // the Xfb execution mode
   // Geometry shaders: vertices of the input primitive (Input* / Triangles
   // modes), OutputVertices, Invocations, and the output mode (OutputPoints,
   // OutputLineStrip, OutputTriangleStrip; 0 when none).

@@ -1,6 +1,7 @@
 // Replay of the commands that set draw state: vertex and index buffers and
 // every dynamic state of Vulkan 1.0, extended dynamic state 1 and 2, vertex
-// input and colour write enables.
+// input, colour write enables and the supported part of extended dynamic
+// state 3.
 // Each overload writes the value into DrawBindings and marks it set.
 #pragma once
 
@@ -168,6 +169,83 @@ inline void ApplyDrawState(const CmdSetColorWriteEnableEXTRecord& r, raster::Dra
   for (uint32_t i = 0; i < r.attachmentCount && i < 32 && r.pColorWriteEnables != nullptr; ++i)
     if (!r.pColorWriteEnables[i]) b.dynamic.blend.write_enable &= ~(1u << i);
   detail::Mark(b, VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT);
+}
+
+// VK_EXT_extended_dynamic_state3.
+inline void ApplyDrawState(const CmdSetDepthClampEnableEXTRecord& r, raster::DrawBindings& b) {
+  b.dynamic.rasterization.depth_clamp = r.depthClampEnable;
+  detail::Mark(b, VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT);
+}
+inline void ApplyDrawState(const CmdSetDepthClipEnableEXTRecord& r, raster::DrawBindings& b) {
+  b.dynamic.rasterization.depth_clip = r.depthClipEnable;
+  detail::Mark(b, VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT);
+}
+inline void ApplyDrawState(const CmdSetPolygonModeEXTRecord& r, raster::DrawBindings& b) {
+  b.dynamic.rasterization.polygon_mode = r.polygonMode;
+  detail::Mark(b, VK_DYNAMIC_STATE_POLYGON_MODE_EXT);
+}
+inline void ApplyDrawState(const CmdSetProvokingVertexModeEXTRecord& r, raster::DrawBindings& b) {
+  b.dynamic.rasterization.provoking_last = r.provokingVertexMode == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
+  detail::Mark(b, VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT);
+}
+inline void ApplyDrawState(const CmdSetDepthClipNegativeOneToOneEXTRecord& r, raster::DrawBindings& b) {
+  b.dynamic.rasterization.negative_one_to_one = r.negativeOneToOne;
+  detail::Mark(b, VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT);
+}
+inline void ApplyDrawState(const CmdSetRasterizationStreamEXTRecord& r, raster::DrawBindings& b) {
+  b.dynamic.rasterization.stream = r.rasterizationStream;
+  detail::Mark(b, VK_DYNAMIC_STATE_RASTERIZATION_STREAM_EXT);
+}
+inline void ApplyDrawState(const CmdSetSampleMaskEXTRecord& r, raster::DrawBindings& b) {
+  b.dynamic.multisample.sample_mask = r.pSampleMask != nullptr ? r.pSampleMask[0] : ~0u;
+  detail::Mark(b, VK_DYNAMIC_STATE_SAMPLE_MASK_EXT);
+}
+inline void ApplyDrawState(const CmdSetAlphaToCoverageEnableEXTRecord& r, raster::DrawBindings& b) {
+  b.dynamic.multisample.alpha_to_coverage = r.alphaToCoverageEnable;
+  detail::Mark(b, VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT);
+}
+inline void ApplyDrawState(const CmdSetAlphaToOneEnableEXTRecord& r, raster::DrawBindings& b) {
+  b.dynamic.multisample.alpha_to_one = r.alphaToOneEnable;
+  detail::Mark(b, VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT);
+}
+inline void ApplyDrawState(const CmdSetLogicOpEnableEXTRecord& r, raster::DrawBindings& b) {
+  b.dynamic.blend.logic_op_enable = r.logicOpEnable;
+  detail::Mark(b, VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT);
+}
+namespace detail {
+// The dynamic blend state of attachments [first, first + count), grown to hold them.
+template <typename F>
+void ForAttachments(raster::DrawBindings& b, uint32_t first, uint32_t count, F f) {
+  std::vector<VkPipelineColorBlendAttachmentState>& a = b.dynamic.blend.attachments;
+  if (first + count > raster::kMaxColorAttachments) return;
+  if (a.size() < first + count) a.resize(first + count);
+  for (uint32_t i = 0; i < count; ++i) f(a[first + i], i);
+}
+}  // namespace detail
+inline void ApplyDrawState(const CmdSetColorBlendEnableEXTRecord& r, raster::DrawBindings& b) {
+  if (r.pColorBlendEnables == nullptr) return;
+  detail::ForAttachments(b, r.firstAttachment, r.attachmentCount,
+                         [&](VkPipelineColorBlendAttachmentState& a, uint32_t i) { a.blendEnable = r.pColorBlendEnables[i]; });
+  detail::Mark(b, VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT);
+}
+inline void ApplyDrawState(const CmdSetColorBlendEquationEXTRecord& r, raster::DrawBindings& b) {
+  if (r.pColorBlendEquations == nullptr) return;
+  detail::ForAttachments(b, r.firstAttachment, r.attachmentCount, [&](VkPipelineColorBlendAttachmentState& a, uint32_t i) {
+    const VkColorBlendEquationEXT& e = r.pColorBlendEquations[i];
+    a.srcColorBlendFactor = e.srcColorBlendFactor;
+    a.dstColorBlendFactor = e.dstColorBlendFactor;
+    a.colorBlendOp = e.colorBlendOp;
+    a.srcAlphaBlendFactor = e.srcAlphaBlendFactor;
+    a.dstAlphaBlendFactor = e.dstAlphaBlendFactor;
+    a.alphaBlendOp = e.alphaBlendOp;
+  });
+  detail::Mark(b, VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT);
+}
+inline void ApplyDrawState(const CmdSetColorWriteMaskEXTRecord& r, raster::DrawBindings& b) {
+  if (r.pColorWriteMasks == nullptr) return;
+  detail::ForAttachments(b, r.firstAttachment, r.attachmentCount,
+                         [&](VkPipelineColorBlendAttachmentState& a, uint32_t i) { a.colorWriteMask = r.pColorWriteMasks[i]; });
+  detail::Mark(b, VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT);
 }
 
 }  // namespace duet::cmdtape

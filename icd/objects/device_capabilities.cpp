@@ -41,6 +41,22 @@ DeviceFeatures MakeFeatures() {
   f.core.logicOp = VK_TRUE;
   f.extension.extendedDynamicState2 = VK_TRUE;
   f.extension.extendedDynamicState2LogicOp = VK_TRUE;
+  // The VK_EXT_extended_dynamic_state3 states that are plain state of the
+  // draw here (tests/integration/dynamic_state3_test.cpp); not the sample
+  // count, tessellation, line rasterization or the vendor states.
+  f.extension.extendedDynamicState3DepthClampEnable = VK_TRUE;
+  f.extension.extendedDynamicState3PolygonMode = VK_TRUE;
+  f.extension.extendedDynamicState3SampleMask = VK_TRUE;
+  f.extension.extendedDynamicState3AlphaToCoverageEnable = VK_TRUE;
+  f.extension.extendedDynamicState3AlphaToOneEnable = VK_TRUE;
+  f.extension.extendedDynamicState3LogicOpEnable = VK_TRUE;
+  f.extension.extendedDynamicState3ColorBlendEnable = VK_TRUE;
+  f.extension.extendedDynamicState3ColorBlendEquation = VK_TRUE;
+  f.extension.extendedDynamicState3ColorWriteMask = VK_TRUE;
+  f.extension.extendedDynamicState3RasterizationStream = VK_TRUE;
+  f.extension.extendedDynamicState3DepthClipEnable = VK_TRUE;
+  f.extension.extendedDynamicState3ProvokingVertexMode = VK_TRUE;
+  f.extension.extendedDynamicState3DepthClipNegativeOneToOne = VK_TRUE;
   // Per-sample shading, polygon modes LINE and POINT
   // (tests/integration/sample_shading_test.cpp).
   f.core.sampleRateShading = VK_TRUE;
@@ -566,6 +582,7 @@ DeviceProperties MakeProperties() {
   p.extension.robustUniformBufferAccessSizeAlignment = 1;
   p.extension.maxVertexAttribDivisor = UINT32_MAX;
   p.extension.provokingVertexModePerPipeline = VK_TRUE;  // the mode is pipeline state, nothing more
+  p.extension.dynamicPrimitiveTopologyUnrestricted = VK_TRUE;  // any topology class at draw time
   p.extension.maxTransformFeedbackStreams = 4;
   p.extension.maxTransformFeedbackBuffers = 4;
   p.extension.maxTransformFeedbackBufferSize = UINT32_MAX;

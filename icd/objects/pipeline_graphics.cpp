@@ -29,6 +29,13 @@ int DynamicStateIndex(VkDynamicState state) {
       VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE, VK_DYNAMIC_STATE_STENCIL_OP, VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE,
       VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE, VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE,
       VK_DYNAMIC_STATE_LOGIC_OP_EXT, VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT, VK_DYNAMIC_STATE_VERTEX_INPUT_EXT,
+      // VK_EXT_extended_dynamic_state3 (the states whose features it advertises)
+      VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT, VK_DYNAMIC_STATE_POLYGON_MODE_EXT, VK_DYNAMIC_STATE_SAMPLE_MASK_EXT,
+      VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT, VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT,
+      VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT, VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT,
+      VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT, VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT,
+      VK_DYNAMIC_STATE_RASTERIZATION_STREAM_EXT, VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT,
+      VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT, VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT,
   };
   for (int i = 0; i < int(std::size(kSupported)); ++i)
     if (kSupported[i] == state) return i;
@@ -145,8 +152,10 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPip
     r.line_width = rs->lineWidth;
     r.depth_clip = !rs->depthClampEnable;
     if (const auto* clip = FindInChain<VkPipelineRasterizationDepthClipStateCreateInfoEXT>(
-            rs->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_DEPTH_CLIP_STATE_CREATE_INFO_EXT))
+            rs->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_DEPTH_CLIP_STATE_CREATE_INFO_EXT)) {
       r.depth_clip = clip->depthClipEnable;
+      r.depth_clip_from_clamp = false;
+    }
     if (const auto* provoking = FindInChain<VkPipelineRasterizationProvokingVertexStateCreateInfoEXT>(
             rs->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_PROVOKING_VERTEX_STATE_CREATE_INFO_EXT))
       r.provoking_last = provoking->provokingVertexMode == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
@@ -193,7 +202,15 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPip
     raster::ColorBlendState& b = g.blend;
     b.logic_op_enable = cb->logicOpEnable;
     b.logic_op = cb->logicOp;
-    if (cb->pAttachments != nullptr) b.attachments.assign(cb->pAttachments, cb->pAttachments + cb->attachmentCount);
+    // With blend enables, equations and write masks all dynamic the array
+    // is ignored (VK_EXT_extended_dynamic_state3); the count still holds.
+    const bool all_dynamic = out->dynamic.test(size_t(raster::DynamicStateIndex(VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT))) &&
+                             out->dynamic.test(size_t(raster::DynamicStateIndex(VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT))) &&
+                             out->dynamic.test(size_t(raster::DynamicStateIndex(VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT)));
+    if (cb->pAttachments != nullptr && !all_dynamic)
+      b.attachments.assign(cb->pAttachments, cb->pAttachments + cb->attachmentCount);
+    else
+      b.attachments.assign(cb->attachmentCount, VkPipelineColorBlendAttachmentState{});
     for (int i = 0; i < 4; ++i) b.blend_constants[i] = cb->blendConstants[i];
     if (const auto* write = FindInChain<VkPipelineColorWriteCreateInfoEXT>(
             cb->pNext, VK_STRUCTURE_TYPE_PIPELINE_COLOR_WRITE_CREATE_INFO_EXT);

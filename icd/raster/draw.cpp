@@ -84,6 +84,47 @@ GraphicsState EffectiveState(const GraphicsPipelineState& pipeline, const DrawBi
   if (dynamic(VK_DYNAMIC_STATE_LOGIC_OP_EXT)) s.blend.logic_op = d.blend.logic_op;
   if (dynamic(VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT)) s.blend.write_enable = d.blend.write_enable;
   if (dynamic(VK_DYNAMIC_STATE_VERTEX_INPUT_EXT)) s.vertex_input = d.vertex_input;
+  // VK_EXT_extended_dynamic_state3.
+  if (dynamic(VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT)) {
+    s.rasterization.depth_clamp = d.rasterization.depth_clamp;
+    if (s.rasterization.depth_clip_from_clamp) s.rasterization.depth_clip = !s.rasterization.depth_clamp;
+  }
+  if (dynamic(VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT)) s.rasterization.depth_clip = d.rasterization.depth_clip;
+  if (dynamic(VK_DYNAMIC_STATE_POLYGON_MODE_EXT)) s.rasterization.polygon_mode = d.rasterization.polygon_mode;
+  if (dynamic(VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT))
+    s.rasterization.provoking_last = d.rasterization.provoking_last;
+  if (dynamic(VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT))
+    s.rasterization.negative_one_to_one = d.rasterization.negative_one_to_one;
+  if (dynamic(VK_DYNAMIC_STATE_RASTERIZATION_STREAM_EXT)) s.rasterization.stream = d.rasterization.stream;
+  if (dynamic(VK_DYNAMIC_STATE_SAMPLE_MASK_EXT)) s.multisample.sample_mask = d.multisample.sample_mask;
+  if (dynamic(VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT))
+    s.multisample.alpha_to_coverage = d.multisample.alpha_to_coverage;
+  if (dynamic(VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT)) s.multisample.alpha_to_one = d.multisample.alpha_to_one;
+  if (dynamic(VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT)) s.blend.logic_op_enable = d.blend.logic_op_enable;
+  // Per attachment, what vkCmdSetColorBlend*EXT / vkCmdSetColorWriteMaskEXT set.
+  const bool blend_enable = dynamic(VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT);
+  const bool equation = dynamic(VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT);
+  const bool write_mask = dynamic(VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT);
+  // (A pipeline whose blend state is all dynamic may have no colour blend state.)
+  if ((blend_enable || equation || write_mask) && s.blend.attachments.size() < d.blend.attachments.size()) {
+    VkPipelineColorBlendAttachmentState all{};
+    all.colorWriteMask = 0xF;
+    s.blend.attachments.resize(d.blend.attachments.size(), all);
+  }
+  for (size_t i = 0; i < s.blend.attachments.size() && i < d.blend.attachments.size(); ++i) {
+    VkPipelineColorBlendAttachmentState& to = s.blend.attachments[i];
+    const VkPipelineColorBlendAttachmentState& from = d.blend.attachments[i];
+    if (blend_enable) to.blendEnable = from.blendEnable;
+    if (write_mask) to.colorWriteMask = from.colorWriteMask;
+    if (equation) {
+      to.srcColorBlendFactor = from.srcColorBlendFactor;
+      to.dstColorBlendFactor = from.dstColorBlendFactor;
+      to.colorBlendOp = from.colorBlendOp;
+      to.srcAlphaBlendFactor = from.srcAlphaBlendFactor;
+      to.dstAlphaBlendFactor = from.dstAlphaBlendFactor;
+      to.alphaBlendOp = from.alphaBlendOp;
+    }
+  }
   const int stride_index = DynamicStateIndex(VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE);
   s.vertex_input.dynamic_strides = pipeline.dynamic[size_t(stride_index)];
   return s;
@@ -385,7 +426,8 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
         for (float* v = raster_vertices->data.data(); v < raster_vertices->data.data() + raster_vertices->data.size();
              v += raster_vertices->stride)
           v[2] = (v[2] + v[3]) * 0.5f;
-      if (!rasterizes) continue;
+      // Vertex shaders emit on stream 0 only: another stream rasterizes nothing.
+      if (!rasterizes || (!geometry && state.rasterization.stream != 0)) continue;
       TriangleSetup& setup = scratch.setup;
       setup.triangles.clear();
       setup.varyings.clear();

@@ -38,6 +38,7 @@ struct RasterizationState {
   float depth_bias_constant = 0, depth_bias_clamp = 0, depth_bias_slope = 0;
   float line_width = 1.0f;
   bool depth_clip = true;  // VkPipelineRasterizationDepthClipStateCreateInfoEXT, else !depth_clamp
+  bool depth_clip_from_clamp = true;  // no depth clip state: a dynamic depth clamp decides it too
   // VK_EXT_provoking_vertex: flat attributes come from the primitive's last
   // vertex instead of its first.
   bool provoking_last = false;
@@ -109,7 +110,8 @@ struct GraphicsPipelineState {
 
 // A small dense index for each VkDynamicState the driver supports
 // (1.0 core, extended dynamic state 1 and 2, the logic op of
-// VK_EXT_extended_dynamic_state2, VK_EXT_color_write_enable); -1 for others.
+// VK_EXT_extended_dynamic_state2, VK_EXT_color_write_enable, part of
+// VK_EXT_extended_dynamic_state3); -1 for others.
 int DynamicStateIndex(VkDynamicState state);
 
 }  // namespace duet::raster

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "graphics_fixture.h"
+#include "shaders/flat_color.frag.h"
 #include "shaders/xfb_capture.vert.h"
 #include "shaders/xfb_passthrough.vert.h"
 #include "shaders/xfb_streams.geom.h"
@@ -296,6 +297,27 @@ TEST_F(TransformFeedbackTest, GeometryStreams) {
   EXPECT_EQ(Results(stream, 1, 2), (std::vector<uint64_t>{4, 4}));
   EXPECT_EQ(Results(generated, 0, 1), (std::vector<uint64_t>{4}));
   EXPECT_EQ(Results(generated, 1, 1), (std::vector<uint64_t>{4}));
+}
+
+// A vertex shader emits on stream 0 only: with rasterization stream 1
+// selected nothing is drawn, with stream 0 the rectangle is.
+TEST_F(TransformFeedbackTest, VertexShaderRasterizesStreamZeroOnly) {
+  for (uint32_t stream = 0; stream < 2; ++stream) {
+    PipelineDesc desc = RectPipeline(Module(kFlatColorFrag), {8, 8});
+    const VkPipelineRasterizationStateStreamCreateInfoEXT select{
+        VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_STREAM_CREATE_INFO_EXT, nullptr, 0, stream};
+    desc.rasterization.pNext = &select;
+    const VkPipeline pipeline = MakePipeline(desc);
+    VkCommandBuffer cb = BeginCommands();
+    BeginRenderingEmpty(cb);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    DrawRect(cb, desc.layout, RectParams{});
+    vkCmdEndRendering(cb);
+    EndSubmitWait(cb);
+    const std::vector<uint32_t> pixels = Read<uint32_t>(target_);
+    ASSERT_EQ(pixels.size(), 64u);
+    EXPECT_EQ(pixels[27], stream == 0 ? 0xFFFFFFFFu : 0u) << "stream " << stream;
+  }
 }
 
 }  // namespace

@@ -126,6 +126,12 @@ DeviceFeatures MakeFeatures() {
   f.core.shaderTessellationAndGeometryPointSize = VK_TRUE;
   f.vulkan11.multiviewGeometryShader = VK_TRUE;
 
+  // Variable pointers into storage buffers (selects, phis, pointer access
+  // chains, comparisons, pointers kept in variables: held as addresses;
+  // shader_variable_pointers_test.cpp). Not into workgroup memory
+  // (variablePointers).
+  f.vulkan11.variablePointersStorageBuffer = VK_TRUE;
+
   // Mandatory since Vulkan 1.1.
   f.vulkan11.multiview = VK_TRUE;
   // BaseVertex, BaseInstance and DrawIndex in vertex shaders

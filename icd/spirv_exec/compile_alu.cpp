@@ -220,6 +220,14 @@ bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled
       Emit(Op::kIsHelper, Define(inst[1], inst[0], 1).reg);
       return true;
     case SpvOp::OpSelect: {
+      if (module_.Type(inst[0]).kind == SpvOp::OpTypePointer) {
+        // Variable pointers: a select between addresses.
+        const uint32_t t = PointerRegisters(inst[3]), f = PointerRegisters(inst[4]);
+        const CompiledValue& cond = Value(inst[2]);
+        const CompiledValue& v = Define(inst[1], inst[0], 2);
+        for (uint32_t i = 0; i < 2; ++i) Emit(Op::kSelect, v.reg + i, cond.reg, t + i, f + i);
+        return true;
+      }
       const uint32_t count = ScalarCount(inst[0]);
       const CompiledValue& cond = Value(inst[2]);
       const CompiledValue& t = Value(inst[3]);

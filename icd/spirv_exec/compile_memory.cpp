@@ -28,8 +28,11 @@ using spv::StorageClass;
 
 namespace {
 
+// A pointer held as a 64-bit address: buffer device addresses, and storage
+// buffer pointers kept in variables (variable pointers).
 bool IsAddress(const SpirvType& t) {
-  return t.kind == SpvOp::OpTypePointer && t.storage == StorageClass::PhysicalStorageBuffer;
+  return t.kind == SpvOp::OpTypePointer &&
+         (t.storage == StorageClass::PhysicalStorageBuffer || t.storage == StorageClass::StorageBuffer);
 }
 
 bool HasExplicitLayout(StorageClass storage) {
@@ -630,7 +633,8 @@ bool Compiler::CompileAccessChain(const SpirvInstruction& inst) {
   uint32_t first_index = 3;
   if (inst.op == SpvOp::OpPtrAccessChain || inst.op == SpvOp::OpInBoundsPtrAccessChain) {
     // The Element operand steps over whole pointees, by the pointer type's ArrayStride.
-    if (p.address_register == kNoRegister) return Fail("OpPtrAccessChain is supported on buffer device addresses only");
+    if (p.address_register == kNoRegister && (!p.explicit_layout || p.descriptor_variable != 0 || p.image))
+      return Fail("OpPtrAccessChain is supported on buffer pointers only");
     const Decorations* d = m.DecorationsOf(base.type);
     AddScaledIndex(p, inst[3], d != nullptr && d->array_stride != 0 ? d->array_stride : ImplicitSize(m, p.pointee));
     first_index = 4;
@@ -774,7 +778,10 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
     }
     case SpvOp::OpStore: {
       const PointerValue p = PointerOf(inst[0]);
-      return error_.empty() && StoreThrough(p, Value(inst[1]).reg);
+      // A pointer stored in a variable (variable pointers) is its address.
+      const CompiledValue& value = Value(inst[1]);
+      const uint32_t from = value.kind == CompiledValue::Kind::kPointer ? PointerRegisters(inst[1]) : value.reg;
+      return error_.empty() && StoreThrough(p, from);
     }
     case SpvOp::OpCopyMemory: {
       // Both sides have the same type; their layouts may differ (e.g. a
@@ -872,15 +879,30 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
         Emit(Op::kMove, v.reg + i, i < source.count ? source.reg + i : ConstantRegister(0));
       return true;
     }
+    case SpvOp::OpPtrDiff: {
+      // Elements between two pointers into one buffer: the bytes (their
+      // low words suffice) over the element size.
+      const uint32_t a = PointerRegisters(inst[2]);
+      const uint32_t b = PointerRegisters(inst[3]);
+      if (!error_.empty()) return false;
+      const uint32_t pointer_type = TypeOfId(inst[2]);
+      const Decorations* d = m.DecorationsOf(pointer_type);
+      const uint32_t element = m.Type(pointer_type).element;
+      const uint32_t stride = d != nullptr && d->array_stride != 0 ? d->array_stride : ImplicitSize(m, element);
+      const uint32_t bytes = NewRegisters(1);
+      Emit(Op::kISub, bytes, a, b);
+      Emit(Op::kSDiv, Define(inst[1], inst[0], 1).reg, bytes, ConstantRegister(std::max(stride, 1u)));
+      return true;
+    }
     case SpvOp::OpPtrEqual:
     case SpvOp::OpPtrNotEqual: {
-      const CompiledValue& a = Value(inst[2]);
-      const CompiledValue& b = Value(inst[3]);
-      if (a.count != 2 || b.count != 2) return Fail("pointer comparison other than of buffer device addresses");
+      const uint32_t a = PointerRegisters(inst[2]);
+      const uint32_t b = PointerRegisters(inst[3]);
+      if (!error_.empty()) return false;
       const bool equal = inst.op == SpvOp::OpPtrEqual;
       const uint32_t low = NewRegisters(1), high = NewRegisters(1);
-      Emit(equal ? Op::kIEqual : Op::kINotEqual, low, a.reg, b.reg);
-      Emit(equal ? Op::kIEqual : Op::kINotEqual, high, a.reg + 1, b.reg + 1);
+      Emit(equal ? Op::kIEqual : Op::kINotEqual, low, a, b);
+      Emit(equal ? Op::kIEqual : Op::kINotEqual, high, a + 1, b + 1);
       Emit(equal ? Op::kBitAnd : Op::kBitOr, Define(inst[1], inst[0], 1).reg, low, high);
       return true;
     }

@@ -70,8 +70,12 @@ uint32_t Compiler::ScalarCount(uint32_t type_id) const {
       for (uint32_t m : t.members) n += ScalarCount(m);
       return n;
     }
-    case SpvOp::OpTypePointer:  // a buffer device address is a value: 64 bits
-      return t.storage == spv::StorageClass::PhysicalStorageBuffer ? 2 : 0;
+    case SpvOp::OpTypePointer:
+      // A buffer device address is a value: 64 bits. So is a storage buffer
+      // pointer where one is a value (variable pointers: selects, phis).
+      return t.storage == spv::StorageClass::PhysicalStorageBuffer || t.storage == spv::StorageClass::StorageBuffer
+                 ? 2
+                 : 0;
     default: return 0;
   }
 }
@@ -82,7 +86,8 @@ PointerValue Compiler::PointerOf(uint32_t id) {
   const SpirvType& t = module_.Type(v.type);
   PointerValue p;
   if (v.kind == CompiledValue::Kind::kRegisters && t.kind == SpvOp::OpTypePointer &&
-      t.storage == spv::StorageClass::PhysicalStorageBuffer && v.count == 2) {
+      (t.storage == spv::StorageClass::PhysicalStorageBuffer || t.storage == spv::StorageClass::StorageBuffer) &&
+      v.count == 2) {
     p.address_register = v.reg;
     p.pointee = t.element;
     p.explicit_layout = true;
@@ -90,6 +95,30 @@ PointerValue Compiler::PointerOf(uint32_t id) {
   }
   Fail("%" + std::to_string(id) + " is used as a pointer but is none the compiler can follow");
   return p;
+}
+
+uint32_t Compiler::PointerRegisters(uint32_t id) {
+  const CompiledValue& v = Value(id);
+  if (v.kind == CompiledValue::Kind::kRegisters && v.count == 2) return v.reg;
+  if (v.kind != CompiledValue::Kind::kPointer) {
+    Fail("%" + std::to_string(id) + " is used as a pointer but is none the compiler can follow");
+    return 0;
+  }
+  const PointerValue& p = v.pointer;
+  const uint32_t reg = NewRegisters(2);
+  if (p.address_register != kNoRegister) {
+    Emit(Op::kAddressAdd, reg, p.address_register, p.offset_register != kNoRegister ? p.offset_register : kNoOperand,
+         p.static_offset);
+    return reg;
+  }
+  if (p.image || p.descriptor_variable != 0 || p.descriptor_index != kNoRegister || p.builtin_register != kNoRegister ||
+      p.root >= program_.roots.size() || program_.roots[p.root].kind != RootKind::kDescriptorBuffer) {
+    Fail("a variable pointer other than into a storage buffer bound on its own");
+    return 0;
+  }
+  Emit(Op::kRootAddress, reg, p.offset_register != kNoRegister ? p.offset_register : kNoOperand, p.static_offset, 0,
+       uint16_t(p.root));
+  return reg;
 }
 
 uint32_t Compiler::MemoryRootIndex(const MemoryRoot& root) {
@@ -371,7 +400,9 @@ void Compiler::EmitPhiMoves(uint32_t from_label, uint32_t to_label, uint16_t edg
       const CompiledValue& src = Value(inst[i]);
       const CompiledValue& dst = values_.at(inst[1]);
       reads_phi |= phi_ids.count(inst[i]) != 0;
-      moves.push_back({dst.reg, src.reg, dst.count});
+      // A pointer phi (variable pointers) takes addresses.
+      const uint32_t from = src.kind == CompiledValue::Kind::kPointer && dst.count == 2 ? PointerRegisters(inst[i]) : src.reg;
+      moves.push_back({dst.reg, from, dst.count});
     }
   }
   if (reads_phi) {

@@ -87,6 +87,9 @@ class Compiler {
   // Where a pointer value points: a kPointer value, or a PhysicalStorageBuffer
   // pointer held in registers (loaded, phi, bitcast...). Fails otherwise.
   PointerValue PointerOf(uint32_t id);
+  // The first of two registers holding pointer `id` as a 64-bit address
+  // (variable pointers into storage buffers), emitting what computes it.
+  uint32_t PointerRegisters(uint32_t id);
   // The index of a memory root or image root equal to `root`, added when new.
   uint32_t MemoryRootIndex(const MemoryRoot& root);
   uint32_t ImageRootIndex(const ImageRoot& root);

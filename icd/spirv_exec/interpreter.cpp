@@ -402,6 +402,19 @@ WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* im
       case Op::kBarrier:
         if constexpr (kTrace) TraceInstruction(p, pc, w, active_before);
         return WaveStatus::kAtBarrier;
+      case Op::kRootAddress: {
+        const uint64_t base = uint64_t(reinterpret_cast<uintptr_t>(roots[in.aux].base));
+        const uint32_t* offset = in.a != kNoOperand ? w.Register(in.a) : nullptr;
+        uint32_t* low = w.Register(in.dst);
+        uint32_t* high = w.Register(in.dst + 1);
+        for (LaneMask m = w.active; m != 0; m &= m - 1) {
+          const uint32_t l = uint32_t(std::countr_zero(m));
+          const uint64_t address = base == 0 ? 0 : base + (offset != nullptr ? offset[l] : 0) + in.b;
+          low[l] = uint32_t(address);
+          high[l] = uint32_t(address >> 32);
+        }
+        break;
+      }
       case Op::kEmit:
         if constexpr (kTrace) TraceInstruction(p, pc, w, active_before);
         return WaveStatus::kEmit;

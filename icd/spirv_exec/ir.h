@@ -168,6 +168,10 @@ enum class Op : uint16_t {
   // (WaveStatus::kEmit) so the stage can take the active lanes' outputs as
   // a vertex (ext 0) or end their strips (ext 1); aux = the stream.
   kEmit,
+  // Variable pointers into storage buffers: dst, dst + 1 = the address (as
+  // buffer device addresses are) of byte `b` + register a (kNoOperand: 0) of
+  // memory root `aux`.
+  kRootAddress,
 };
 
 // The addressing of a kLoadNarrow / kStoreNarrow.

@@ -86,6 +86,7 @@ const char* OpName(Op op) {
     case Op::kKill: return "Kill";
     case Op::kBarrier: return "Barrier";
     case Op::kEmit: return "Emit";
+    case Op::kRootAddress: return "RootAddress";
     case Op::kImageRead: return "ImageRead";
     case Op::kImageWrite: return "ImageWrite";
     case Op::kImageQuerySize: return "ImageQuerySize";

@@ -91,6 +91,7 @@ bool WritesOf(const Inst& in, const LaneKernels& kernels, Writes* writes) {
     case Op::kGlslUnpack: *writes = {in.dst, in.b}; return true;
     case Op::kMatrixInverse: *writes = {in.dst, in.b * in.b}; return true;
     case Op::kAddressAdd:
+    case Op::kRootAddress:
     case Op::kReadClock: *writes = {in.dst, 2}; return true;
     case Op::kWide: *writes = {in.dst, WideResultRegisters(static_cast<WideOp>(in.aux))}; return true;
     case Op::kDouble: *writes = {in.dst, DoubleShapeOf(static_cast<DoubleOp>(in.aux), in.ext).result}; return true;
@@ -189,6 +190,7 @@ bool ReadsOf(const Program& p, const Inst& in, const LaneKernels& kernels, std::
     case Op::kAtomicIndexed: add(in.a); add(in.c, (in.ext & kAtomicWide) != 0 ? 5 : 3); return true;
     case Op::kArrayLengthIndexed: add(in.c); return true;
     case Op::kAddressAdd: add(in.a, 2); add(in.b); return true;
+    case Op::kRootAddress: add(in.a); return true;
     case Op::kLoadAddress: add(in.a, 2); return true;
     case Op::kStoreAddress: add(in.a, 2); add(in.c); return true;
     case Op::kAtomicAddress: add(in.a, 2); add(in.c, (in.ext & kAtomicWide) != 0 ? 4 : 2); return true;

@@ -422,6 +422,7 @@ void DeviceTest::SetUp() {
     enable11.uniformAndStorageBuffer16BitAccess = supported.v11.uniformAndStorageBuffer16BitAccess;
     enable11.storagePushConstant16 = supported.v11.storagePushConstant16;
     enable11.storageInputOutput16 = supported.v11.storageInputOutput16;
+    enable11.variablePointersStorageBuffer = supported.v11.variablePointersStorageBuffer;
     // The descriptor indexing members of the 1.2 struct, from
     // shaderInputAttachmentArrayDynamicIndexing to runtimeDescriptorArray.
     const VkBool32* have = &supported.v12.shaderInputAttachmentArrayDynamicIndexing;

@@ -126,6 +126,11 @@ DeviceFeatures MakeFeatures() {
   f.core.shaderTessellationAndGeometryPointSize = VK_TRUE;
   f.vulkan11.multiviewGeometryShader = VK_TRUE;
 
+  // A wave's lanes reconverge at the merge of every branch they diverge at
+  // (per-block lane masks in structured order): what SubgroupUniformControlFlowKHR
+  // asks for (subgroup_uniform_control_flow_test.cpp).
+  f.extension.shaderSubgroupUniformControlFlow = VK_TRUE;
+
   // Variable pointers into storage buffers (selects, phis, pointer access
   // chains, comparisons, pointers kept in variables: held as addresses;
   // shader_variable_pointers_test.cpp). Not into workgroup memory

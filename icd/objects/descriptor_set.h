@@ -60,15 +60,25 @@ struct DescriptorSetLayoutBinding {
   uint32_t RecordCount() const { return IsInlineBlock() ? 1u : count; }
 };
 
-// Pools count capacity per descriptor type: the core types 0..10 and inline
-// uniform blocks (in bytes) each get a slot; kNoDescriptorTypeSlot for types
-// the device does not support.
-inline constexpr size_t kDescriptorTypeSlots = 12;
+// Pools count capacity per descriptor type: the core types 0..10, inline
+// uniform blocks (in bytes) and mutable descriptors each get a slot;
+// kNoDescriptorTypeSlot for types the device does not support.
+inline constexpr size_t kDescriptorTypeSlots = 13;
 inline constexpr size_t kNoDescriptorTypeSlot = kDescriptorTypeSlots;
 inline size_t DescriptorTypeSlot(VkDescriptorType type) {
   if (type >= VK_DESCRIPTOR_TYPE_SAMPLER && type <= VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT) return size_t(type);
   if (type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) return 11;
+  if (type == VK_DESCRIPTOR_TYPE_MUTABLE_EXT) return 12;
   return kNoDescriptorTypeSlot;
+}
+
+// VK_EXT_mutable_descriptor_type: a MUTABLE binding holds, element by
+// element, a descriptor of any type a write gives it (each Descriptor record
+// keeps its own type); dynamic buffers and inline blocks cannot be mutable.
+inline bool CanBeMutable(VkDescriptorType type) {
+  return type != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC && type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC &&
+         type != VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK && type != VK_DESCRIPTOR_TYPE_MUTABLE_EXT &&
+         DescriptorTypeSlot(type) != kNoDescriptorTypeSlot;
 }
 
 struct DescriptorSetLayout : NonDispatchableObject {

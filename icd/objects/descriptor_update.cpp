@@ -147,7 +147,8 @@ void WriteDescriptors(DescriptorSet* set, uint32_t binding, uint32_t element, ui
     }
     const DescriptorSetLayoutBinding& b = at.Binding();
     const uint32_t n = std::min(count - done, at.Left());
-    if (b.type != type || DescriptorTypeSlot(type) == kNoDescriptorTypeSlot) {
+    const bool accepted = b.type == VK_DESCRIPTOR_TYPE_MUTABLE_EXT ? CanBeMutable(type) : b.type == type;
+    if (!accepted || DescriptorTypeSlot(type) == kNoDescriptorTypeSlot) {
       DUET_WARN("vkUpdateDescriptorSets: write of type %d to binding %u of type %d; skipped", type, b.binding,
                 b.type);
     } else if (b.IsInlineBlock()) {
@@ -205,7 +206,9 @@ void CopyDescriptors(const VkCopyDescriptorSet& copy) {
     const DescriptorSetLayoutBinding& from = src.Binding();
     const DescriptorSetLayoutBinding& to = dst.Binding();
     const uint32_t n = std::min({copy.descriptorCount - done, src.Left(), dst.Left()});
-    if (from.type != to.type) {
+    // Between a mutable binding and another, the records (and their types) go across.
+    const bool mutable_copy = from.type == VK_DESCRIPTOR_TYPE_MUTABLE_EXT || to.type == VK_DESCRIPTOR_TYPE_MUTABLE_EXT;
+    if (from.type != to.type && !mutable_copy) {
       DUET_WARN("vkUpdateDescriptorSets: copy from binding %u of type %d to binding %u of type %d; skipped",
                 from.binding, from.type, to.binding, to.type);
     } else if (to.IsInlineBlock()) {

@@ -130,6 +130,9 @@ DeviceFeatures MakeFeatures() {
   // (per-block lane masks in structured order): what SubgroupUniformControlFlowKHR
   // asks for (subgroup_uniform_control_flow_test.cpp).
   f.extension.shaderSubgroupUniformControlFlow = VK_TRUE;
+  // Mutable descriptors: set records carry their own type already
+  // (objects/descriptor_set.h; tests/integration/mutable_descriptor_test.cpp).
+  f.extension.mutableDescriptorType = VK_TRUE;
 
   // Variable pointers into storage buffers (selects, phis, pointer access
   // chains, comparisons, pointers kept in variables: held as addresses;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <span>
 
 #include "primitive/input_assembly.h"
 #include "util/thread_pool.h"
@@ -75,6 +76,12 @@ struct LaneEmissions {
     }
   }
 };
+
+// Appends `from` (vertex numbers from 0, UINT32_MAX between strips) to
+// `to` as numbers from `base`.
+void AppendRebased(std::span<const uint32_t> from, uint32_t base, std::vector<uint32_t>* to) {
+  for (uint32_t index : from) to->push_back(index == UINT32_MAX ? index : base + index);
+}
 
 VkPrimitiveTopology OutputTopology(const Program& program) {
   switch (program.geometry.output) {
@@ -163,7 +170,7 @@ void ShadeGeometry(const GeometryStage& stage, const ShadedVertices& vertices, c
         part.vertices.data.insert(part.vertices.data.end(), lanes_out.data[l].begin(), lanes_out.data[l].end());
         for (uint32_t s = 0; s < 4; ++s) {
           std::vector<uint32_t>& to = part.indices[s];
-          for (uint32_t index : lanes_out.indices[s][l]) to.push_back(index == UINT32_MAX ? index : base + index);
+          AppendRebased(lanes_out.indices[s][l], base, &to);
           if (!to.empty() && to.back() != UINT32_MAX) to.push_back(UINT32_MAX);
         }
       }
@@ -172,8 +179,7 @@ void ShadeGeometry(const GeometryStage& stage, const ShadedVertices& vertices, c
   for (const GeometryOutput& part : parts) {
     const uint32_t base = uint32_t(out->vertices.data.size() / stride);
     out->vertices.data.insert(out->vertices.data.end(), part.vertices.data.begin(), part.vertices.data.end());
-    for (uint32_t s = 0; s < 4; ++s)
-      for (uint32_t index : part.indices[s]) out->indices[s].push_back(index == UINT32_MAX ? index : base + index);
+    for (uint32_t s = 0; s < 4; ++s) AppendRebased(part.indices[s], base, &out->indices[s]);
   }
   // The primitives of the strips (pipeline statistics).
   for (const std::vector<uint32_t>& indices : out->indices) out->primitives += StripPrimitives(out->topology, indices);

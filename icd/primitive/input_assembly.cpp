@@ -36,13 +36,13 @@ uint64_t PrimitiveCount(VkPrimitiveTopology topology, uint64_t n) {
 
 uint64_t StripPrimitives(VkPrimitiveTopology topology, std::span<const uint32_t> indices) {
   uint64_t primitives = 0;
-  for (size_t begin = 0; begin < indices.size();) {
-    size_t end = begin;
-    while (end < indices.size() && indices[end] != UINT32_MAX) ++end;
-    primitives += PrimitiveCount(topology, end - begin);
-    begin = end + 1;
-  }
+  ForEachRun(indices, [&](std::span<const uint32_t> run) { primitives += PrimitiveCount(topology, run.size()); });
   return primitives;
+}
+
+void AssembleRuns(VkPrimitiveTopology topology, std::span<const uint32_t> indices, bool provoking_last,
+                  std::vector<uint32_t>* out) {
+  ForEachRun(indices, [&](std::span<const uint32_t> run) { AssemblePrimitives(topology, run, provoking_last, out); });
 }
 
 void AssemblePrimitives(VkPrimitiveTopology topology, std::span<const uint32_t> run, bool provoking_last,

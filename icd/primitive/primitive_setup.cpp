@@ -461,14 +461,17 @@ void SetupRange(const ShadedVertices& vertices, std::span<const uint32_t> indice
       case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY:
       case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY: {
         // Without a geometry shader the adjacent vertices are ignored. The
-        // assembly gives triangles in first-vertex-mode order.
+        // assembly (in the provoking-vertex mode) puts the provoking vertex
+        // first, or last in last-vertex mode.
         adjacency.clear();
         AssemblePrimitives(topology, std::span(run, n), last, &adjacency);
         const uint32_t per = TopologyVertices(topology);
         for (size_t i = 0; i + per <= adjacency.size(); i += per) {
           const uint32_t* a = &adjacency[i];
-          if (per == 4) line(a[1], a[2]);
-          else emit(a[0], a[2], a[4], last ? 2 : 0);
+          if (MainVertexCount(topology) == 2)
+            line(MainVertex(topology, a, 0), MainVertex(topology, a, 1));
+          else
+            emit(MainVertex(topology, a, 0), MainVertex(topology, a, 1), MainVertex(topology, a, 2), last ? 2 : 0);
         }
         break;
       }
@@ -497,13 +500,7 @@ std::vector<IndexPiece> SplitIndices(const std::vector<uint32_t>& indices, VkPri
   size_t begin = 0, run_start = 0;
   auto cut = [&](size_t end) {
     pieces.push_back({begin, end, primitives});
-    // The primitives of the piece's runs.
-    for (size_t at = begin; at < end;) {
-      size_t e = at;
-      while (e < end && indices[e] != UINT32_MAX) ++e;
-      primitives += uint32_t(PrimitiveCount(topology, e - at));
-      at = e + 1;
-    }
+    primitives += uint32_t(StripPrimitives(topology, std::span(indices).subspan(begin, end - begin)));
     begin = end;
   };
   for (size_t i = 0; i < indices.size(); ++i) {

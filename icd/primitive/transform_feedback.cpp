@@ -20,51 +20,42 @@ void CaptureTransformFeedback(const spirv_exec::Program& program, const VaryingL
     at += out.count;
     if (out.stream == stream) uses[out.buffer] = true;
   }
-  const std::vector<uint32_t>& indices = *primitives.indices;
   // Adjacency topologies (a vertex shader's) write their lines and
   // triangles without the adjacent vertices.
-  const uint32_t assembled_per = TopologyVertices(primitives.topology);
-  const uint32_t per = assembled_per == 4 ? 2 : assembled_per == 6 ? 3 : assembled_per;
-  auto vertex_of = [&](const uint32_t* primitive, uint32_t v) {
-    return assembled_per == 4 ? primitive[1 + v] : assembled_per == 6 ? primitive[2 * v] : primitive[v];
-  };
+  const VkPrimitiveTopology topology = primitives.topology;
+  const uint32_t assembled_per = TopologyVertices(topology);
+  const uint32_t per = MainVertexCount(topology);
+  if (assembled_per == 0) return;  // patch lists: nothing without tessellation
   std::vector<uint32_t> assembled;
-  for (size_t begin = 0; begin < indices.size();) {
-    size_t end = begin;
-    while (end < indices.size() && indices[end] != UINT32_MAX) ++end;
-    assembled.clear();
-    AssemblePrimitives(primitives.topology, std::span(indices.data() + begin, end - begin), provoking_last,
-                       &assembled);
-    begin = end + 1;
-    for (size_t p = 0; p + assembled_per <= assembled.size(); p += assembled_per) {
-      if (needed != nullptr) ++*needed;
-      // Written whole or not at all.
-      bool fits = true;
-      for (uint32_t b = 0; b < 4; ++b) {
-        if (!uses[b]) continue;
-        const TransformFeedback::Binding& binding = xfb->bindings[b];
-        fits &= binding.buffer != nullptr && xfb->written[b] + VkDeviceSize(per) * program.xfb_strides[b] <= binding.size;
-      }
-      if (!fits) continue;
-      for (uint32_t v = 0; v < per; ++v) {
-        const float* vertex = primitives.vertices->Vertex(vertex_of(&assembled[p], v));
-        for (size_t k = 0; k < program.xfb_outputs.size(); ++k) {
-          const spirv_exec::XfbOutput& out = program.xfb_outputs[k];
-          if (out.stream != stream || layout.xfb_offset == UINT32_MAX) continue;
-          const TransformFeedback::Binding& binding = xfb->bindings[out.buffer];
-          const VkDeviceSize record =
-              binding.offset + xfb->written[out.buffer] + VkDeviceSize(v) * program.xfb_strides[out.buffer];
-          for (uint32_t c = 0; c < out.count; ++c) {
-            const VkDeviceSize to = record + out.offset + 4 * VkDeviceSize(c);
-            if (to + 4 > binding.buffer->size || binding.buffer->Data() == nullptr) continue;
-            std::memcpy(binding.buffer->Data() + to, &vertex[kVaryingsOffset + first_float[k] + c], 4);
-          }
+  AssembleRuns(topology, *primitives.indices, provoking_last, &assembled);
+  for (size_t p = 0; p + assembled_per <= assembled.size(); p += assembled_per) {
+    if (needed != nullptr) ++*needed;
+    // Written whole or not at all.
+    bool fits = true;
+    for (uint32_t b = 0; b < 4; ++b) {
+      if (!uses[b]) continue;
+      const TransformFeedback::Binding& binding = xfb->bindings[b];
+      fits &= binding.buffer != nullptr && xfb->written[b] + VkDeviceSize(per) * program.xfb_strides[b] <= binding.size;
+    }
+    if (!fits) continue;
+    for (uint32_t v = 0; v < per; ++v) {
+      const float* vertex = primitives.vertices->Vertex(MainVertex(topology, &assembled[p], v));
+      for (size_t k = 0; k < program.xfb_outputs.size(); ++k) {
+        const spirv_exec::XfbOutput& out = program.xfb_outputs[k];
+        if (out.stream != stream || layout.xfb_offset == UINT32_MAX) continue;
+        const TransformFeedback::Binding& binding = xfb->bindings[out.buffer];
+        const VkDeviceSize record =
+            binding.offset + xfb->written[out.buffer] + VkDeviceSize(v) * program.xfb_strides[out.buffer];
+        for (uint32_t c = 0; c < out.count; ++c) {
+          const VkDeviceSize to = record + out.offset + 4 * VkDeviceSize(c);
+          if (to + 4 > binding.buffer->size || binding.buffer->Data() == nullptr) continue;
+          std::memcpy(binding.buffer->Data() + to, &vertex[kVaryingsOffset + first_float[k] + c], 4);
         }
       }
-      for (uint32_t b = 0; b < 4; ++b)
-        if (uses[b]) xfb->written[b] += VkDeviceSize(per) * program.xfb_strides[b];
-      if (written != nullptr) ++*written;
     }
+    for (uint32_t b = 0; b < 4; ++b)
+      if (uses[b]) xfb->written[b] += VkDeviceSize(per) * program.xfb_strides[b];
+    if (written != nullptr) ++*written;
   }
 }
 

@@ -159,20 +159,6 @@ bool DrawIndices(const DrawBindings& b, const GraphicsState& s, const DrawCall& 
   return any_restart;
 }
 
-// The primitives of the draw's elements as a geometry shader takes them
-// (TopologyVertices(topology) slots each), across restarts.
-void GeometryInputPrimitives(VkPrimitiveTopology topology, bool provoking_last, const std::vector<uint32_t>& slots,
-                             std::vector<uint32_t>* out) {
-  out->clear();
-  size_t start = 0;
-  while (start < slots.size()) {
-    size_t end = start;
-    while (end < slots.size() && slots[end] != UINT32_MAX) ++end;
-    AssemblePrimitives(topology, std::span(slots.data() + start, end - start), provoking_last, out);
-    start = end + 1;
-  }
-}
-
 // What a draw builds, kept by each replaying thread from draw to draw: a
 // draw of many vertices would otherwise map fresh pages for it every time
 // (large allocations come from mmap) and fault them in.
@@ -403,8 +389,9 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
       VkPrimitiveTopology raster_topology = state.topology;
       uint64_t clipping_inputs = assembled;
       if (geometry) {
-        GeometryInputPrimitives(state.topology, state.rasterization.provoking_last, slots,
-                                &scratch.geometry_primitives);
+        // The draw's primitives as the geometry shader takes them, across restarts.
+        scratch.geometry_primitives.clear();
+        AssembleRuns(state.topology, slots, state.rasterization.provoking_last, &scratch.geometry_primitives);
         const GeometryStage stage{&gp.geometry, &geometry_resources, &vertex_layout, &layout, view};
         ShadeGeometry(stage, vertices, scratch.geometry_primitives, TopologyVertices(state.topology),
                       &scratch.geometry);

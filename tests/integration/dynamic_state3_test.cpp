@@ -5,6 +5,8 @@
 
 #include "graphics_fixture.h"
 #include "shaders/flat_color.frag.h"
+#include "shaders/flat_vertex_color.frag.h"
+#include "shaders/flat_vertex_color.vert.h"
 
 namespace duet_test {
 namespace {
@@ -15,8 +17,15 @@ class DynamicState3Test : public GraphicsTest {
  protected:
   void SetUp() override {
     device_options_.extensions = {VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME,
-                                  VK_EXT_DEPTH_CLIP_ENABLE_EXTENSION_NAME};
+                                  VK_EXT_DEPTH_CLIP_ENABLE_EXTENSION_NAME, VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME,
+                                  VK_EXT_DEPTH_CLIP_CONTROL_EXTENSION_NAME};
     depth_clip_.depthClipEnable = VK_TRUE;
+    provoking_.provokingVertexLast = VK_TRUE;
+    clip_control_.depthClipControl = VK_TRUE;
+    eds3_.extendedDynamicState3AlphaToCoverageEnable = VK_TRUE;
+    eds3_.extendedDynamicState3AlphaToOneEnable = VK_TRUE;
+    eds3_.extendedDynamicState3ProvokingVertexMode = VK_TRUE;
+    eds3_.extendedDynamicState3DepthClipNegativeOneToOne = VK_TRUE;
     eds3_.extendedDynamicState3DepthClampEnable = VK_TRUE;
     eds3_.extendedDynamicState3PolygonMode = VK_TRUE;
     eds3_.extendedDynamicState3SampleMask = VK_TRUE;
@@ -26,7 +35,9 @@ class DynamicState3Test : public GraphicsTest {
     eds3_.extendedDynamicState3ColorWriteMask = VK_TRUE;
     eds3_.extendedDynamicState3DepthClipEnable = VK_TRUE;
     device_options_.extension_features = {reinterpret_cast<VkBaseOutStructure*>(&eds3_),
-                                          reinterpret_cast<VkBaseOutStructure*>(&depth_clip_)};
+                                          reinterpret_cast<VkBaseOutStructure*>(&depth_clip_),
+                                          reinterpret_cast<VkBaseOutStructure*>(&provoking_),
+                                          reinterpret_cast<VkBaseOutStructure*>(&clip_control_)};
     GraphicsTest::SetUp();
     if (HasFatalFailure()) return;
     target_ = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, {kSize, kSize});
@@ -72,6 +83,10 @@ class DynamicState3Test : public GraphicsTest {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT};
   VkPhysicalDeviceDepthClipEnableFeaturesEXT depth_clip_{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT};
+  VkPhysicalDeviceProvokingVertexFeaturesEXT provoking_{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT};
+  VkPhysicalDeviceDepthClipControlFeaturesEXT clip_control_{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_CONTROL_FEATURES_EXT};
   Target target_;
 };
 
@@ -177,6 +192,85 @@ TEST_F(DynamicState3Test, DepthClampAndClip) {
            1.5f);
   ASSERT_EQ(clipped.size(), kSize * kSize);
   EXPECT_EQ(clipped[8 * kSize + 8], 0u);
+}
+
+// Alpha to coverage turned on at draw time drops a fragment of alpha 0 (no
+// sample covered) and keeps one of alpha 1; alpha to one turned on writes
+// alpha 1 whatever the shader's.
+TEST_F(DynamicState3Test, AlphaToCoverageAndAlphaToOne) {
+  ASSERT_EQ(features_.alphaToOne, VK_TRUE);
+  const PipelineDesc desc = RectPipeline(Module(kFlatColorFrag), {kSize, kSize});
+  auto coverage = Command<PFN_vkCmdSetAlphaToCoverageEnableEXT>("vkCmdSetAlphaToCoverageEnableEXT");
+  auto one = Command<PFN_vkCmdSetAlphaToOneEnableEXT>("vkCmdSetAlphaToOneEnableEXT");
+  ASSERT_FALSE(HasFailure());
+  float clear[4] = {0, 0, 0, 0};
+  for (float alpha : {0.0f, 1.0f}) {
+    const float color[4] = {1, 1, 1, alpha};
+    const std::vector<uint32_t> pixels = Draw(desc, {VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT}, clear, color,
+                                              [&](VkCommandBuffer cb) { coverage(cb, VK_TRUE); });
+    ASSERT_EQ(pixels.size(), kSize * kSize);
+    EXPECT_EQ(pixels[8 * kSize + 8], alpha == 0.0f ? 0u : 0xFFFFFFFFu) << "alpha " << alpha;
+  }
+  const float half[4] = {1, 1, 1, 0.25f};
+  const std::vector<uint32_t> pixels = Draw(desc, {VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT}, clear, half,
+                                            [&](VkCommandBuffer cb) { one(cb, VK_TRUE); });
+  ASSERT_EQ(pixels.size(), kSize * kSize);
+  EXPECT_EQ(pixels[8 * kSize + 8], 0xFFFFFFFFu);
+}
+
+// The provoking vertex mode set at draw time: a triangle's flat colour is
+// its last vertex's.
+TEST_F(DynamicState3Test, ProvokingVertexMode) {
+  PipelineDesc desc = ColorPipeline({kSize, kSize});
+  desc.vertex = Module(kFlatVertexColorVert);
+  desc.fragment = Module(kFlatVertexColorFrag);
+  desc.dynamic_states = {VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT};
+  auto mode = Command<PFN_vkCmdSetProvokingVertexModeEXT>("vkCmdSetProvokingVertexModeEXT");
+  ASSERT_FALSE(HasFailure());
+  const VkPipeline pipeline = MakePipeline(desc);
+  const std::vector<ColorVertex> triangle = {
+      {{-1, -1, 0, 1}, {1, 0, 0, 1}}, {{3, -1, 0, 1}, {0, 1, 0, 1}}, {{-1, 3, 0, 1}, {0, 0, 1, 1}}};
+  HostBuffer buffer = Upload(triangle, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+  VkCommandBuffer cb = BeginCommands();
+  BeginRendering(cb, {{&target_, VK_ATTACHMENT_LOAD_OP_CLEAR, {}}});
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  mode(cb, VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT);
+  const VkDeviceSize offset = 0;
+  vkCmdBindVertexBuffers(cb, 0, 1, &buffer.buffer, &offset);
+  vkCmdDraw(cb, 3, 1, 0, 0);
+  vkCmdEndRendering(cb);
+  EndSubmitWait(cb);
+  const std::vector<uint32_t> pixels = Read<uint32_t>(target_);
+  ASSERT_EQ(pixels.size(), kSize * kSize);
+  for (uint32_t i = 0; i < pixels.size(); ++i) ASSERT_EQ(pixels[i], PackRgba8(0, 0, 255, 255)) << i;
+}
+
+// Clip-space depth -w..w set at draw time: a rectangle at z = 0 lands at
+// depth 0.5 (0 with the pipeline's 0..w).
+TEST_F(DynamicState3Test, DepthClipNegativeOneToOne) {
+  ASSERT_TRUE(Supports(VK_FORMAT_D32_SFLOAT, VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT));
+  PipelineDesc desc = RectPipeline(Module(kFlatColorFrag), {kSize, kSize});
+  desc.depth_format = VK_FORMAT_D32_SFLOAT;
+  desc.depth_stencil.depthTestEnable = VK_TRUE;
+  desc.depth_stencil.depthWriteEnable = VK_TRUE;
+  desc.depth_stencil.depthCompareOp = VK_COMPARE_OP_ALWAYS;
+  desc.dynamic_states = {VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT};
+  auto negative = Command<PFN_vkCmdSetDepthClipNegativeOneToOneEXT>("vkCmdSetDepthClipNegativeOneToOneEXT");
+  ASSERT_FALSE(HasFailure());
+  const VkPipeline pipeline = MakePipeline(desc);
+  const Target depth = MakeTarget(VK_FORMAT_D32_SFLOAT, {kSize, kSize});
+  VkCommandBuffer cb = BeginCommands();
+  VkClearValue far{};
+  far.depthStencil.depth = 1.0f;
+  BeginRendering(cb, {{&target_, VK_ATTACHMENT_LOAD_OP_CLEAR, {}}}, {&depth, VK_ATTACHMENT_LOAD_OP_CLEAR, far});
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  negative(cb, VK_TRUE);
+  DrawRect(cb, desc.layout, RectParams{});
+  vkCmdEndRendering(cb);
+  EndSubmitWait(cb);
+  const std::vector<float> z = Read<float>(depth, VK_IMAGE_ASPECT_DEPTH_BIT);
+  ASSERT_EQ(z.size(), kSize * kSize);
+  for (uint32_t i = 0; i < z.size(); ++i) ASSERT_EQ(z[i], 0.5f) << i;
 }
 
 }  // namespace

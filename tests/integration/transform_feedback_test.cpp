@@ -5,6 +5,7 @@
 // counter buffers, vkCmdDrawIndirectByteCountEXT, geometry shader streams,
 // and the transform feedback stream and primitives-generated queries
 // (VK_EXT_primitives_generated_query).
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -22,7 +23,9 @@ class TransformFeedbackTest : public GraphicsTest {
   void SetUp() override {
     device_options_.extensions = {VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME,
                                   VK_EXT_PRIMITIVES_GENERATED_QUERY_EXTENSION_NAME,
-                                  VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME};
+                                  VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME,
+                                  VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME};
+    eds3_.extendedDynamicState3RasterizationStream = VK_TRUE;
     provoking_features_.provokingVertexLast = VK_TRUE;
     provoking_features_.transformFeedbackPreservesProvokingVertex = VK_TRUE;
     xfb_features_.transformFeedback = VK_TRUE;
@@ -32,7 +35,8 @@ class TransformFeedbackTest : public GraphicsTest {
     generated_features_.primitivesGeneratedQueryWithNonZeroStreams = VK_TRUE;
     device_options_.extension_features = {reinterpret_cast<VkBaseOutStructure*>(&xfb_features_),
                                           reinterpret_cast<VkBaseOutStructure*>(&generated_features_),
-                                          reinterpret_cast<VkBaseOutStructure*>(&provoking_features_)};
+                                          reinterpret_cast<VkBaseOutStructure*>(&provoking_features_),
+                                          reinterpret_cast<VkBaseOutStructure*>(&eds3_)};
     GraphicsTest::SetUp();
     if (HasFatalFailure()) return;
     VkPhysicalDeviceTransformFeedbackFeaturesEXT xfb{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT};
@@ -109,6 +113,8 @@ class TransformFeedbackTest : public GraphicsTest {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT};
   VkPhysicalDevicePrimitivesGeneratedQueryFeaturesEXT generated_features_{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVES_GENERATED_QUERY_FEATURES_EXT};
+  VkPhysicalDeviceExtendedDynamicState3FeaturesEXT eds3_{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT};
   VkPhysicalDeviceProvokingVertexFeaturesEXT provoking_features_{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT};
   PFN_vkCmdBeginTransformFeedbackEXT begin_ = nullptr;
@@ -300,10 +306,45 @@ TEST_F(TransformFeedbackTest, GeometryStreams) {
 }
 
 // A vertex shader emits on stream 0 only: with rasterization stream 1
-// selected nothing is drawn, with stream 0 the rectangle is.
+// selected nothing is drawn, with stream 0 the rectangle is; the stream
+// chosen by the pipeline (passes 0, 1) or as dynamic state (2, 3:
+// VK_EXT_extended_dynamic_state3, the pipeline's stream the other one).
 TEST_F(TransformFeedbackTest, VertexShaderRasterizesStreamZeroOnly) {
-  for (uint32_t stream = 0; stream < 2; ++stream) {
+  auto set_stream = reinterpret_cast<PFN_vkCmdSetRasterizationStreamEXT>(
+      vkGetDeviceProcAddr(device_, "vkCmdSetRasterizationStreamEXT"));
+  ASSERT_NE(set_stream, nullptr);
+  for (uint32_t pass = 0; pass < 4; ++pass) {
+    const uint32_t stream = pass % 2;
+    const bool dynamic = pass >= 2;
     PipelineDesc desc = RectPipeline(Module(kFlatColorFrag), {8, 8});
+    const VkPipelineRasterizationStateStreamCreateInfoEXT select{
+        VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_STREAM_CREATE_INFO_EXT, nullptr, 0,
+        dynamic ? 1 - stream : stream};
+    desc.rasterization.pNext = &select;
+    if (dynamic) desc.dynamic_states = {VK_DYNAMIC_STATE_RASTERIZATION_STREAM_EXT};
+    const VkPipeline pipeline = MakePipeline(desc);
+    VkCommandBuffer cb = BeginCommands();
+    BeginRenderingEmpty(cb);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    if (dynamic) set_stream(cb, stream);
+    DrawRect(cb, desc.layout, RectParams{});
+    vkCmdEndRendering(cb);
+    EndSubmitWait(cb);
+    const std::vector<uint32_t> pixels = Read<uint32_t>(target_);
+    ASSERT_EQ(pixels.size(), 64u);
+    EXPECT_EQ(pixels[27], stream == 0 ? 0xFFFFFFFFu : 0u) << "pass " << pass;
+  }
+}
+
+// A geometry shader's stream is rasterized when selected: its points on
+// stream 1 are drawn (a pixel at the target's centre), stream 2, which it
+// leaves empty, draws nothing.
+TEST_F(TransformFeedbackTest, GeometryStreamSelectedForRasterization) {
+  for (uint32_t stream : {1u, 2u}) {
+    PipelineDesc desc = RectPipeline(Module(kFlatColorFrag), {8, 8});
+    desc.vertex = Module(kXfbPassthroughVert);
+    desc.geometry = Module(kXfbStreamsGeom);
+    desc.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
     const VkPipelineRasterizationStateStreamCreateInfoEXT select{
         VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_STREAM_CREATE_INFO_EXT, nullptr, 0, stream};
     desc.rasterization.pNext = &select;
@@ -311,12 +352,16 @@ TEST_F(TransformFeedbackTest, VertexShaderRasterizesStreamZeroOnly) {
     VkCommandBuffer cb = BeginCommands();
     BeginRenderingEmpty(cb);
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-    DrawRect(cb, desc.layout, RectParams{});
+    const RectParams white;
+    vkCmdPushConstants(cb, desc.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof white,
+                       &white);
+    vkCmdDraw(cb, 4, 1, 0, 0);
     vkCmdEndRendering(cb);
     EndSubmitWait(cb);
     const std::vector<uint32_t> pixels = Read<uint32_t>(target_);
     ASSERT_EQ(pixels.size(), 64u);
-    EXPECT_EQ(pixels[27], stream == 0 ? 0xFFFFFFFFu : 0u) << "stream " << stream;
+    const size_t drawn = size_t(std::count(pixels.begin(), pixels.end(), 0xFFFFFFFFu));
+    EXPECT_EQ(drawn, stream == 1 ? 1u : 0u) << "stream " << stream;
   }
 }
 

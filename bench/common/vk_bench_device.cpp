@@ -97,6 +97,7 @@ BenchDevice::BenchDevice(const char* app_name, const DeviceFeatureRequest& featu
   shader_int64_ = supported_core.shaderInt64 == VK_TRUE;
   enabled_core.shaderFloat64 = supported_core.shaderFloat64;
   enabled_core.geometryShader = supported_core.geometryShader;
+  enabled_core.tessellationShader = supported_core.tessellationShader;
   shader_float64_ = supported_core.shaderFloat64 == VK_TRUE;
   // 16-bit floats in buffers likewise (the fp16 workload).
   VkPhysicalDeviceVulkan11Features enabled11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};

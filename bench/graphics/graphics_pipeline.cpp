@@ -6,20 +6,22 @@
 namespace duet_bench {
 
 VkPipeline CreateGraphicsPipeline(BenchDevice& device, const GraphicsPipelineDesc& desc) {
-  VkPipelineShaderStageCreateInfo stages[3] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
-                                               {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
-                                               {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO}};
-  stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
-  stages[0].module = device.CreateShaderModule(desc.vertex_spirv);
-  stages[0].pName = "main";
-  stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
-  stages[1].module = device.CreateShaderModule(desc.fragment_spirv);
-  stages[1].pName = "main";
-  if (!desc.geometry_spirv.empty()) {
-    stages[2].stage = VK_SHADER_STAGE_GEOMETRY_BIT;
-    stages[2].module = device.CreateShaderModule(desc.geometry_spirv);
-    stages[2].pName = "main";
-  }
+  std::vector<VkPipelineShaderStageCreateInfo> stages;
+  auto add = [&](VkShaderStageFlagBits stage, std::span<const uint32_t> spirv) {
+    if (spirv.empty()) return;
+    VkPipelineShaderStageCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    info.stage = stage;
+    info.module = device.CreateShaderModule(spirv);
+    info.pName = "main";
+    stages.push_back(info);
+  };
+  add(VK_SHADER_STAGE_VERTEX_BIT, desc.vertex_spirv);
+  add(VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, desc.tess_control_spirv);
+  add(VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, desc.tess_evaluation_spirv);
+  add(VK_SHADER_STAGE_GEOMETRY_BIT, desc.geometry_spirv);
+  add(VK_SHADER_STAGE_FRAGMENT_BIT, desc.fragment_spirv);
+  VkPipelineTessellationStateCreateInfo tessellation{VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO};
+  tessellation.patchControlPoints = desc.patch_control_points;
 
   VkPipelineVertexInputStateCreateInfo vertex_input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
   vertex_input.vertexBindingDescriptionCount = uint32_t(desc.bindings.size());
@@ -70,8 +72,9 @@ VkPipeline CreateGraphicsPipeline(BenchDevice& device, const GraphicsPipelineDes
 
   VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
   info.pNext = &rendering;
-  info.stageCount = desc.geometry_spirv.empty() ? 2 : 3;
-  info.pStages = stages;
+  info.stageCount = uint32_t(stages.size());
+  info.pStages = stages.data();
+  if (!desc.tess_control_spirv.empty()) info.pTessellationState = &tessellation;
   info.pVertexInputState = &vertex_input;
   info.pInputAssemblyState = &input_assembly;
   info.pViewportState = &viewport_state;

@@ -18,6 +18,9 @@ struct GraphicsPipelineDesc {
   std::span<const uint32_t> vertex_spirv;
   std::span<const uint32_t> fragment_spirv;
   std::span<const uint32_t> geometry_spirv;  // empty: no geometry shader
+  // Both or neither: tessellation of patches of patch_control_points.
+  std::span<const uint32_t> tess_control_spirv, tess_evaluation_spirv;
+  uint32_t patch_control_points = 4;
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   std::vector<VkVertexInputBindingDescription> bindings;
   std::vector<VkVertexInputAttributeDescription> attributes;

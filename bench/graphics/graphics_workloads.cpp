@@ -20,6 +20,10 @@ constexpr GraphicsWorkloadInfo kWorkloads[] = {
     {"small_triangles", "20,000 small triangles, depth test", MakeSmallTriangles, {24, 1.0}},
     {"fullscreen_alu", "full-screen ALU fragment shader (64x sin+cos)", MakeFullscreenAlu, {3, 0.5}},
     {"geometry_sprites", "20,000 geometry-shader sprites, depth test", MakeGeometrySprites, {24, 1.0}},
+    // Fractional spacing places its two short segments where a driver
+    // likes: the surface is the same, its vertices move a little.
+    {"tessellated_terrain", "tessellated terrain, 576 patches, depth test", MakeTessellatedTerrain,
+     {24, 1.0}},
 };
 
 constexpr std::array<WorkloadName, std::size(kWorkloads)> MakeNames() {

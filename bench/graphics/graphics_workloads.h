@@ -63,5 +63,6 @@ std::unique_ptr<BenchWorkload> MakeTexturedCube(BenchDevice& device);
 std::unique_ptr<BenchWorkload> MakeSmallTriangles(BenchDevice& device);
 std::unique_ptr<BenchWorkload> MakeFullscreenAlu(BenchDevice& device);
 std::unique_ptr<BenchWorkload> MakeGeometrySprites(BenchDevice& device);
+std::unique_ptr<BenchWorkload> MakeTessellatedTerrain(BenchDevice& device);
 
 }  // namespace duet_bench

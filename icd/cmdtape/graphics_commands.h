@@ -196,6 +196,14 @@ inline void ApplyDrawState(const CmdSetRasterizationStreamEXTRecord& r, raster::
   b.dynamic.rasterization.stream = r.rasterizationStream;
   detail::Mark(b, VK_DYNAMIC_STATE_RASTERIZATION_STREAM_EXT);
 }
+inline void ApplyDrawState(const CmdSetPatchControlPointsEXTRecord& r, raster::DrawBindings& b) {
+  b.dynamic.patch_control_points = r.patchControlPoints;
+  detail::Mark(b, VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT);
+}
+inline void ApplyDrawState(const CmdSetTessellationDomainOriginEXTRecord& r, raster::DrawBindings& b) {
+  b.dynamic.domain_origin_lower_left = r.domainOrigin == VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT;
+  detail::Mark(b, VK_DYNAMIC_STATE_TESSELLATION_DOMAIN_ORIGIN_EXT);
+}
 inline void ApplyDrawState(const CmdSetSampleMaskEXTRecord& r, raster::DrawBindings& b) {
   b.dynamic.multisample.sample_mask = r.pSampleMask != nullptr ? r.pSampleMask[0] : ~0u;
   detail::Mark(b, VK_DYNAMIC_STATE_SAMPLE_MASK_EXT);

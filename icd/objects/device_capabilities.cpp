@@ -37,13 +37,16 @@ DeviceFeatures MakeFeatures() {
   f.core.wideLines = VK_TRUE;
   // Implemented and tested (tests/integration/logic_op_test.cpp), also as
   // dynamic state (VK_EXT_extended_dynamic_state2, whose other states are
-  // Vulkan 1.3's; no tessellation, so no patch control points).
+  // Vulkan 1.3's, and patch control points: tessellation_test.cpp).
   f.core.logicOp = VK_TRUE;
   f.extension.extendedDynamicState2 = VK_TRUE;
   f.extension.extendedDynamicState2LogicOp = VK_TRUE;
+  f.extension.extendedDynamicState2PatchControlPoints = VK_TRUE;
   // The VK_EXT_extended_dynamic_state3 states that are plain state of the
   // draw here (tests/integration/dynamic_state3_test.cpp); not the sample
-  // count, tessellation, line rasterization or the vendor states.
+  // count, line rasterization or the vendor states. The tessellation
+  // domain origin: tessellation_test.cpp.
+  f.extension.extendedDynamicState3TessellationDomainOrigin = VK_TRUE;
   f.extension.extendedDynamicState3DepthClampEnable = VK_TRUE;
   f.extension.extendedDynamicState3PolygonMode = VK_TRUE;
   f.extension.extendedDynamicState3SampleMask = VK_TRUE;
@@ -125,6 +128,11 @@ DeviceFeatures MakeFeatures() {
   f.core.geometryShader = VK_TRUE;
   f.core.shaderTessellationAndGeometryPointSize = VK_TRUE;
   f.vulkan11.multiviewGeometryShader = VK_TRUE;
+  // Tessellation (primitive/tessellation_stage, tessellator): every domain,
+  // spacing, winding and point mode, either domain origin, under multiview
+  // too (tests/integration/tessellation_test.cpp).
+  f.core.tessellationShader = VK_TRUE;
+  f.vulkan11.multiviewTessellationShader = VK_TRUE;
 
   // A wave's lanes reconverge at the merge of every branch they diverge at
   // (per-block lane masks in structured order): what SubgroupUniformControlFlowKHR
@@ -255,9 +263,7 @@ DeviceFeatures MakeFeatures() {
   // (raster/draw.cpp ReadsAttachments; feedback_loop_test.cpp).
   f.extension.attachmentFeedbackLoopLayout = VK_TRUE;
 
-  // Queries: pipeline statistics of the vertex, fragment and compute
-  // stages (the geometry and tessellation ones count 0: there are no such
-  // stages), occlusion counts that are always exact, and queries active
+  // Queries: pipeline statistics of every stage, occlusion counts that are always exact, and queries active
   // while secondary command buffers execute (objects/query_pool,
   // tests/integration/query_test.cpp).
   f.core.pipelineStatisticsQuery = VK_TRUE;
@@ -420,6 +426,14 @@ DeviceProperties MakeProperties() {
   l.maxVertexInputAttributeOffset = 2047;
   l.maxVertexInputBindingStride = 2048;
   l.maxVertexOutputComponents = 128;
+  l.maxTessellationGenerationLevel = 64;
+  l.maxTessellationPatchSize = 32;
+  l.maxTessellationControlPerVertexInputComponents = 128;
+  l.maxTessellationControlPerVertexOutputComponents = 128;
+  l.maxTessellationControlPerPatchOutputComponents = 120;
+  l.maxTessellationControlTotalOutputComponents = 4096;
+  l.maxTessellationEvaluationInputComponents = 128;
+  l.maxTessellationEvaluationOutputComponents = 128;
   l.maxGeometryShaderInvocations = 127;  // a lane each: no reason for the minimum (32)
   l.maxGeometryInputComponents = 64;
   l.maxGeometryOutputComponents = 128;
@@ -494,8 +508,10 @@ DeviceProperties MakeProperties() {
   CopyUuid(v11.deviceUUID, "duet-device-0");
   CopyUuid(v11.driverUUID, "duet-drv-" DUET_VERSION_STRING);
   v11.subgroupSize = spirv_exec::kWaveWidth;  // a subgroup is a wave
-  v11.subgroupSupportedStages =
-      VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_GEOMETRY_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+  v11.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_VERTEX_BIT |
+                                VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT |
+                                VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT | VK_SHADER_STAGE_GEOMETRY_BIT |
+                                VK_SHADER_STAGE_FRAGMENT_BIT;
   v11.subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
                                     VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
                                     VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT |

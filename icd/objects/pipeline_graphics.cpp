@@ -36,6 +36,9 @@ int DynamicStateIndex(VkDynamicState state) {
       VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT, VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT,
       VK_DYNAMIC_STATE_RASTERIZATION_STREAM_EXT, VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT,
       VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT, VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT,
+      VK_DYNAMIC_STATE_TESSELLATION_DOMAIN_ORIGIN_EXT,
+      // VK_EXT_extended_dynamic_state2
+      VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT,
   };
   for (int i = 0; i < int(std::size(kSupported)); ++i)
     if (kSupported[i] == state) return i;
@@ -131,6 +134,13 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPip
   if (const auto* ia = info.pInputAssemblyState) {
     g.topology = ia->topology;
     g.primitive_restart = ia->primitiveRestartEnable;
+  }
+  // Tessellation state is ignored (may be any pointer) without tessellation shaders.
+  if (const auto* ts = info.pTessellationState; ts != nullptr && out->has_tessellation) {
+    g.patch_control_points = ts->patchControlPoints;
+    if (const auto* origin = FindInChain<VkPipelineTessellationDomainOriginStateCreateInfo>(
+            ts->pNext, VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_DOMAIN_ORIGIN_STATE_CREATE_INFO))
+      g.domain_origin_lower_left = origin->domainOrigin == VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT;
   }
   // State the spec says to ignore may be any pointer (even garbage): the
   // viewport, multisample, depth/stencil and colour blend state when
@@ -231,7 +241,7 @@ VkResult CreateGraphicsPipeline(const Device& device, const VkGraphicsPipelineCr
   g.state.depth_unrestricted = device.IsEnabled(dispatch::Extension::EXT_depth_range_unrestricted);
   PipelineFeedback feedback(info.pNext, info.stageCount);
   VkResult result = VK_SUCCESS;
-  bool has_vertex = false;
+  bool has_vertex = false, has_tess_control = false, has_tess_evaluation = false;
   for (uint32_t i = 0; i < info.stageCount && result == VK_SUCCESS; ++i) {
     const VkPipelineShaderStageCreateInfo& stage = info.pStages[i];
     feedback.BeginStage();
@@ -241,6 +251,12 @@ VkResult CreateGraphicsPipeline(const Device& device, const VkGraphicsPipelineCr
     } else if (stage.stage == VK_SHADER_STAGE_GEOMETRY_BIT) {
       result = CompileShaderStage(device, stage, spirv_exec::ShaderStage::kGeometry, &g.geometry);
       g.has_geometry = true;
+    } else if (stage.stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT) {
+      result = CompileShaderStage(device, stage, spirv_exec::ShaderStage::kTessControl, &g.tess_control);
+      has_tess_control = true;
+    } else if (stage.stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT) {
+      result = CompileShaderStage(device, stage, spirv_exec::ShaderStage::kTessEvaluation, &g.tess_evaluation);
+      has_tess_evaluation = true;
     } else if (stage.stage == VK_SHADER_STAGE_FRAGMENT_BIT) {
       result = CompileShaderStage(device, stage, spirv_exec::ShaderStage::kFragment, &g.fragment);
       g.has_fragment = true;
@@ -250,7 +266,17 @@ VkResult CreateGraphicsPipeline(const Device& device, const VkGraphicsPipelineCr
     }
     if (result == VK_SUCCESS) feedback.EndStage(i);
   }
-  if (result == VK_SUCCESS && !has_vertex) result = VK_ERROR_UNKNOWN;
+  if (result == VK_SUCCESS && (!has_vertex || has_tess_control != has_tess_evaluation)) result = VK_ERROR_UNKNOWN;
+  if (result == VK_SUCCESS && has_tess_control) {
+    g.has_tessellation = true;
+    g.tessellation = spirv_exec::MergeTessellationModes(g.tess_evaluation.tessellation, g.tess_control.tessellation);
+    if (g.tessellation.domain == spirv_exec::TessellationModes::Domain::kNone) {
+      DUET_ERROR("vkCreateGraphicsPipelines: no tessellation domain (Triangles, Quads or Isolines)");
+      result = VK_ERROR_UNKNOWN;
+    }
+    if (g.tessellation.spacing == spirv_exec::TessellationModes::Spacing::kNone)
+      g.tessellation.spacing = spirv_exec::TessellationModes::Spacing::kEqual;
+  }
   if (result == VK_SUCCESS) result = FillState(info, &g);
   if (result == VK_SUCCESS) {
     if (const PipelineLayout* layout = FromHandle<PipelineLayout>(info.layout)) {

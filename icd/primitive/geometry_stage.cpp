@@ -18,49 +18,6 @@ using spirv_exec::Program;
 
 namespace {
 
-const spirv_exec::BuiltinSlot* FindBuiltinInput(const Program& program, spv::BuiltIn builtin) {
-  for (const spirv_exec::BuiltinSlot& b : program.builtin_inputs)
-    if (b.builtin == uint32_t(builtin)) return &b;
-  return nullptr;
-}
-
-// The registers a geometry shader reads its inputs from, found once.
-struct GeometryInputs {
-  explicit GeometryInputs(const Program& p)
-      : position(FindBuiltinInput(p, spv::BuiltIn::Position)),
-        point_size(FindBuiltinInput(p, spv::BuiltIn::PointSize)),
-        clip_distances(FindBuiltinInput(p, spv::BuiltIn::ClipDistance)),
-        cull_distances(FindBuiltinInput(p, spv::BuiltIn::CullDistance)),
-        primitive_id(p.BuiltinInput(uint32_t(spv::BuiltIn::PrimitiveId))),
-        invocation_id(p.BuiltinInput(uint32_t(spv::BuiltIn::InvocationId))),
-        view_index(p.BuiltinInput(uint32_t(spv::BuiltIn::ViewIndex))) {}
-  const spirv_exec::BuiltinSlot *position, *point_size, *clip_distances, *cull_distances;
-  uint32_t primitive_id, invocation_id, view_index;
-};
-
-// One vertex `v` of the input primitive into lane `l` as vertex `k`.
-void LoadInputVertex(const GeometryInputs& in, const Program& program, const VaryingLayout& layout, const float* v,
-                     uint32_t k, uint32_t l, spirv_exec::WaveState& wave) {
-  auto put = [&](uint32_t reg, float value) { std::memcpy(&wave.Register(reg)[l], &value, 4); };
-  if (in.position != nullptr)
-    for (uint32_t c = 0; c < 4 && c < in.position->count; ++c) put(in.position->reg + k * in.position->vertex_stride + c, v[c]);
-  if (in.point_size != nullptr) put(in.point_size->reg + k * in.point_size->vertex_stride, v[4]);
-  if (in.clip_distances != nullptr)
-    for (uint32_t i = 0; i < in.clip_distances->count; ++i)
-      put(in.clip_distances->reg + k * in.clip_distances->vertex_stride + i,
-          i < layout.clip_count ? v[kVaryingsOffset + layout.clip_offset + i] : 0.0f);
-  if (in.cull_distances != nullptr)
-    for (uint32_t i = 0; i < in.cull_distances->count; ++i)
-      put(in.cull_distances->reg + k * in.cull_distances->vertex_stride + i,
-          i < layout.cull_count ? v[kVaryingsOffset + layout.cull_offset + i] : 0.0f);
-  for (size_t j = 0; j < program.inputs.size() && j < layout.varyings.size(); ++j) {
-    const spirv_exec::InterfaceSlot& slot = program.inputs[j];
-    const VaryingLayout::Varying& varying = layout.varyings[j];
-    for (uint32_t c = 0; c < varying.count; ++c)
-      std::memcpy(&wave.Register(slot.reg + k * slot.vertex_stride + c)[l], &v[kVaryingsOffset + varying.offset + c], 4);
-  }
-}
-
 // What the lanes of one wave emitted, kept apart per lane until the wave
 // ends so that the strips come out in lane order.
 struct LaneEmissions {
@@ -96,7 +53,7 @@ VkPrimitiveTopology OutputTopology(const Program& program) {
 void ShadeGeometry(const GeometryStage& stage, const ShadedVertices& vertices, const std::vector<uint32_t>& primitives,
                    uint32_t per_primitive, GeometryOutput* out) {
   const Program& program = *stage.program;
-  const GeometryInputs inputs(program);
+  const PerVertexInputs inputs(program);
   const OutputRegisters outputs(program);
   const VaryingLayout& in_layout = *stage.input_layout;
   const VaryingLayout& out_layout = *stage.output_layout;

@@ -112,6 +112,48 @@ void StoreShadedVertex(const OutputRegisters& o, const VaryingLayout& layout, sp
 
 namespace {
 
+const spirv_exec::BuiltinSlot* FindBuiltinInput(const Program& program, spv::BuiltIn builtin) {
+  for (const spirv_exec::BuiltinSlot& b : program.builtin_inputs)
+    if (b.builtin == uint32_t(builtin)) return &b;
+  return nullptr;
+}
+
+}  // namespace
+
+PerVertexInputs::PerVertexInputs(const Program& p)
+    : position(FindBuiltinInput(p, spv::BuiltIn::Position)),
+      point_size(FindBuiltinInput(p, spv::BuiltIn::PointSize)),
+      clip_distances(FindBuiltinInput(p, spv::BuiltIn::ClipDistance)),
+      cull_distances(FindBuiltinInput(p, spv::BuiltIn::CullDistance)),
+      primitive_id(p.BuiltinInput(uint32_t(spv::BuiltIn::PrimitiveId))),
+      invocation_id(p.BuiltinInput(uint32_t(spv::BuiltIn::InvocationId))),
+      view_index(p.BuiltinInput(uint32_t(spv::BuiltIn::ViewIndex))),
+      patch_vertices(p.BuiltinInput(uint32_t(spv::BuiltIn::PatchVertices))) {}
+
+void LoadInputVertex(const PerVertexInputs& in, const Program& program, const VaryingLayout& layout, const float* v,
+                     uint32_t k, uint32_t l, spirv_exec::WaveState& wave) {
+  auto put = [&](uint32_t reg, float value) { std::memcpy(&wave.Register(reg)[l], &value, 4); };
+  if (in.position != nullptr)
+    for (uint32_t c = 0; c < 4 && c < in.position->count; ++c) put(in.position->reg + k * in.position->vertex_stride + c, v[c]);
+  if (in.point_size != nullptr) put(in.point_size->reg + k * in.point_size->vertex_stride, v[4]);
+  if (in.clip_distances != nullptr)
+    for (uint32_t i = 0; i < in.clip_distances->count; ++i)
+      put(in.clip_distances->reg + k * in.clip_distances->vertex_stride + i,
+          i < layout.clip_count ? v[kVaryingsOffset + layout.clip_offset + i] : 0.0f);
+  if (in.cull_distances != nullptr)
+    for (uint32_t i = 0; i < in.cull_distances->count; ++i)
+      put(in.cull_distances->reg + k * in.cull_distances->vertex_stride + i,
+          i < layout.cull_count ? v[kVaryingsOffset + layout.cull_offset + i] : 0.0f);
+  for (size_t j = 0; j < program.inputs.size() && j < layout.varyings.size(); ++j) {
+    const spirv_exec::InterfaceSlot& slot = program.inputs[j];
+    const VaryingLayout::Varying& varying = layout.varyings[j];
+    for (uint32_t c = 0; c < varying.count; ++c)
+      std::memcpy(&wave.Register(slot.reg + k * slot.vertex_stride + c)[l], &v[kVaryingsOffset + varying.offset + c], 4);
+  }
+}
+
+namespace {
+
 struct AttributeFetch {
   const std::byte* base = nullptr;  // buffer data + binding offset + attribute offset
   VkDeviceSize stride = 0;

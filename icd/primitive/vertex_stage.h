@@ -76,6 +76,20 @@ inline constexpr uint32_t kVaryingsOffset = 5;
 void StoreShadedVertex(const OutputRegisters& outputs, const VaryingLayout& layout, spirv_exec::WaveState& wave,
                        uint32_t lane, float* v);
 
+// The registers a geometry or tessellation control shader reads its
+// per-vertex inputs (gl_in[], arrays over the vertices it takes) and its
+// other built-in inputs from, found once per draw.
+struct PerVertexInputs {
+  explicit PerVertexInputs(const spirv_exec::Program& p);
+  const spirv_exec::BuiltinSlot *position, *point_size, *clip_distances, *cull_distances;
+  uint32_t primitive_id, invocation_id, view_index, patch_vertices;  // UINT32_MAX: not read
+};
+
+// Shaded vertex `v` (of `layout`: MatchVaryings(producer, program)) into
+// lane `l` as the program's input vertex `k`.
+void LoadInputVertex(const PerVertexInputs& in, const spirv_exec::Program& program, const VaryingLayout& layout,
+                     const float* v, uint32_t k, uint32_t l, spirv_exec::WaveState& wave);
+
 // Shades `vertex_ids` (vertex indices as gl_VertexIndex sees them) of one
 // instance into `out` (in the same order).
 void ShadeVertices(const DrawBindings& bindings, const GraphicsState& state, const spirv_exec::Program& program,

@@ -14,6 +14,7 @@
 #include "raster/deferred_clear.h"
 #include "raster/fragment_output.h"
 #include "primitive/geometry_stage.h"
+#include "primitive/tessellation_stage.h"
 #include "primitive/input_assembly.h"
 #include "primitive/primitive_setup.h"
 #include "primitive/transform_feedback.h"
@@ -96,6 +97,9 @@ GraphicsState EffectiveState(const GraphicsPipelineState& pipeline, const DrawBi
   if (dynamic(VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT))
     s.rasterization.negative_one_to_one = d.rasterization.negative_one_to_one;
   if (dynamic(VK_DYNAMIC_STATE_RASTERIZATION_STREAM_EXT)) s.rasterization.stream = d.rasterization.stream;
+  if (dynamic(VK_DYNAMIC_STATE_TESSELLATION_DOMAIN_ORIGIN_EXT))
+    s.domain_origin_lower_left = d.domain_origin_lower_left;
+  if (dynamic(VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT)) s.patch_control_points = d.patch_control_points;
   if (dynamic(VK_DYNAMIC_STATE_SAMPLE_MASK_EXT)) s.multisample.sample_mask = d.multisample.sample_mask;
   if (dynamic(VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT))
     s.multisample.alpha_to_coverage = d.multisample.alpha_to_coverage;
@@ -168,6 +172,7 @@ struct DrawScratch {
   ShadedVertices vertices;
   std::vector<uint32_t> geometry_primitives;
   GeometryOutput geometry;
+  TessellationOutput tessellation;
   TriangleSetup setup;
 };
 
@@ -234,13 +239,13 @@ void RasterizeGroups(const RenderTargets& targets, const GraphicsState& state,
 // feedback. A vertex shader has stream 0 only.
 void CountAndCapture(const spirv_exec::Program& last, const VaryingLayout& layout, const GraphicsState& state,
                      const GeometryOutput* geometry, const ShadedVertices& vertices, const std::vector<uint32_t>& slots,
-                     const DrawCounters& counters) {
+                     VkPrimitiveTopology topology, const DrawCounters& counters) {
   for (uint32_t stream = 0; stream < 4; ++stream) {
     StreamPrimitives primitives;
     if (geometry != nullptr)
       primitives = {&geometry->vertices, &geometry->indices[stream], geometry->topology};
     else if (stream == 0)
-      primitives = {&vertices, &slots, state.topology};
+      primitives = {&vertices, &slots, topology};
     else
       break;
     if (counters.primitives_generated[stream] != nullptr)
@@ -280,7 +285,9 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
   const bool rasterizes = !state.rasterization.discard && any_pixel;
   // (Pipeline statistics still count the vertices and primitives.)
   const bool geometry = gp.has_geometry;
+  const bool tessellation = gp.has_tessellation;
   if (!rasterizes && !gp.vertex.writes_memory && !(geometry && gp.geometry.writes_memory) &&
+      !(tessellation && (gp.tess_control.writes_memory || gp.tess_evaluation.writes_memory)) &&
       counters.statistics == nullptr && !counters.CountsStreams() && counters.transform_feedback == nullptr)
     return;
   // The draw's waves (here and on the pool's threads) stop once the device is
@@ -294,14 +301,25 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
       gp.has_fragment ? spirv_exec::ResolveResources(gp.fragment, bindings.shader) : spirv_exec::ShaderResources{};
   const spirv_exec::ShaderResources geometry_resources =
       geometry ? spirv_exec::ResolveResources(gp.geometry, bindings.shader) : spirv_exec::ShaderResources{};
-  // What the rasterizer takes from the last stage before it, and (with a
-  // geometry shader) what the vertex shader hands the geometry shader.
+  const spirv_exec::ShaderResources control_resources =
+      tessellation ? spirv_exec::ResolveResources(gp.tess_control, bindings.shader) : spirv_exec::ShaderResources{};
+  const spirv_exec::ShaderResources evaluation_resources =
+      tessellation ? spirv_exec::ResolveResources(gp.tess_evaluation, bindings.shader) : spirv_exec::ShaderResources{};
+  // What each stage hands the next: the vertex shader the tessellation
+  // control or geometry shader, the evaluation shader the geometry shader,
+  // and the last of them the rasterizer.
+  const spirv_exec::Program& before_geometry = tessellation ? gp.tess_evaluation : gp.vertex;
   const VaryingLayout layout =
-      MatchVaryings(geometry ? gp.geometry : gp.vertex, gp.has_fragment ? &gp.fragment : nullptr);
-  const VaryingLayout vertex_layout = geometry ? MatchVaryings(gp.vertex, &gp.geometry) : layout;
+      MatchVaryings(geometry ? gp.geometry : before_geometry, gp.has_fragment ? &gp.fragment : nullptr);
+  const VaryingLayout geometry_input_layout = geometry ? MatchVaryings(before_geometry, &gp.geometry) : layout;
+  const VaryingLayout vertex_layout = tessellation ? MatchVaryings(gp.vertex, &gp.tess_control)
+                                      : geometry   ? geometry_input_layout
+                                                   : layout;
   if (targets.deferred != nullptr && !targets.deferred->Empty() &&
       (ReadsAttachments(targets, vertex_resources) || ReadsAttachments(targets, fragment_resources) ||
-       (geometry && ReadsAttachments(targets, geometry_resources))))
+       (geometry && ReadsAttachments(targets, geometry_resources)) ||
+       (tessellation &&
+        (ReadsAttachments(targets, control_resources) || ReadsAttachments(targets, evaluation_resources)))))
     targets.deferred->Flush();
 
   SetupParameters params{{}, {}, &state.rasterization,
@@ -354,7 +372,12 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
 
   PipelineStatistics* statistics = counters.statistics;
   // Per instance and view: vertices are the elements other than restarts.
-  const uint64_t assembled = statistics != nullptr ? StripPrimitives(state.topology, slots) : 0;
+  const uint64_t assembled =
+      statistics == nullptr ? 0
+      : state.topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST
+          ? uint64_t(std::count_if(slots.begin(), slots.end(), [](uint32_t s) { return s != UINT32_MAX; })) /
+                std::max(state.patch_control_points, 1u)
+          : StripPrimitives(state.topology, slots);
   const uint64_t elements =
       any_restart ? uint64_t(std::count_if(slots.begin(), slots.end(), [](uint32_t s) { return s != UINT32_MAX; }))
                   : slots.size();
@@ -382,18 +405,47 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
         statistics->Add(VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT, assembled);
         statistics->Add(VK_QUERY_PIPELINE_STATISTIC_VERTEX_SHADER_INVOCATIONS_BIT, unique.size());
       }
-      // What the rasterizer sets up: the vertex shader's vertices and the
-      // draw's topology, or the geometry shader's strips.
-      ShadedVertices* raster_vertices = &vertices;
-      const std::vector<uint32_t>* raster_indices = &slots;
-      VkPrimitiveTopology raster_topology = state.topology;
+      // What the stages after the vertex shader take: its vertices and the
+      // draw's topology, or the tessellator's primitives.
+      ShadedVertices* stage_vertices = &vertices;
+      const std::vector<uint32_t>* stage_indices = &slots;
+      VkPrimitiveTopology stage_topology = state.topology;
       uint64_t clipping_inputs = assembled;
+      if (tessellation) {
+        const TessellationStage stage{&gp.tess_control,
+                                      &control_resources,
+                                      &gp.tess_evaluation,
+                                      &evaluation_resources,
+                                      gp.tessellation,
+                                      state.domain_origin_lower_left,
+                                      state.patch_control_points,
+                                      &vertex_layout,
+                                      &geometry_input_layout,
+                                      view};
+        Tessellate(stage, vertices, slots, &scratch.tessellation);
+        if (watchdog.Stopped()) return;
+        if (statistics != nullptr) {
+          statistics->Add(VK_QUERY_PIPELINE_STATISTIC_TESSELLATION_CONTROL_SHADER_PATCHES_BIT,
+                          scratch.tessellation.patches);
+          statistics->Add(VK_QUERY_PIPELINE_STATISTIC_TESSELLATION_EVALUATION_SHADER_INVOCATIONS_BIT,
+                          scratch.tessellation.evaluations);
+        }
+        stage_vertices = &scratch.tessellation.vertices;
+        stage_indices = &scratch.tessellation.indices;
+        stage_topology = scratch.tessellation.topology;
+        clipping_inputs = StripPrimitives(stage_topology, *stage_indices);
+      }
+      // What the rasterizer sets up: those, or the geometry shader's strips.
+      ShadedVertices* raster_vertices = stage_vertices;
+      const std::vector<uint32_t>* raster_indices = stage_indices;
+      VkPrimitiveTopology raster_topology = stage_topology;
       if (geometry) {
         // The draw's primitives as the geometry shader takes them, across restarts.
         scratch.geometry_primitives.clear();
-        AssembleRuns(state.topology, slots, state.rasterization.provoking_last, &scratch.geometry_primitives);
-        const GeometryStage stage{&gp.geometry, &geometry_resources, &vertex_layout, &layout, view};
-        ShadeGeometry(stage, vertices, scratch.geometry_primitives, TopologyVertices(state.topology),
+        AssembleRuns(stage_topology, *stage_indices, state.rasterization.provoking_last,
+                     &scratch.geometry_primitives);
+        const GeometryStage stage{&gp.geometry, &geometry_resources, &geometry_input_layout, &layout, view};
+        ShadeGeometry(stage, *stage_vertices, scratch.geometry_primitives, TopologyVertices(stage_topology),
                       &scratch.geometry);
         if (watchdog.Stopped()) return;
         if (statistics != nullptr) {
@@ -406,8 +458,8 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
         clipping_inputs = StripPrimitives(raster_topology, *raster_indices);
       }
       if (counters.CountsStreams() || counters.transform_feedback != nullptr)
-        CountAndCapture(geometry ? gp.geometry : gp.vertex, layout, state,
-                        geometry ? &scratch.geometry : nullptr, vertices, slots, counters);
+        CountAndCapture(geometry ? gp.geometry : before_geometry, layout, state, geometry ? &scratch.geometry : nullptr,
+                        *stage_vertices, *stage_indices, stage_topology, counters);
       // Depth from -w..w to 0..w: clipping and the viewport then work as usual.
       if (state.rasterization.negative_one_to_one)
         for (float* v = raster_vertices->data.data(); v < raster_vertices->data.data() + raster_vertices->data.size();

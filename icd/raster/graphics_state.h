@@ -87,6 +87,8 @@ struct GraphicsState {
   VertexInputState vertex_input;
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   bool primitive_restart = false;
+  uint32_t patch_control_points = 0;     // patch lists
+  bool domain_origin_lower_left = false;  // VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT
   std::vector<VkViewport> viewports;
   std::vector<VkRect2D> scissors;
   RasterizationState rasterization;
@@ -101,8 +103,11 @@ struct GraphicsState {
 struct GraphicsPipelineState {
   spirv_exec::Program vertex;
   spirv_exec::Program geometry;
+  spirv_exec::Program tess_control, tess_evaluation;
   spirv_exec::Program fragment;
   bool has_geometry = false;
+  bool has_tessellation = false;
+  spirv_exec::TessellationModes tessellation;  // both shaders' modes
   bool has_fragment = false;
   GraphicsState state;
   std::bitset<64> dynamic;  // bit = index in DynamicStateIndex()

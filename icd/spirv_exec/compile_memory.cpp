@@ -249,6 +249,56 @@ bool Compiler::DeclareInterface(uint32_t type, uint32_t reg, bool input, const D
   return true;
 }
 
+// A tessellation control shader's outputs are memory its invocations
+// share (one reads what another wrote); an evaluation shader's inputs
+// other than the built-ins the tessellator gives are the same memory's
+// contents, per patch, as the stage hands them on.
+bool Compiler::InPatchMemory(bool input, const Decorations* d) const {
+  if (program_.stage == ShaderStage::kTessControl) return !input;
+  if (program_.stage != ShaderStage::kTessEvaluation || !input) return false;
+  if (d == nullptr || d->builtin < 0) return true;
+  return d->builtin == int32_t(spv::BuiltIn::TessLevelOuter) || d->builtin == int32_t(spv::BuiltIn::TessLevelInner);
+}
+
+bool Compiler::DeclarePatchVariable(PointerValue& p, bool input, const Decorations* d) {
+  const SpirvModule& m = module_;
+  if (program_.patch_base_register == UINT32_MAX) program_.patch_base_register = NewRegisters(1);
+  const uint32_t start = program_.patch_record_size;
+  p.root = static_cast<uint32_t>(program_.roots.size());
+  program_.roots.push_back({RootKind::kPatch, 0, 0, 0, start});
+  p.offset_register = program_.patch_base_register;
+  program_.patch_record_size += (ImplicitSize(m, p.pointee) + 3) & ~3u;
+  // Per-vertex variables are arrays over the patch's vertices; built-in
+  // tessellation levels and Patch variables are the patch's own.
+  const bool per_patch = d != nullptr && (d->interface.patch || d->builtin == int32_t(spv::BuiltIn::TessLevelOuter) ||
+                                          d->builtin == int32_t(spv::BuiltIn::TessLevelInner));
+  const SpirvType& t = m.Type(p.pointee);
+  uint32_t element = p.pointee, vertices = 1, stride = 0;
+  if (!per_patch && t.kind == SpvOp::OpTypeArray) {
+    element = t.element;
+    vertices = t.count;
+    stride = ImplicitSize(m, element);
+  }
+  // The fields are the interface slots of one element, declared at
+  // register 0: memory holds registers 4 bytes each, in the same order.
+  std::vector<InterfaceSlot>& slots = input ? program_.inputs : program_.outputs;
+  std::vector<BuiltinSlot>& builtins = input ? program_.builtin_inputs : program_.builtin_outputs;
+  const size_t first_slot = slots.size(), first_builtin = builtins.size();
+  if (!DeclareInterface(element, 0, input, d)) return false;
+  for (size_t i = first_slot; i < slots.size(); ++i) {
+    const InterfaceSlot& slot = slots[i];
+    program_.patch_fields.push_back(
+        {slot.location, slot.component, UINT32_MAX, slot.count, start + 4 * slot.reg, stride, vertices});
+  }
+  for (size_t i = first_builtin; i < builtins.size(); ++i) {
+    const BuiltinSlot& b = builtins[i];
+    program_.patch_fields.push_back({0, 0, b.builtin, b.count, start + 4 * b.reg, stride, vertices});
+  }
+  slots.resize(first_slot);
+  builtins.resize(first_builtin);
+  return true;
+}
+
 void Compiler::DeclareXfbOutputs(uint32_t type, uint32_t reg, const Decorations* d) {
   const SpirvModule& m = module_;
   const InterfaceDecorations none{};
@@ -406,9 +456,14 @@ bool Compiler::DeclareGlobals(const SpirvEntryPoint& entry) {
       case StorageClass::Output:
         // Another entry point's interface is not this stage's.
         if (std::find(entry.interface.begin(), entry.interface.end(), id) == entry.interface.end()) continue;
+        if (InPatchMemory(storage == StorageClass::Input, d)) {
+          if (!DeclarePatchVariable(p, storage == StorageClass::Input, d)) return false;
+          break;
+        }
         // Stage inputs and outputs live in registers, not memory.
         p.builtin_register = NewRegisters(ScalarCount(p.pointee));
-        if (storage == StorageClass::Input && program_.stage == ShaderStage::kGeometry &&
+        if (storage == StorageClass::Input &&
+            (program_.stage == ShaderStage::kGeometry || program_.stage == ShaderStage::kTessControl) &&
             m.Type(p.pointee).kind == SpvOp::OpTypeArray) {
           // Per-vertex inputs: arrays over the input primitive's vertices,
           // declared as vertex 0's element with the stride to the next.

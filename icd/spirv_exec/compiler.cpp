@@ -534,6 +534,40 @@ bool Compiler::Compile(const SpirvEntryPoint& entry, std::string* error) {
 
 namespace {
 
+spv::ExecutionModel ExecutionModelOf(ShaderStage stage) {
+  switch (stage) {
+    case ShaderStage::kCompute: return spv::ExecutionModel::GLCompute;
+    case ShaderStage::kVertex: return spv::ExecutionModel::Vertex;
+    case ShaderStage::kGeometry: return spv::ExecutionModel::Geometry;
+    case ShaderStage::kTessControl: return spv::ExecutionModel::TessellationControl;
+    case ShaderStage::kTessEvaluation: return spv::ExecutionModel::TessellationEvaluation;
+    case ShaderStage::kFragment: break;
+  }
+  return spv::ExecutionModel::Fragment;
+}
+
+TessellationModes TessellationModesOf(const SpirvEntryPoint& entry) {
+  TessellationModes t;
+  using Mode = spv::ExecutionMode;
+  switch (entry.tessellation_domain) {
+    case Mode::Triangles: t.domain = TessellationModes::Domain::kTriangles; break;
+    case Mode::Quads: t.domain = TessellationModes::Domain::kQuads; break;
+    case Mode::Isolines: t.domain = TessellationModes::Domain::kIsolines; break;
+    default: break;
+  }
+  switch (entry.tessellation_spacing) {
+    case Mode::SpacingEqual: t.spacing = TessellationModes::Spacing::kEqual; break;
+    case Mode::SpacingFractionalEven: t.spacing = TessellationModes::Spacing::kFractionalEven; break;
+    case Mode::SpacingFractionalOdd: t.spacing = TessellationModes::Spacing::kFractionalOdd; break;
+    default: break;
+  }
+  if (entry.vertex_order == Mode::VertexOrderCw) t.order = TessellationModes::Order::kCw;
+  if (entry.vertex_order == Mode::VertexOrderCcw) t.order = TessellationModes::Order::kCcw;
+  t.point_mode = entry.point_mode;
+  t.output_vertices = entry.output_vertices;
+  return t;
+}
+
 bool WritesMemory(const Program& p) {
   for (const Inst& inst : p.code) {
     switch (inst.op) {
@@ -560,10 +594,7 @@ bool CompileStage(const std::vector<uint32_t>& words, const char* entry_name, Sh
                   std::string* error) {
   SpirvModule module;
   if (!ParseSpirvModule(words, &module, error)) return false;
-  const spv::ExecutionModel model = stage == ShaderStage::kCompute    ? spv::ExecutionModel::GLCompute
-                                    : stage == ShaderStage::kVertex   ? spv::ExecutionModel::Vertex
-                                    : stage == ShaderStage::kGeometry ? spv::ExecutionModel::Geometry
-                                                                      : spv::ExecutionModel::Fragment;
+  const spv::ExecutionModel model = ExecutionModelOf(stage);
   for (const SpirvEntryPoint& entry : module.entry_points) {
     if (entry.name != entry_name || entry.model != model) continue;
     static std::atomic<uint64_t> compilations{0};
@@ -585,6 +616,13 @@ bool CompileStage(const std::vector<uint32_t>& words, const char* entry_name, Sh
                  : entry.output_primitive == spv::ExecutionMode::OutputLineStrip ? GeometryModes::Output::kLineStrip
                                                                                  : GeometryModes::Output::kTriangleStrip;
     }
+    if (stage == ShaderStage::kTessControl || stage == ShaderStage::kTessEvaluation) {
+      program->tessellation = TessellationModesOf(entry);
+      if (stage == ShaderStage::kTessControl && (entry.output_vertices == 0 || entry.output_vertices > 32)) {
+        *error = "tessellation control shader without OutputVertices in 1..32";
+        return false;
+      }
+    }
     Compiler compiler(module, program);
     if (!compiler.Compile(entry, error)) return false;
     program->writes_memory = WritesMemory(*program);
@@ -593,6 +631,17 @@ bool CompileStage(const std::vector<uint32_t>& words, const char* entry_name, Sh
   }
   *error = std::string("no entry point named ") + entry_name + " for the stage";
   return false;
+}
+
+TessellationModes MergeTessellationModes(const TessellationModes& a, const TessellationModes& b) {
+  TessellationModes m = a;
+  if (m.domain == TessellationModes::Domain::kNone) m.domain = b.domain;
+  if (m.spacing == TessellationModes::Spacing::kNone) m.spacing = b.spacing;
+  if (m.order == TessellationModes::Order::kNone) m.order = b.order;
+  if (m.order == TessellationModes::Order::kNone) m.order = TessellationModes::Order::kCcw;
+  m.point_mode = a.point_mode || b.point_mode;
+  m.output_vertices = std::max(a.output_vertices, b.output_vertices);
+  return m;
 }
 
 }  // namespace duet::spirv_exec

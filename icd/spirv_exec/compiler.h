@@ -156,6 +156,10 @@ class Compiler {
   Access AccessThrough(const PointerValue& p, Op plain);
   bool StoreThrough(const PointerValue& p, uint32_t first);
   bool DeclareInterface(uint32_t type, uint32_t reg, bool input, const Decorations* d);
+  // Tessellation stages: whether an input or output lives in patch memory
+  // (RootKind::kPatch), and its declaration there (compile_memory.cpp).
+  bool InPatchMemory(bool input, const Decorations* d) const;
+  bool DeclarePatchVariable(PointerValue& p, bool input, const Decorations* d);
   // What transform feedback captures of an output variable (compile_memory.cpp).
   void DeclareXfbOutputs(uint32_t type, uint32_t reg, const Decorations* d);
   uint32_t LocationCount(uint32_t type) const;

@@ -314,6 +314,12 @@ enum class RootKind : uint8_t {
   kPrivate,           // per-lane memory (Function and Private storage)
   kDescriptorArray,   // every element of a buffer descriptor binding (set, binding): the k*Indexed ops
   kImageArray,        // Program::image_arrays[element]: kImageArray
+  // A tessellation stage's patch memory (a control shader's outputs, an
+  // evaluation shader's inputs): offset = the variable's start in a patch's
+  // record; the stage gives the records of all patches as one root, and
+  // each lane's accesses start at its patch's record
+  // (Program::patch_base_register).
+  kPatch,
 };
 
 struct MemoryRoot {
@@ -380,7 +386,7 @@ struct BuiltinRegisters {
   uint32_t num_subgroups = UINT32_MAX;
 };
 
-enum class ShaderStage : uint8_t { kCompute, kVertex, kFragment, kGeometry };
+enum class ShaderStage : uint8_t { kCompute, kVertex, kFragment, kGeometry, kTessControl, kTessEvaluation };
 
 // A user-defined input or output at one location: `count` registers (one
 // per component, starting at `component`) from `reg`.
@@ -420,6 +426,34 @@ struct GeometryModes {
   uint32_t output_vertices = 0;  // OutputVertices: the most one invocation emits
   uint32_t invocations = 1;
   enum class Output : uint8_t { kPoints, kLineStrip, kTriangleStrip } output = Output::kPoints;
+};
+
+// What the tessellator makes of a patch: the execution modes of both
+// tessellation shaders, merged (MergeTessellationModes).
+struct TessellationModes {
+  enum class Domain : uint8_t { kNone, kTriangles, kQuads, kIsolines } domain = Domain::kNone;
+  enum class Spacing : uint8_t { kNone, kEqual, kFractionalEven, kFractionalOdd } spacing = Spacing::kNone;
+  enum class Order : uint8_t { kNone, kCw, kCcw } order = Order::kNone;
+  bool point_mode = false;
+  uint32_t output_vertices = 0;  // a control shader's OutputVertices: the patch it makes
+};
+
+// Modes either tessellation shader gives (the other may leave them out):
+// `a`'s, completed by `b`'s; an unset vertex order is counter-clockwise.
+TessellationModes MergeTessellationModes(const TessellationModes& a, const TessellationModes& b);
+
+// A piece of a tessellation stage's patch memory (RootKind::kPatch): the
+// 4-byte scalars of one location's components, or of a built-in, of a
+// variable a control shader writes or an evaluation shader reads. Per-vertex
+// variables (arrays over the patch's vertices) have a field per element
+// type, repeated `vertices` times `vertex_stride` bytes apart.
+struct PatchField {
+  uint32_t location = 0, component = 0;  // of a user-defined variable
+  uint32_t builtin = UINT32_MAX;         // or of a built-in (SPIR-V BuiltIn)
+  uint32_t count = 0;                    // scalars
+  uint32_t offset = 0;                   // bytes into a patch's record (of vertex 0)
+  uint32_t vertex_stride = 0;            // per-vertex fields: bytes between vertices; 0: per patch
+  uint32_t vertices = 1;
 };
 
 // How the interpreter runs one instruction, prepared once per program
@@ -483,6 +517,14 @@ struct Program {
   uint32_t local_size[3] = {1, 1, 1};
   bool uses_barrier = false;
   GeometryModes geometry;  // kGeometry
+  // Tessellation shaders: their modes, and their patch memory (a control
+  // shader's outputs, an evaluation shader's inputs): the fields, the bytes
+  // of one patch's record, and the register the stage fills with each
+  // lane's record's byte offset (UINT32_MAX: no patch memory).
+  TessellationModes tessellation;
+  std::vector<PatchField> patch_fields;
+  uint32_t patch_record_size = 0;
+  uint32_t patch_base_register = UINT32_MAX;
   // Transform feedback (vertex and geometry shaders in Xfb mode): the
   // captured outputs and each buffer's vertex stride (XfbStride).
   bool transform_feedback = false;

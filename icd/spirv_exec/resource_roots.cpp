@@ -115,7 +115,8 @@ ShaderResources ResolveResources(const Program& program, const ShaderBindings& b
       }
       case RootKind::kWorkgroup:
       case RootKind::kPrivate:
-        break;  // per workgroup / per lane
+      case RootKind::kPatch:
+        break;  // per workgroup / per lane / per draw (the tessellation stages')
       case RootKind::kDescriptorArray:
       case RootKind::kImageArray:
         break;  // ResolveTables

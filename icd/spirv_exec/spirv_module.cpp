@@ -29,6 +29,7 @@ void DecorateInterface(spv::Decoration decoration, const uint32_t* operands, Int
     case spv::Decoration::XfbStride: d->xfb_stride = operands[0]; break;
     case spv::Decoration::Offset: d->xfb_offset = static_cast<int32_t>(operands[0]); break;  // of outputs: transform feedback
     case spv::Decoration::Stream: d->stream = static_cast<int32_t>(operands[0]); break;
+    case spv::Decoration::Patch: d->patch = true; break;
     default: break;
   }
 }
@@ -130,13 +131,24 @@ bool ParseSpirvModule(std::vector<uint32_t> words, SpirvModule* module, std::str
             case spv::ExecutionMode::InputPoints: e.input_vertices = 1; break;
             case spv::ExecutionMode::InputLines: e.input_vertices = 2; break;
             case spv::ExecutionMode::InputLinesAdjacency: e.input_vertices = 4; break;
-            case spv::ExecutionMode::Triangles: e.input_vertices = 3; break;
+            case spv::ExecutionMode::Triangles:  // a geometry shader's input, a tessellator's domain
+              e.input_vertices = 3;
+              e.tessellation_domain = mode;
+              break;
             case spv::ExecutionMode::InputTrianglesAdjacency: e.input_vertices = 6; break;
             case spv::ExecutionMode::OutputVertices: e.output_vertices = inst[2]; break;
             case spv::ExecutionMode::Invocations: e.invocations = inst[2]; break;
             case spv::ExecutionMode::OutputPoints:
             case spv::ExecutionMode::OutputLineStrip:
             case spv::ExecutionMode::OutputTriangleStrip: e.output_primitive = mode; break;
+            case spv::ExecutionMode::Quads:
+            case spv::ExecutionMode::Isolines: e.tessellation_domain = mode; break;
+            case spv::ExecutionMode::SpacingEqual:
+            case spv::ExecutionMode::SpacingFractionalEven:
+            case spv::ExecutionMode::SpacingFractionalOdd: e.tessellation_spacing = mode; break;
+            case spv::ExecutionMode::VertexOrderCw:
+            case spv::ExecutionMode::VertexOrderCcw: e.vertex_order = mode; break;
+            case spv::ExecutionMode::PointMode: e.point_mode = true; break;
             default: break;
           }
         }

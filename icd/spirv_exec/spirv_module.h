@@ -30,6 +30,7 @@ struct InterfaceDecorations {
   uint32_t component = 0;
   uint32_t index = 0;  // fragment outputs: 1 is the second source of dual-source blending
   bool flat = false, noperspective = false, centroid = false, sample = false;
+  bool patch = false;  // a tessellation stage's per-patch input or output
   // Transform feedback (XfbBuffer, XfbStride, Offset of outputs; -1:
   // none) and a geometry shader output's vertex Stream (-1: none given).
   int32_t xfb_buffer = -1, xfb_offset = -1, stream = -1;
@@ -91,6 +92,10 @@ struct SpirvEntryPoint {
   // OutputLineStrip, OutputTriangleStrip; 0 when none).
   uint32_t input_vertices = 0, output_vertices = 0, invocations = 1;
   spv::ExecutionMode output_primitive{};
+  // Tessellation shaders (either stage may give them; 0 when none):
+  // Triangles/Quads/Isolines, Spacing*, VertexOrderCw/Ccw, PointMode.
+  spv::ExecutionMode tessellation_domain{}, tessellation_spacing{}, vertex_order{};
+  bool point_mode = false;
 };
 
 struct SpirvModule {

@@ -65,8 +65,8 @@ VkShaderModule GraphicsTest::Module(const uint32_t* code, size_t bytes) {
 }
 
 VkPipelineLayout GraphicsTest::MakePipelineLayout(const std::vector<VkDescriptorSetLayout>& sets,
-                                                  uint32_t push_constant_bytes) {
-  VkPushConstantRange range{VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, push_constant_bytes};
+                                                  uint32_t push_constant_bytes, VkShaderStageFlags push_constant_stages) {
+  VkPushConstantRange range{push_constant_stages, 0, push_constant_bytes};
   VkPipelineLayoutCreateInfo ci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   ci.setLayoutCount = uint32_t(sets.size());
   ci.pSetLayouts = sets.data();
@@ -85,6 +85,12 @@ VkPipeline GraphicsTest::MakePipeline(const PipelineDesc& d) {
   if (d.geometry != VK_NULL_HANDLE)
     stages.push_back({VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_GEOMETRY_BIT,
                       d.geometry, "main", nullptr});
+  if (d.tess_control != VK_NULL_HANDLE) {
+    stages.push_back({VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0,
+                      VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, d.tess_control, "main", nullptr});
+    stages.push_back({VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0,
+                      VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, d.tess_evaluation, "main", nullptr});
+  }
   if (d.fragment != VK_NULL_HANDLE)
     stages.push_back({VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
                       d.fragment, "main", nullptr});
@@ -140,6 +146,7 @@ VkPipeline GraphicsTest::MakePipeline(const PipelineDesc& d) {
   rendering.pColorAttachmentFormats = d.color_formats.data();
   rendering.depthAttachmentFormat = d.depth_format;
   rendering.stencilAttachmentFormat = d.stencil_format;
+  rendering.viewMask = d.view_mask;
   VkGraphicsPipelineCreateInfo ci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
   rendering.pNext = d.next;
   ci.pNext = d.render_pass == VK_NULL_HANDLE ? &rendering : d.next;
@@ -149,6 +156,9 @@ VkPipeline GraphicsTest::MakePipeline(const PipelineDesc& d) {
   ci.pStages = stages.data();
   ci.pVertexInputState = &vi;
   ci.pInputAssemblyState = &ia;
+  VkPipelineTessellationStateCreateInfo tessellation{VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO,
+                                                     d.tessellation_next, 0, d.patch_control_points};
+  if (d.tess_control != VK_NULL_HANDLE) ci.pTessellationState = &tessellation;
   ci.pViewportState = &vp;
   ci.pRasterizationState = &d.rasterization;
   ci.pMultisampleState = &ms;
@@ -227,7 +237,7 @@ Target GraphicsTest::MakeLayeredTarget(VkFormat format, VkExtent2D extent, uint3
 }
 
 void GraphicsTest::BeginRendering(VkCommandBuffer cb, const std::vector<AttachmentUse>& colors,
-                                  AttachmentUse depth_stencil, uint32_t layers) {
+                                  AttachmentUse depth_stencil, uint32_t layers, uint32_t view_mask) {
   auto attachment = [](const AttachmentUse& use) {
     VkRenderingAttachmentInfo a{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
     a.imageView = use.target->view;
@@ -245,6 +255,7 @@ void GraphicsTest::BeginRendering(VkCommandBuffer cb, const std::vector<Attachme
   const Target* first = !colors.empty() ? colors[0].target : depth_stencil.target;
   info.renderArea = {{0, 0}, first->extent};
   info.layerCount = layers;
+  info.viewMask = view_mask;
   info.colorAttachmentCount = uint32_t(color_infos.size());
   info.pColorAttachments = color_infos.data();
   if (depth_stencil.target != nullptr) {
@@ -273,7 +284,7 @@ GraphicsTest::DescriptorSet GraphicsTest::MakeDescriptorSet(const std::vector<Vk
   for (uint32_t i = 0; i < types.size(); ++i) {
     const VkShaderStageFlags stages = types[i] == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT
                                           ? VK_SHADER_STAGE_FRAGMENT_BIT
-                                          : VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+                                          : VK_SHADER_STAGE_ALL_GRAPHICS;
     bindings.push_back({i, types[i], 1, stages, nullptr});
     sizes.push_back({types[i], 1});
   }

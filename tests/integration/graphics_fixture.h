@@ -21,6 +21,11 @@ struct PipelineDesc {
   VkShaderModule vertex = VK_NULL_HANDLE;
   VkShaderModule fragment = VK_NULL_HANDLE;  // VK_NULL_HANDLE: no fragment shader
   VkShaderModule geometry = VK_NULL_HANDLE;  // VK_NULL_HANDLE: no geometry shader
+  // Both or neither: tessellation, with patches of patch_control_points
+  // (topology PATCH_LIST); tessellation_next: the tessellation state's chain.
+  VkShaderModule tess_control = VK_NULL_HANDLE, tess_evaluation = VK_NULL_HANDLE;
+  uint32_t patch_control_points = 3;
+  const void* tessellation_next = nullptr;
   VkPipelineLayout layout = VK_NULL_HANDLE;  // VK_NULL_HANDLE: an empty layout
   std::vector<VkVertexInputBindingDescription> bindings;
   std::vector<VkVertexInputAttributeDescription> attributes;
@@ -38,6 +43,7 @@ struct PipelineDesc {
                                                        VK_FALSE, 0, 0, 0, 1.0f};
   VkPipelineDepthStencilStateCreateInfo depth_stencil{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
   std::vector<VkFormat> color_formats{VK_FORMAT_R8G8B8A8_UNORM};
+  uint32_t view_mask = 0;  // dynamic rendering's multiview
   // One per colour format; empty: no blending, every component written.
   std::vector<VkPipelineColorBlendAttachmentState> blend;
   float blend_constants[4] = {0, 0, 0, 0};
@@ -157,7 +163,9 @@ class GraphicsTest : public QueueTest {
     return Module(code, sizeof code);
   }
   VkPipelineLayout MakePipelineLayout(const std::vector<VkDescriptorSetLayout>& sets,
-                                      uint32_t push_constant_bytes = 0);
+                                      uint32_t push_constant_bytes = 0,
+                                      VkShaderStageFlags push_constant_stages = VK_SHADER_STAGE_VERTEX_BIT |
+                                                                                VK_SHADER_STAGE_FRAGMENT_BIT);
   VkPipeline MakePipeline(const PipelineDesc& desc);
   // rect.vert (a triangle strip of 4 vertices) with `fragment`, and a layout
   // whose push constants are RectParams plus `sets`.
@@ -175,7 +183,7 @@ class GraphicsTest : public QueueTest {
   // vkCmdBeginRendering over the whole extent of the first attachment
   // (`layers` of it: layered rendering into array views).
   void BeginRendering(VkCommandBuffer cb, const std::vector<AttachmentUse>& colors, AttachmentUse depth_stencil = {},
-                      uint32_t layers = 1);
+                      uint32_t layers = 1, uint32_t view_mask = 0);
   // A 2D array colour attachment of `layers` layers (usage also transfer
   // source) and a view of all of them.
   Target MakeLayeredTarget(VkFormat format, VkExtent2D extent, uint32_t layers);
@@ -188,8 +196,8 @@ class GraphicsTest : public QueueTest {
   }
 
   // A descriptor set layout, a pool and one set of it: one descriptor per
-  // binding, visible to the vertex and fragment stages (input attachments:
-  // the fragment stage).
+  // binding, visible to every graphics stage (input attachments: the
+  // fragment stage).
   struct DescriptorSet {
     VkDescriptorSetLayout layout = VK_NULL_HANDLE;
     VkDescriptorSet set = VK_NULL_HANDLE;

@@ -339,6 +339,9 @@ void DeviceTest::SetUp() {
     ASSERT_EQ(supported.v12.imagelessFramebuffer, VK_TRUE);
     ASSERT_EQ(supported.v13.dynamicRendering, VK_TRUE);
     enable11.multiview = VK_TRUE;
+    enable11.multiviewGeometryShader = supported.v11.multiviewGeometryShader && device_options_.graphics_features;
+    enable11.multiviewTessellationShader =
+        supported.v11.multiviewTessellationShader && device_options_.graphics_features;
     enable12.imagelessFramebuffer = VK_TRUE;
     enable13.dynamicRendering = VK_TRUE;
     enable11.pNext = &enable12;
@@ -364,6 +367,7 @@ void DeviceTest::SetUp() {
     enable_core.pipelineStatisticsQuery = features_.pipelineStatisticsQuery;
     enable_core.shaderClipDistance = features_.shaderClipDistance;
     enable_core.geometryShader = features_.geometryShader;
+    enable_core.tessellationShader = features_.tessellationShader;
     enable_core.shaderTessellationAndGeometryPointSize = features_.shaderTessellationAndGeometryPointSize;
     enable_core.wideLines = features_.wideLines;
     enable_core.samplerAnisotropy = features_.samplerAnisotropy;

@@ -24,6 +24,9 @@ bool StageOf(spv::ExecutionModel model, ShaderStage* stage) {
     case spv::ExecutionModel::GLCompute: *stage = ShaderStage::kCompute; return true;
     case spv::ExecutionModel::Vertex: *stage = ShaderStage::kVertex; return true;
     case spv::ExecutionModel::Fragment: *stage = ShaderStage::kFragment; return true;
+    case spv::ExecutionModel::Geometry: *stage = ShaderStage::kGeometry; return true;
+    case spv::ExecutionModel::TessellationControl: *stage = ShaderStage::kTessControl; return true;
+    case spv::ExecutionModel::TessellationEvaluation: *stage = ShaderStage::kTessEvaluation; return true;
     default: return false;
   }
 }

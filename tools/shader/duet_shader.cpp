@@ -2,7 +2,7 @@
 // (validation, specialization-free optimization, compilation to wave IR)
 // and says where it stops, or prints the compiled program.
 //
-//   duet-shader [--stage comp|vert|geom|frag] [--entry main] [--prepared out.spv] [--ir] module.spv
+//   duet-shader [--stage comp|vert|tesc|tese|geom|frag] [--entry main] [--prepared out.spv] [--ir] module.spv
 //
 // --prepared writes the module as the optimizer left it (what the compiler
 // reads; spirv-dis shows it), --ir lists the compiled instructions.
@@ -21,7 +21,7 @@ using namespace duet::spirv_exec;
 namespace {
 
 int Usage() {
-  std::fprintf(stderr, "usage: duet-shader [--stage comp|vert|geom|frag] [--entry name] [--prepared out.spv] [--ir] module.spv\n");
+  std::fprintf(stderr, "usage: duet-shader [--stage comp|vert|tesc|tese|geom|frag] [--entry name] [--prepared out.spv] [--ir] module.spv\n");
   return 2;
 }
 
@@ -36,6 +36,8 @@ int main(int argc, char** argv) {
     if (arg == "--stage" && i + 1 < argc) {
       const std::string s = argv[++i];
       stage = s == "vert"   ? ShaderStage::kVertex
+              : s == "tesc" ? ShaderStage::kTessControl
+              : s == "tese" ? ShaderStage::kTessEvaluation
               : s == "geom" ? ShaderStage::kGeometry
               : s == "frag" ? ShaderStage::kFragment
                             : ShaderStage::kCompute;
@@ -88,6 +90,15 @@ int main(int argc, char** argv) {
   };
   print_slots("input", program.inputs);
   print_slots("output", program.outputs);
+  // Tessellation stages: the patch memory's fields (bytes into a patch's record).
+  for (const duet::spirv_exec::PatchField& f : program.patch_fields) {
+    if (f.builtin != UINT32_MAX)
+      std::printf("patch built-in %u: byte %u x%u", f.builtin, f.offset, f.count);
+    else
+      std::printf("patch location %u component %u: byte %u x%u", f.location, f.component, f.offset, f.count);
+    if (f.vertex_stride != 0) std::printf(", %u vertices %u bytes apart", f.vertices, f.vertex_stride);
+    std::printf("\n");
+  }
   if (print_ir) {
     for (size_t i = 0; i < program.code.size(); ++i) {
       const Inst& inst = program.code[i];

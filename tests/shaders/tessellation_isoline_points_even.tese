@@ -1,0 +1,13 @@
+#version 450
+// Each domain point of an isoline patch in point mode (fractional_even spacing)
+// appends its u to the buffer.
+layout(isolines, fractional_even_spacing, point_mode) in;
+layout(std430, binding = 0) buffer Points {
+  uint count;
+  float u[];
+} points;
+void main() {
+  uint i = atomicAdd(points.count, 1u);
+  points.u[i] = gl_TessCoord.x;
+  gl_PointSize = 1.0;
+}

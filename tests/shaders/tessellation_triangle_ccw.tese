@@ -1,0 +1,4 @@
+#version 450
+// The triangle domain (ccw vertex order) over the viewport: u along x, v along y.
+layout(triangles, equal_spacing, ccw) in;
+void main() { gl_Position = vec4(gl_TessCoord.xy * 2.0 - 1.0, 0.0, 1.0); }

@@ -467,8 +467,9 @@ class TapeExecutor {
   void Draw(const raster::DrawCall& draw) {
     if (condition_discards_) return;
     const Pipeline* pipeline = graphics_.shader.pipeline;
-    if (pipeline != nullptr && (pipeline->graphics.vertex.writes_memory || pipeline->graphics.fragment.writes_memory ||
-                                pipeline->graphics.geometry.writes_memory))
+    const raster::GraphicsPipelineState* g = pipeline != nullptr ? &pipeline->graphics : nullptr;
+    if (g != nullptr && (g->vertex.writes_memory || g->fragment.writes_memory || g->geometry.writes_memory ||
+                         g->tess_control.writes_memory || g->tess_evaluation.writes_memory))
       ++device_->image_writes;
     raster::DrawCounters counters{occlusion_active_ ? &occlusion_samples_ : nullptr,
                                   statistics_active_ ? &statistics_ : nullptr};

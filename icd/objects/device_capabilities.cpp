@@ -141,6 +141,15 @@ DeviceFeatures MakeFeatures() {
   // Mutable descriptors: set records carry their own type already
   // (objects/descriptor_set.h; tests/integration/mutable_descriptor_test.cpp).
   f.extension.mutableDescriptorType = VK_TRUE;
+  // Graphics pipelines in parts, linked by copying the parts' compiled
+  // stages and state (objects/pipeline_library; tests/integration/
+  // pipeline_library_test.cpp): linking is always fast, and interpolation
+  // decorations need not match across parts.
+  f.extension.graphicsPipelineLibrary = VK_TRUE;
+  // Pipelines that promise to be used in unprotected (or only protected)
+  // command buffers: nothing differs without protected memory
+  // (tests/integration/pipeline_flags_test.cpp).
+  f.extension.pipelineProtectedAccess = VK_TRUE;
 
   // Variable pointers into storage buffers (selects, phis, pointer access
   // chains, comparisons, pointers kept in variables: held as addresses;
@@ -601,6 +610,8 @@ DeviceProperties MakeProperties() {
 
   // Extension-only properties (ExtensionProperties).
   p.extension.maxMultiDrawCount = UINT32_MAX;  // draws are replayed one by one
+  p.extension.graphicsPipelineLibraryFastLinking = VK_TRUE;
+  p.extension.graphicsPipelineLibraryIndependentInterpolationDecoration = VK_TRUE;
   p.extension.minImportedHostPointerAlignment = 4096;  // memory.cpp's kMemoryAlignment: whole pages
   p.extension.defaultRobustnessStorageBuffers = VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_ROBUST_BUFFER_ACCESS_2_EXT;
   p.extension.defaultRobustnessUniformBuffers = VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_ROBUST_BUFFER_ACCESS_2_EXT;

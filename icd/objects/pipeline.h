@@ -1,6 +1,5 @@
-// Pipelines. A compute pipeline holds its compiled Program and a copy of
-// the pipeline layout's descriptor bindings (layouts may be destroyed while
-// the pipeline lives).
+// Pipelines: a compute pipeline's compiled Program; a graphics pipeline's
+// compiled stages and fixed-function state.
 #pragma once
 
 #include <vulkan/vulkan_core.h>
@@ -23,8 +22,10 @@ struct Pipeline : NonDispatchableObject {
   VkPipelineBindPoint bind_point = VK_PIPELINE_BIND_POINT_COMPUTE;
   spirv_exec::Program compute;
   raster::GraphicsPipelineState graphics;
-  std::vector<std::vector<DescriptorSetLayoutBinding>> set_bindings;
-  std::vector<uint32_t> set_dynamic_offset_start;
+  // A graphics pipeline library (VK_PIPELINE_CREATE_LIBRARY_BIT_KHR): the
+  // parts of a pipeline it holds (VK_EXT_graphics_pipeline_library).
+  bool library = false;
+  VkGraphicsPipelineLibraryFlagsEXT library_parts = 0;
 };
 
 struct PipelineCache : NonDispatchableObject {

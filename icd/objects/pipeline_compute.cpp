@@ -21,18 +21,18 @@ VkResult CreateComputePipeline(Device* device, const VkComputePipelineCreateInfo
                                const VkAllocationCallbacks* allocator, Pipeline** out) {
   const VkPipelineShaderStageCreateInfo& stage = info.stage;
   PipelineFeedback feedback(info.pNext, 1);
-  const ShaderModule* module = FromHandle<ShaderModule>(stage.module);
-  if (module == nullptr) {
-    // VK_KHR_maintenance5-style inline modules are not supported; nothing else can be null.
-    DUET_ERROR("vkCreateComputePipelines: no shader module");
+  std::vector<uint32_t> inline_words;
+  std::string error;
+  const std::vector<uint32_t>* words = StageModuleWords(*device, stage, &inline_words, &error);
+  if (words == nullptr) {
+    DUET_ERROR("vkCreateComputePipelines: %s", error.c_str());
     return VK_ERROR_UNKNOWN;
   }
   std::vector<uint32_t> prepared;
-  std::string error;
   auto* pipeline = HostNew<Pipeline>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
   if (pipeline == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
   feedback.BeginStage();
-  if (!spirv_exec::PrepareModule(module->words, stage.pSpecializationInfo, ShaderValidationRules(*device), &prepared,
+  if (!spirv_exec::PrepareModule(*words, stage.pSpecializationInfo, ShaderValidationRules(*device), &prepared,
                                  &error) ||
       !spirv_exec::CompileCompute(prepared, stage.pName, &pipeline->compute, &error)) {
     DUET_ERROR("vkCreateComputePipelines: %s: %s", stage.pName, error.c_str());
@@ -40,11 +40,6 @@ VkResult CreateComputePipeline(Device* device, const VkComputePipelineCreateInfo
     // A module the compiler cannot take (or invalid input): no core result
     // code names it, VK_ERROR_UNKNOWN is the spec's last resort.
     return VK_ERROR_UNKNOWN;
-  }
-  const PipelineLayout* layout = FromHandle<PipelineLayout>(info.layout);
-  if (layout != nullptr) {
-    pipeline->set_bindings = layout->set_bindings;
-    pipeline->set_dynamic_offset_start = layout->set_dynamic_offset_start;
   }
   pipeline->bind_point = VK_PIPELINE_BIND_POINT_COMPUTE;
   feedback.EndStage(0);

@@ -1,5 +1,7 @@
-// vkCreateGraphicsPipelines: compile the vertex, geometry and fragment stages and copy
-// the fixed-function state out of the create info (raster/graphics_state.h).
+// vkCreateGraphicsPipelines: compile the shader stages and copy the
+// fixed-function state out of the create info (raster/graphics_state.h),
+// of the parts of a pipeline the create info describes; the other parts
+// come from the libraries it links (objects/pipeline_library.h).
 #include <algorithm>
 #include <string>
 
@@ -7,6 +9,7 @@
 #include "objects/device.h"
 #include "objects/pipeline.h"
 #include "objects/pipeline_feedback.h"
+#include "objects/pipeline_library.h"
 #include "objects/render_pass.h"
 #include "spirv_exec/shader_module.h"
 #include "spirv_exec/spirv_ingest.h"
@@ -51,11 +54,15 @@ namespace {
 
 VkResult CompileShaderStage(const Device& device, const VkPipelineShaderStageCreateInfo& stage,
                             spirv_exec::ShaderStage kind, spirv_exec::Program* program) {
-  const ShaderModule* module = FromHandle<ShaderModule>(stage.module);
-  if (module == nullptr) return VK_ERROR_UNKNOWN;
-  std::vector<uint32_t> prepared;
+  std::vector<uint32_t> inline_words;
   std::string error;
-  if (!spirv_exec::PrepareModule(module->words, stage.pSpecializationInfo, ShaderValidationRules(device), &prepared,
+  const std::vector<uint32_t>* words = StageModuleWords(device, stage, &inline_words, &error);
+  if (words == nullptr) {
+    DUET_ERROR("vkCreateGraphicsPipelines: %s", error.c_str());
+    return VK_ERROR_UNKNOWN;
+  }
+  std::vector<uint32_t> prepared;
+  if (!spirv_exec::PrepareModule(*words, stage.pSpecializationInfo, ShaderValidationRules(device), &prepared,
                                  &error) ||
       !spirv_exec::CompileStage(prepared, stage.pName, kind, program, &error)) {
     DUET_ERROR("vkCreateGraphicsPipelines: %s: %s", stage.pName, error.c_str());
@@ -76,10 +83,14 @@ struct RasterizerUse {
   bool colors = true;         // ... and colour attachments
 };
 
-RasterizerUse FindRasterizerUse(const VkGraphicsPipelineCreateInfo& info, const raster::GraphicsPipelineState& state) {
+RasterizerUse FindRasterizerUse(const VkGraphicsPipelineCreateInfo& info, VkGraphicsPipelineLibraryFlagsEXT parts,
+                                const raster::GraphicsPipelineState& state) {
   RasterizerUse use;
   const int discard_index = raster::DynamicStateIndex(VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE);
-  use.rasterizes = info.pRasterizationState == nullptr || !info.pRasterizationState->rasterizerDiscardEnable ||
+  // (A fragment part made on its own reads its state: the rasterization
+  // state belongs to another part.)
+  use.rasterizes = (parts & VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT) == 0 ||
+                   info.pRasterizationState == nullptr || !info.pRasterizationState->rasterizerDiscardEnable ||
                    state.dynamic.test(size_t(discard_index));
   if (const RenderPass* pass = FromHandle<RenderPass>(info.renderPass)) {
     if (info.subpass < pass->subpasses.size()) {
@@ -99,8 +110,14 @@ RasterizerUse FindRasterizerUse(const VkGraphicsPipelineCreateInfo& info, const 
   return use;
 }
 
-VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPipelineState* out) {
+// The state of `parts` (the create info's other structs may be garbage).
+VkResult FillState(const VkGraphicsPipelineCreateInfo& info, VkGraphicsPipelineLibraryFlagsEXT parts,
+                   raster::GraphicsPipelineState* out) {
   raster::GraphicsState& g = out->state;
+  const bool vertex_input = (parts & VK_GRAPHICS_PIPELINE_LIBRARY_VERTEX_INPUT_INTERFACE_BIT_EXT) != 0;
+  const bool pre_rasterization = (parts & VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT) != 0;
+  const bool fragment = (parts & VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT) != 0;
+  const bool fragment_output = (parts & VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT) != 0;
   if (info.pDynamicState != nullptr) {
     for (uint32_t i = 0; i < info.pDynamicState->dynamicStateCount; ++i) {
       const int index = raster::DynamicStateIndex(info.pDynamicState->pDynamicStates[i]);
@@ -115,7 +132,7 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPip
   // With dynamic vertex input the state struct is ignored (it may be any pointer).
   const bool dynamic_vertex_input =
       out->dynamic.test(size_t(raster::DynamicStateIndex(VK_DYNAMIC_STATE_VERTEX_INPUT_EXT)));
-  if (const auto* vi = info.pVertexInputState; vi != nullptr && !dynamic_vertex_input) {
+  if (const auto* vi = info.pVertexInputState; vi != nullptr && vertex_input && !dynamic_vertex_input) {
     g.vertex_input.bindings.assign(vi->pVertexBindingDescriptions,
                                    vi->pVertexBindingDescriptions + vi->vertexBindingDescriptionCount);
     g.vertex_input.divisors.assign(vi->vertexBindingDescriptionCount, 1);
@@ -131,12 +148,12 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPip
     g.vertex_input.attributes.assign(vi->pVertexAttributeDescriptions,
                                      vi->pVertexAttributeDescriptions + vi->vertexAttributeDescriptionCount);
   }
-  if (const auto* ia = info.pInputAssemblyState) {
+  if (const auto* ia = info.pInputAssemblyState; ia != nullptr && vertex_input) {
     g.topology = ia->topology;
     g.primitive_restart = ia->primitiveRestartEnable;
   }
   // Tessellation state is ignored (may be any pointer) without tessellation shaders.
-  if (const auto* ts = info.pTessellationState; ts != nullptr && out->has_tessellation) {
+  if (const auto* ts = info.pTessellationState; ts != nullptr && pre_rasterization && out->has_tessellation) {
     g.patch_control_points = ts->patchControlPoints;
     if (const auto* origin = FindInChain<VkPipelineTessellationDomainOriginStateCreateInfo>(
             ts->pNext, VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_DOMAIN_ORIGIN_STATE_CREATE_INFO))
@@ -147,8 +164,8 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPip
   // rasterization is statically discarded, depth/stencil state without a
   // depth or stencil attachment, colour blend state without colour
   // attachments.
-  const RasterizerUse use = FindRasterizerUse(info, *out);
-  if (const auto* rs = info.pRasterizationState) {
+  const RasterizerUse use = FindRasterizerUse(info, parts, *out);
+  if (const auto* rs = info.pRasterizationState; rs != nullptr && pre_rasterization) {
     raster::RasterizationState& r = g.rasterization;
     r.depth_clamp = rs->depthClampEnable;
     r.discard = rs->rasterizerDiscardEnable;
@@ -173,7 +190,7 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPip
             rs->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_STREAM_CREATE_INFO_EXT))
       r.stream = stream->rasterizationStream;
   }
-  if (const auto* vp = info.pViewportState; vp != nullptr && use.rasterizes) {
+  if (const auto* vp = info.pViewportState; vp != nullptr && pre_rasterization && use.rasterizes) {
     // Dynamic viewports and scissors leave their arrays unread.
     auto is_dynamic = [&](VkDynamicState a, VkDynamicState b) {
       return out->dynamic.test(size_t(raster::DynamicStateIndex(a))) ||
@@ -187,7 +204,7 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPip
             vp->pNext, VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_DEPTH_CLIP_CONTROL_CREATE_INFO_EXT))
       g.rasterization.negative_one_to_one = control->negativeOneToOne;
   }
-  if (const auto* ms = info.pMultisampleState; ms != nullptr && use.rasterizes) {
+  if (const auto* ms = info.pMultisampleState; ms != nullptr && (fragment || fragment_output) && use.rasterizes) {
     raster::MultisampleState& m = g.multisample;
     m.samples = ms->rasterizationSamples;
     m.sample_shading = ms->sampleShadingEnable;
@@ -196,7 +213,7 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPip
     m.alpha_to_coverage = ms->alphaToCoverageEnable;
     m.alpha_to_one = ms->alphaToOneEnable;
   }
-  if (const auto* ds = info.pDepthStencilState; ds != nullptr && use.rasterizes && use.depth_stencil) {
+  if (const auto* ds = info.pDepthStencilState; ds != nullptr && fragment && use.rasterizes && use.depth_stencil) {
     raster::DepthStencilState& d = g.depth_stencil;
     d.depth_test = ds->depthTestEnable;
     d.depth_write = ds->depthWriteEnable;
@@ -208,7 +225,7 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, raster::GraphicsPip
     d.front = Stencil(ds->front);
     d.back = Stencil(ds->back);
   }
-  if (const auto* cb = info.pColorBlendState; cb != nullptr && use.rasterizes && use.colors) {
+  if (const auto* cb = info.pColorBlendState; cb != nullptr && fragment_output && use.rasterizes && use.colors) {
     raster::ColorBlendState& b = g.blend;
     b.logic_op_enable = cb->logicOpEnable;
     b.logic_op = cb->logicOp;
@@ -240,14 +257,22 @@ VkResult CreateGraphicsPipeline(const Device& device, const VkGraphicsPipelineCr
   raster::GraphicsPipelineState& g = pipeline->graphics;
   g.state.depth_unrestricted = device.IsEnabled(dispatch::Extension::EXT_depth_range_unrestricted);
   PipelineFeedback feedback(info.pNext, info.stageCount);
+  const VkGraphicsPipelineLibraryFlagsEXT parts = OwnGraphicsParts(info);
+  const bool pre_rasterization = (parts & VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT) != 0;
+  const bool fragment = (parts & VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT) != 0;
   VkResult result = VK_SUCCESS;
-  bool has_vertex = false, has_tess_control = false, has_tess_evaluation = false;
+  bool has_tess_control = false, has_tess_evaluation = false;
   for (uint32_t i = 0; i < info.stageCount && result == VK_SUCCESS; ++i) {
     const VkPipelineShaderStageCreateInfo& stage = info.pStages[i];
     feedback.BeginStage();
+    // Stages of parts the create info does not describe are ignored.
+    if (stage.stage == VK_SHADER_STAGE_FRAGMENT_BIT ? !fragment : !pre_rasterization) {
+      feedback.EndStage(i);
+      continue;
+    }
     if (stage.stage == VK_SHADER_STAGE_VERTEX_BIT) {
       result = CompileShaderStage(device, stage, spirv_exec::ShaderStage::kVertex, &g.vertex);
-      has_vertex = true;
+      g.has_vertex = true;
     } else if (stage.stage == VK_SHADER_STAGE_GEOMETRY_BIT) {
       result = CompileShaderStage(device, stage, spirv_exec::ShaderStage::kGeometry, &g.geometry);
       g.has_geometry = true;
@@ -266,7 +291,8 @@ VkResult CreateGraphicsPipeline(const Device& device, const VkGraphicsPipelineCr
     }
     if (result == VK_SUCCESS) feedback.EndStage(i);
   }
-  if (result == VK_SUCCESS && (!has_vertex || has_tess_control != has_tess_evaluation)) result = VK_ERROR_UNKNOWN;
+  if (result == VK_SUCCESS && pre_rasterization && (!g.has_vertex || has_tess_control != has_tess_evaluation))
+    result = VK_ERROR_UNKNOWN;
   if (result == VK_SUCCESS && has_tess_control) {
     g.has_tessellation = true;
     g.tessellation = spirv_exec::MergeTessellationModes(g.tess_evaluation.tessellation, g.tess_control.tessellation);
@@ -274,15 +300,33 @@ VkResult CreateGraphicsPipeline(const Device& device, const VkGraphicsPipelineCr
       DUET_ERROR("vkCreateGraphicsPipelines: no tessellation domain (Triangles, Quads or Isolines)");
       result = VK_ERROR_UNKNOWN;
     }
+    // (Either shader may give the output patch size.)
+    if (g.tessellation.output_vertices == 0 || g.tessellation.output_vertices > 32) {
+      DUET_ERROR("vkCreateGraphicsPipelines: no OutputVertices in 1..32 in the tessellation shaders");
+      result = VK_ERROR_UNKNOWN;
+    }
     if (g.tessellation.spacing == spirv_exec::TessellationModes::Spacing::kNone)
       g.tessellation.spacing = spirv_exec::TessellationModes::Spacing::kEqual;
   }
-  if (result == VK_SUCCESS) result = FillState(info, &g);
-  if (result == VK_SUCCESS) {
-    if (const PipelineLayout* layout = FromHandle<PipelineLayout>(info.layout)) {
-      pipeline->set_bindings = layout->set_bindings;
-      pipeline->set_dynamic_offset_start = layout->set_dynamic_offset_start;
+  if (result == VK_SUCCESS) result = FillState(info, parts, &g);
+  // The parts of the libraries it links.
+  VkGraphicsPipelineLibraryFlagsEXT all_parts = parts;
+  if (const auto* linked = FindInChain<VkPipelineLibraryCreateInfoKHR>(
+          info.pNext, VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR);
+      linked != nullptr && result == VK_SUCCESS) {
+    for (uint32_t i = 0; i < linked->libraryCount; ++i) {
+      const Pipeline* library = FromHandle<Pipeline>(linked->pLibraries[i]);
+      if (library == nullptr || library->bind_point != VK_PIPELINE_BIND_POINT_GRAPHICS) continue;
+      CopyGraphicsParts(library->graphics, library->library_parts & ~all_parts, &g);
+      all_parts |= library->library_parts;
     }
+  }
+  pipeline->library = (info.flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) != 0;
+  pipeline->library_parts = all_parts;
+  // A pipeline to bind needs vertices to draw.
+  if (result == VK_SUCCESS && !pipeline->library && !g.has_vertex) {
+    DUET_ERROR("vkCreateGraphicsPipelines: no vertex shader (no pre-rasterization part)");
+    result = VK_ERROR_UNKNOWN;
   }
   if (result != VK_SUCCESS) {
     HostDelete(allocator, pipeline);

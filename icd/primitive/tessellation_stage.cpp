@@ -20,19 +20,17 @@ namespace {
 
 constexpr uint32_t kMaxPatchVertices = 32;  // maxTessellationPatchSize
 
-// A program's roots with its patch memory (kPatch roots) at `records`.
-std::vector<spirv_exec::RootMemory> WithPatchMemory(const Program& program, const spirv_exec::ShaderResources& r,
-                                                    std::vector<std::byte>& records) {
-  std::vector<spirv_exec::RootMemory> roots = r.roots;
-  roots.resize(program.roots.size());
+// A program's roots with its patch memory (kPatch roots) at the `size`
+// bytes of records from `records`.
+void SetPatchMemory(const Program& program, std::byte* records, size_t size,
+                    std::vector<spirv_exec::RootMemory>* roots) {
+  roots->resize(program.roots.size());
   for (size_t i = 0; i < program.roots.size(); ++i) {
     if (program.roots[i].kind != spirv_exec::RootKind::kPatch) continue;
     const uint32_t offset = program.roots[i].offset;
-    const size_t size = records.size();
-    roots[i].base = records.data() + std::min<size_t>(offset, size);
-    roots[i].range = uint32_t(std::min<size_t>(size > offset ? size - offset : 0, UINT32_MAX));
+    (*roots)[i].base = records + std::min<size_t>(offset, size);
+    (*roots)[i].range = uint32_t(std::min<size_t>(size > offset ? size - offset : 0, UINT32_MAX));
   }
-  return roots;
 }
 
 // One scalar of a control shader's patch record that the evaluation shader
@@ -93,10 +91,9 @@ bool ShadeControl(const TessellationStage& stage, const ShadedVertices& vertices
                   size_t patches, std::vector<std::byte>* records) {
   const Program& program = *stage.control;
   const uint32_t n = std::clamp(stage.patch_control_points, 1u, kMaxPatchVertices);
-  const uint32_t m = std::clamp(program.tessellation.output_vertices, 1u, kMaxPatchVertices);
-  const uint32_t record = program.patch_record_size;
+  const uint32_t m = std::clamp(stage.modes.output_vertices, 1u, kMaxPatchVertices);
+  const size_t record = program.patch_record_size;
   records->assign(patches * record, std::byte{0});
-  const std::vector<spirv_exec::RootMemory> roots = WithPatchMemory(program, *stage.control_resources, *records);
   const PerVertexInputs inputs(program);
   // Whole patches to a wave: their invocations meet at barriers together.
   const uint32_t per_wave = kWaveWidth / m;
@@ -106,10 +103,14 @@ bool ShadeControl(const TessellationStage& stage, const ShadedVertices& vertices
   std::atomic<bool> aborted{false};
   ParallelFor(jobs, [&](uint32_t job) {
     spirv_exec::WaveState wave;
+    std::vector<spirv_exec::RootMemory> roots = stage.control_resources->roots;
     const size_t end = std::min(waves, size_t(job + 1) * kWavesPerJob);
     for (size_t w = size_t(job) * kWavesPerJob; w < end; ++w) {
       const size_t first = w * per_wave;
       const uint32_t count = uint32_t(std::min<size_t>(per_wave, patches - first));
+      // The wave's patches only: an index past a patch's arrays cannot
+      // reach the patches other threads are writing.
+      SetPatchMemory(program, records->data() + first * record, count * record, &roots);
       const uint32_t lanes = count * m;
       const LaneMask launched = lanes == kWaveWidth ? spirv_exec::kAllLanes : (LaneMask{1} << lanes) - 1;
       spirv_exec::ResetWave(program, launched, &wave);
@@ -122,7 +123,7 @@ bool ShadeControl(const TessellationStage& stage, const ShadedVertices& vertices
         if (inputs.patch_vertices != UINT32_MAX) wave.Register(inputs.patch_vertices)[l] = n;
         if (inputs.view_index != UINT32_MAX) wave.Register(inputs.view_index)[l] = stage.view_index;
         if (program.patch_base_register != UINT32_MAX)
-          wave.Register(program.patch_base_register)[l] = uint32_t(patch * record);
+          wave.Register(program.patch_base_register)[l] = uint32_t((patch - first) * record);
       }
       const spirv_exec::ShaderResources& r = *stage.control_resources;
       // A barrier: every invocation of the wave's patches is there.
@@ -199,9 +200,10 @@ bool ShadeEvaluation(const TessellationStage& stage, const DomainPoints& points,
   uint32_t tess_coord_count = 0;
   for (const spirv_exec::BuiltinSlot& b : program.builtin_inputs)
     if (b.builtin == uint32_t(spv::BuiltIn::TessCoord)) tess_coord_count = std::min(b.count, 3u);
-  const uint32_t record = program.patch_record_size;
-  const uint32_t control_vertices = stage.control->tessellation.output_vertices;
-  const std::vector<spirv_exec::RootMemory> roots = WithPatchMemory(program, *stage.evaluation_resources, records);
+  const size_t record = program.patch_record_size;
+  const uint32_t control_vertices = stage.modes.output_vertices;
+  std::vector<spirv_exec::RootMemory> roots = stage.evaluation_resources->roots;
+  SetPatchMemory(program, records.data(), records.size(), &roots);
   const size_t count = points.patch_of.size();
   out->stride = kVaryingsOffset + stage.output_layout->floats;
   out->data.assign(count * out->stride, 0.0f);
@@ -225,7 +227,9 @@ bool ShadeEvaluation(const TessellationStage& stage, const DomainPoints& points,
         if (primitive_id != UINT32_MAX) wave.Register(primitive_id)[l] = patch;
         if (patch_vertices != UINT32_MAX) wave.Register(patch_vertices)[l] = control_vertices;
         if (view_index != UINT32_MAX) wave.Register(view_index)[l] = stage.view_index;
-        if (program.patch_base_register != UINT32_MAX) wave.Register(program.patch_base_register)[l] = patch * record;
+        // (Reads only: every wave sees every record.)
+        if (program.patch_base_register != UINT32_MAX)
+          wave.Register(program.patch_base_register)[l] = uint32_t(std::min<size_t>(patch * record, UINT32_MAX));
       }
       const spirv_exec::ShaderResources& r = *stage.evaluation_resources;
       spirv_exec::RunWave(program, roots.data(), r.images.data(), r.sampled.data(), &wave);

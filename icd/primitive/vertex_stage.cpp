@@ -133,20 +133,23 @@ PerVertexInputs::PerVertexInputs(const Program& p)
 void LoadInputVertex(const PerVertexInputs& in, const Program& program, const VaryingLayout& layout, const float* v,
                      uint32_t k, uint32_t l, spirv_exec::WaveState& wave) {
   auto put = [&](uint32_t reg, float value) { std::memcpy(&wave.Register(reg)[l], &value, 4); };
-  if (in.position != nullptr)
+  // Vertices past a per-vertex array (a patch larger than the shader takes: invalid) are not loaded.
+  auto has = [k](const auto& slot) { return slot.vertex_stride == 0 ? k == 0 : k < slot.vertex_count; };
+  if (in.position != nullptr && has(*in.position))
     for (uint32_t c = 0; c < 4 && c < in.position->count; ++c) put(in.position->reg + k * in.position->vertex_stride + c, v[c]);
-  if (in.point_size != nullptr) put(in.point_size->reg + k * in.point_size->vertex_stride, v[4]);
-  if (in.clip_distances != nullptr)
+  if (in.point_size != nullptr && has(*in.point_size)) put(in.point_size->reg + k * in.point_size->vertex_stride, v[4]);
+  if (in.clip_distances != nullptr && has(*in.clip_distances))
     for (uint32_t i = 0; i < in.clip_distances->count; ++i)
       put(in.clip_distances->reg + k * in.clip_distances->vertex_stride + i,
           i < layout.clip_count ? v[kVaryingsOffset + layout.clip_offset + i] : 0.0f);
-  if (in.cull_distances != nullptr)
+  if (in.cull_distances != nullptr && has(*in.cull_distances))
     for (uint32_t i = 0; i < in.cull_distances->count; ++i)
       put(in.cull_distances->reg + k * in.cull_distances->vertex_stride + i,
           i < layout.cull_count ? v[kVaryingsOffset + layout.cull_offset + i] : 0.0f);
   for (size_t j = 0; j < program.inputs.size() && j < layout.varyings.size(); ++j) {
     const spirv_exec::InterfaceSlot& slot = program.inputs[j];
     const VaryingLayout::Varying& varying = layout.varyings[j];
+    if (!has(slot)) continue;
     for (uint32_t c = 0; c < varying.count; ++c)
       std::memcpy(&wave.Register(slot.reg + k * slot.vertex_stride + c)[l], &v[kVaryingsOffset + varying.offset + c], 4);
   }

@@ -105,6 +105,7 @@ struct GraphicsPipelineState {
   spirv_exec::Program geometry;
   spirv_exec::Program tess_control, tess_evaluation;
   spirv_exec::Program fragment;
+  bool has_vertex = false;
   bool has_geometry = false;
   bool has_tessellation = false;
   spirv_exec::TessellationModes tessellation;  // both shaders' modes

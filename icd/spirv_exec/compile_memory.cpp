@@ -257,7 +257,17 @@ bool Compiler::InPatchMemory(bool input, const Decorations* d) const {
   if (program_.stage == ShaderStage::kTessControl) return !input;
   if (program_.stage != ShaderStage::kTessEvaluation || !input) return false;
   if (d == nullptr || d->builtin < 0) return true;
-  return d->builtin == int32_t(spv::BuiltIn::TessLevelOuter) || d->builtin == int32_t(spv::BuiltIn::TessLevelInner);
+  // Built-ins a control shader writes (standalone arrays, as HLSL makes
+  // them, as well as gl_in's members); the others are the stage's own.
+  switch (spv::BuiltIn(d->builtin)) {
+    case spv::BuiltIn::Position:
+    case spv::BuiltIn::PointSize:
+    case spv::BuiltIn::ClipDistance:
+    case spv::BuiltIn::CullDistance:
+    case spv::BuiltIn::TessLevelOuter:
+    case spv::BuiltIn::TessLevelInner: return true;
+    default: return false;
+  }
 }
 
 bool Compiler::DeclarePatchVariable(PointerValue& p, bool input, const Decorations* d) {
@@ -467,13 +477,19 @@ bool Compiler::DeclareGlobals(const SpirvEntryPoint& entry) {
             m.Type(p.pointee).kind == SpvOp::OpTypeArray) {
           // Per-vertex inputs: arrays over the input primitive's vertices,
           // declared as vertex 0's element with the stride to the next.
-          const uint32_t element = m.Type(p.pointee).element;
+          const uint32_t element = m.Type(p.pointee).element, length = m.Type(p.pointee).count;
           std::vector<InterfaceSlot>& slots = program_.inputs;
           std::vector<BuiltinSlot>& builtins = program_.builtin_inputs;
           const size_t first_slot = slots.size(), first_builtin = builtins.size();
           if (!DeclareInterface(element, p.builtin_register, true, d)) return false;
-          for (size_t i = first_slot; i < slots.size(); ++i) slots[i].vertex_stride = ScalarCount(element);
-          for (size_t i = first_builtin; i < builtins.size(); ++i) builtins[i].vertex_stride = ScalarCount(element);
+          for (size_t i = first_slot; i < slots.size(); ++i) {
+            slots[i].vertex_stride = ScalarCount(element);
+            slots[i].vertex_count = length;
+          }
+          for (size_t i = first_builtin; i < builtins.size(); ++i) {
+            builtins[i].vertex_stride = ScalarCount(element);
+            builtins[i].vertex_count = length;
+          }
           break;
         }
         if (!DeclareInterface(p.pointee, p.builtin_register, storage == StorageClass::Input, d)) return false;

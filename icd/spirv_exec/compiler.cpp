@@ -616,13 +616,8 @@ bool CompileStage(const std::vector<uint32_t>& words, const char* entry_name, Sh
                  : entry.output_primitive == spv::ExecutionMode::OutputLineStrip ? GeometryModes::Output::kLineStrip
                                                                                  : GeometryModes::Output::kTriangleStrip;
     }
-    if (stage == ShaderStage::kTessControl || stage == ShaderStage::kTessEvaluation) {
+    if (stage == ShaderStage::kTessControl || stage == ShaderStage::kTessEvaluation)
       program->tessellation = TessellationModesOf(entry);
-      if (stage == ShaderStage::kTessControl && (entry.output_vertices == 0 || entry.output_vertices > 32)) {
-        *error = "tessellation control shader without OutputVertices in 1..32";
-        return false;
-      }
-    }
     Compiler compiler(module, program);
     if (!compiler.Compile(entry, error)) return false;
     program->writes_memory = WritesMemory(*program);

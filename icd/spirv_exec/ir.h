@@ -398,10 +398,12 @@ struct InterfaceSlot {
   uint32_t index = 0;  // fragment outputs: 1 for the second source colour of dual-source blending
   bool flat = false, noperspective = false, centroid = false, sample = false;
   bool integer = false;  // integer components (never interpolated)
-  // Per-vertex inputs of a geometry shader (arrays over the input
-  // primitive's vertices): registers from one vertex to the next; `reg` is
-  // vertex 0's. 0 for everything else.
+  // Per-vertex inputs of a geometry or tessellation control shader (arrays
+  // over the input primitive's or patch's vertices): registers from one
+  // vertex to the next (`reg` is vertex 0's), and the array's length. 0 for
+  // everything else.
   uint32_t vertex_stride = 0;
+  uint32_t vertex_count = 0;
 };
 
 // A built-in input or output (SPIR-V BuiltIn value) held in `count` registers.
@@ -409,7 +411,7 @@ struct BuiltinSlot {
   uint32_t builtin = 0;
   uint32_t reg = 0;
   uint32_t count = 0;
-  uint32_t vertex_stride = 0;  // as InterfaceSlot::vertex_stride (gl_in[])
+  uint32_t vertex_stride = 0, vertex_count = 0;  // as InterfaceSlot's (gl_in[])
 };
 
 // An output transform feedback captures (Xfb execution mode): `count`

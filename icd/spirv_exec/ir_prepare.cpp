@@ -275,10 +275,10 @@ void Remove(Program& p, const std::vector<uint8_t>& removed) {
 
 // Whether `reg` is one of the stage's outputs: written by stores, not an
 // SSA value (a copy of one is not the same as reading it later).
-// The registers of a slot: of every vertex, for a geometry shader's per-vertex inputs.
+// The registers of a slot: of every vertex, for per-vertex inputs.
 template <typename Slot>
-uint32_t SlotSpan(const Program& p, const Slot& s) {
-  return s.vertex_stride == 0 ? s.count : (p.geometry.input_vertices - 1) * s.vertex_stride + s.count;
+uint32_t SlotSpan(const Program&, const Slot& s) {
+  return s.vertex_stride == 0 ? s.count : (std::max(s.vertex_count, 1u) - 1) * s.vertex_stride + s.count;
 }
 bool InSlots(const Program& p, const std::vector<InterfaceSlot>& slots, const std::vector<BuiltinSlot>& builtins,
              uint32_t reg) {

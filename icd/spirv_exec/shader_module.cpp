@@ -9,6 +9,7 @@
 #include "spirv_exec/spirv_ingest.h"
 #include "util/host_alloc.h"
 #include "util/log.h"
+#include "util/vk_util.h"
 
 namespace duet {
 
@@ -18,6 +19,23 @@ spirv_exec::ValidationRules ShaderValidationRules(const Device& device) {
   rules.uniform_buffer_standard_layout = f.vulkan12.uniformBufferStandardLayout;
   rules.scalar_block_layout = f.vulkan12.scalarBlockLayout;
   return rules;
+}
+
+const std::vector<uint32_t>* StageModuleWords(const Device& device, const VkPipelineShaderStageCreateInfo& stage,
+                                              std::vector<uint32_t>* storage, std::string* error) {
+  if (const ShaderModule* module = FromHandle<ShaderModule>(stage.module)) return &module->words;
+  const auto* code = FindInChain<VkShaderModuleCreateInfo>(stage.pNext, VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+  if (code == nullptr) {
+    *error = "no shader module";
+    return nullptr;
+  }
+  if (code->codeSize % 4 != 0 || !spirv_exec::ValidateSpirv(code->pCode, code->codeSize / 4,
+                                                             ShaderValidationRules(device), error)) {
+    if (error->empty()) *error = "invalid SPIR-V";
+    return nullptr;
+  }
+  storage->assign(code->pCode, code->pCode + code->codeSize / 4);
+  return storage;
 }
 
 }  // namespace duet

@@ -3,6 +3,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "spirv_exec/spirv_ingest.h"
@@ -22,5 +23,12 @@ struct Device;
 
 // The layout rules the device's enabled features allow modules to use.
 spirv_exec::ValidationRules ShaderValidationRules(const Device& device);
+
+// The SPIR-V of a pipeline's shader stage: its module's, or (graphics
+// pipeline libraries, VK_KHR_maintenance5) that of a VkShaderModuleCreateInfo
+// in its chain, validated as vkCreateShaderModule would, kept in `storage`.
+// Null (with `error`) when there is neither or it is invalid.
+const std::vector<uint32_t>* StageModuleWords(const Device& device, const VkPipelineShaderStageCreateInfo& stage,
+                                              std::vector<uint32_t>* storage, std::string* error);
 
 }  // namespace duet

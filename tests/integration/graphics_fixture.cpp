@@ -80,8 +80,9 @@ VkPipelineLayout GraphicsTest::MakePipelineLayout(const std::vector<VkDescriptor
 
 VkPipeline GraphicsTest::MakePipeline(const PipelineDesc& d) {
   std::vector<VkPipelineShaderStageCreateInfo> stages;
-  stages.push_back({VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT,
-                    d.vertex, "main", nullptr});
+  if (d.vertex != VK_NULL_HANDLE || d.vertex_stage_next != nullptr)
+    stages.push_back({VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, d.vertex_stage_next, 0,
+                      VK_SHADER_STAGE_VERTEX_BIT, d.vertex, "main", nullptr});
   if (d.geometry != VK_NULL_HANDLE)
     stages.push_back({VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_GEOMETRY_BIT,
                       d.geometry, "main", nullptr});
@@ -150,6 +151,7 @@ VkPipeline GraphicsTest::MakePipeline(const PipelineDesc& d) {
   VkGraphicsPipelineCreateInfo ci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
   rendering.pNext = d.next;
   ci.pNext = d.render_pass == VK_NULL_HANDLE ? &rendering : d.next;
+  ci.flags = d.flags;
   ci.renderPass = d.render_pass;
   ci.subpass = d.subpass;
   ci.stageCount = uint32_t(stages.size());

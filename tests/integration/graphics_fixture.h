@@ -18,7 +18,11 @@ namespace duet_test {
 // no culling, one RGBA8 attachment written without blending, viewport and
 // scissor covering `extent`, no depth or stencil.
 struct PipelineDesc {
+  VkPipelineCreateFlags flags = 0;
   VkShaderModule vertex = VK_NULL_HANDLE;
+  // The vertex stage's chain (e.g. a VkShaderModuleCreateInfo instead of a
+  // module); without either, no vertex stage (pipeline libraries).
+  const void* vertex_stage_next = nullptr;
   VkShaderModule fragment = VK_NULL_HANDLE;  // VK_NULL_HANDLE: no fragment shader
   VkShaderModule geometry = VK_NULL_HANDLE;  // VK_NULL_HANDLE: no geometry shader
   // Both or neither: tessellation, with patches of patch_control_points

@@ -196,6 +196,19 @@ inline void ApplyDrawState(const CmdSetRasterizationStreamEXTRecord& r, raster::
   b.dynamic.rasterization.stream = r.rasterizationStream;
   detail::Mark(b, VK_DYNAMIC_STATE_RASTERIZATION_STREAM_EXT);
 }
+inline void ApplyDrawState(const CmdSetLineStippleEXTRecord& r, raster::DrawBindings& b) {
+  b.dynamic.rasterization.stipple_factor = r.lineStippleFactor;
+  b.dynamic.rasterization.stipple_pattern = r.lineStipplePattern;
+  detail::Mark(b, VK_DYNAMIC_STATE_LINE_STIPPLE_EXT);
+}
+inline void ApplyDrawState(const CmdSetLineRasterizationModeEXTRecord& r, raster::DrawBindings& b) {
+  b.dynamic.rasterization.line_mode = r.lineRasterizationMode;
+  detail::Mark(b, VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT);
+}
+inline void ApplyDrawState(const CmdSetLineStippleEnableEXTRecord& r, raster::DrawBindings& b) {
+  b.dynamic.rasterization.line_stipple = r.stippledLineEnable;
+  detail::Mark(b, VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT);
+}
 inline void ApplyDrawState(const CmdSetPatchControlPointsEXTRecord& r, raster::DrawBindings& b) {
   b.dynamic.patch_control_points = r.patchControlPoints;
   detail::Mark(b, VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT);

@@ -35,6 +35,17 @@ DeviceFeatures MakeFeatures() {
   f.core.largePoints = VK_TRUE;
   // Lines of any width up to kMaxLineWidth, as rectangles (draw_test.cpp).
   f.core.wideLines = VK_TRUE;
+  // VK_EXT_line_rasterization: rectangular lines (the default ones),
+  // Bresenham lines (parallelograms along the major axis covering whole
+  // pixels), both stippled (the kept runs set up as lines of their own);
+  // also as dynamic state (tests/integration/line_rasterization_test.cpp).
+  // Not smooth lines: their coverage would have to reach the colour's alpha.
+  f.extension.rectangularLines = VK_TRUE;
+  f.extension.bresenhamLines = VK_TRUE;
+  f.extension.stippledRectangularLines = VK_TRUE;
+  f.extension.stippledBresenhamLines = VK_TRUE;
+  f.extension.extendedDynamicState3LineRasterizationMode = VK_TRUE;
+  f.extension.extendedDynamicState3LineStippleEnable = VK_TRUE;
   // Implemented and tested (tests/integration/logic_op_test.cpp), also as
   // dynamic state (VK_EXT_extended_dynamic_state2, whose other states are
   // Vulkan 1.3's, and patch control points: tessellation_test.cpp).
@@ -611,6 +622,7 @@ DeviceProperties MakeProperties() {
   // Extension-only properties (ExtensionProperties).
   p.extension.maxMultiDrawCount = UINT32_MAX;  // draws are replayed one by one
   p.extension.graphicsPipelineLibraryFastLinking = VK_TRUE;
+  p.extension.lineSubPixelPrecisionBits = 8;  // primitive_setup's kSubpixelBits
   p.extension.graphicsPipelineLibraryIndependentInterpolationDecoration = VK_TRUE;
   p.extension.minImportedHostPointerAlignment = 4096;  // memory.cpp's kMemoryAlignment: whole pages
   p.extension.defaultRobustnessStorageBuffers = VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_ROBUST_BUFFER_ACCESS_2_EXT;

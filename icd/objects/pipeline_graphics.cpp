@@ -39,7 +39,10 @@ int DynamicStateIndex(VkDynamicState state) {
       VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT, VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT,
       VK_DYNAMIC_STATE_RASTERIZATION_STREAM_EXT, VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT,
       VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT, VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT,
-      VK_DYNAMIC_STATE_TESSELLATION_DOMAIN_ORIGIN_EXT,
+      VK_DYNAMIC_STATE_TESSELLATION_DOMAIN_ORIGIN_EXT, VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT,
+      VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT,
+      // VK_EXT_line_rasterization
+      VK_DYNAMIC_STATE_LINE_STIPPLE_EXT,
       // VK_EXT_extended_dynamic_state2
       VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT,
   };
@@ -189,6 +192,13 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, VkGraphicsPipelineL
     if (const auto* stream = FindInChain<VkPipelineRasterizationStateStreamCreateInfoEXT>(
             rs->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_STREAM_CREATE_INFO_EXT))
       r.stream = stream->rasterizationStream;
+    if (const auto* line = FindInChain<VkPipelineRasterizationLineStateCreateInfoEXT>(
+            rs->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_LINE_STATE_CREATE_INFO_EXT)) {
+      r.line_mode = line->lineRasterizationMode;
+      r.line_stipple = line->stippledLineEnable;
+      r.stipple_factor = line->lineStippleFactor;
+      r.stipple_pattern = line->lineStipplePattern;
+    }
   }
   if (const auto* vp = info.pViewportState; vp != nullptr && pre_rasterization && use.rasterizes) {
     // Dynamic viewports and scissors leave their arrays unread.

@@ -244,10 +244,132 @@ void SetupPoint(const float* v, const SetupParameters& p, uint32_t varying_float
   EmitTriangle(b, p, varying_floats, out, false, &info);
 }
 
-// A line: clipped in clip space, then a rectangle of the line width along it.
-// `provoking` (v0 or v1) gives the flat attributes.
+// The quad of a line from clip-space vertex `a` to `b` (whole vertices;
+// `a` holds the flat attributes): rectangular (and default) lines a
+// rectangle, the width across the line; Bresenham lines a parallelogram,
+// the rounded width along the minor axis, whose ends are the major axis's
+// lines through the end points: the pixels whose centres it covers are
+// those the diamond-exit rule gives, the first in and the last out.
+void EmitLineQuad(const float* a, const float* b, const SetupParameters& p, uint32_t varying_floats,
+                  TriangleSetup* out) {
+  const WindowVertex w0 = ToWindow(a, p.viewport, a + kVaryingsOffset);
+  const WindowVertex w1 = ToWindow(b, p.viewport, b + kVaryingsOffset);
+  const double dx = w1.x - w0.x, dy = w1.y - w0.y, length = std::sqrt(dx * dx + dy * dy);
+  if (length == 0) return;
+  // Widths outside lineWidthRange are clamped to it (NaN: the narrowest).
+  const float width = p.rasterization->line_width;
+  const double clamped = width >= 1.0f ? std::min(width, limits::kMaxLineWidth) : 1.0f;
+  WindowVertex c[4] = {w0, w0, w1, w1};
+  double nx = -dy / length * clamped * 0.5, ny = dx / length * clamped * 0.5;
+  const bool bresenham = p.rasterization->line_mode == VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT;
+  if (bresenham) {
+    const bool x_major = std::abs(dx) >= std::abs(dy);
+    const double half = std::max(std::round(clamped), 1.0) * 0.5;
+    nx = x_major ? 0.0 : half;
+    ny = x_major ? half : 0.0;
+    // Both ends a subpixel back along the line, so that a pixel centre on
+    // the first end is in and one on the last end out whichever way the
+    // line runs (the top-left rule alone would pick by direction).
+    const double back = ((x_major ? dx : dy) > 0 ? -1.0 : 1.0) / double(kSubpixelOne);
+    for (WindowVertex& v : c) (x_major ? v.x : v.y) += back;
+  }
+  c[0].x += nx; c[0].y += ny;
+  c[1].x -= nx; c[1].y -= ny;
+  c[2].x -= nx; c[2].y -= ny;
+  c[3].x += nx; c[3].y += ny;
+  const WindowVertex first[3] = {c[0], c[1], c[2]};
+  const WindowVertex second[3] = {c[0], c[2], c[3]};
+  const size_t before = out->triangles.size();
+  EmitTriangle(first, p, varying_floats, out, false);
+  EmitTriangle(second, p, varying_floats, out, false);
+  // A Bresenham fragment covers its whole pixel: every sample or none.
+  if (bresenham)
+    for (size_t i = before; i < out->triangles.size(); ++i) out->triangles[i].whole_pixels = true;
+}
+
+// A Bresenham line's ends by the diamond-exit rule: an end point inside
+// the diamond (|dx| + |dy| < 1/2) of the pixel whose centre lies just
+// behind it along the major axis moves back to that centre, as line
+// parameters (tau0, tau1 from 0, 1). False when neither moves.
+bool BresenhamEnds(const WindowVertex& w0, const WindowVertex& w1, double* tau0, double* tau1) {
+  const double dx = w1.x - w0.x, dy = w1.y - w0.y;
+  const bool x_major = std::abs(dx) >= std::abs(dy);
+  const double major = x_major ? dx : dy;
+  if (major == 0) return false;
+  const double sign = major > 0 ? 1.0 : -1.0;
+  // The centre behind `end` (major, minor) and whether `end` is in its diamond.
+  auto behind = [&](double u, double v, double* centre) {
+    const double c = sign > 0 ? std::floor(u - 0.5) + 0.5 : std::ceil(u + 0.5) - 0.5;  // the last centre passed
+    const double row = std::floor(v) + 0.5;
+    *centre = c;
+    return c != u && std::abs(u - c) + std::abs(v - row) < 0.5;
+  };
+  const double u0 = x_major ? w0.x : w0.y, v0 = x_major ? w0.y : w0.x;
+  const double u1 = x_major ? w1.x : w1.y, v1 = x_major ? w1.y : w1.x;
+  bool moved = false;
+  double centre = 0;
+  if (behind(u0, v0, &centre)) {
+    *tau0 = (centre - u0) / major;
+    moved = true;
+  }
+  if (behind(u1, v1, &centre)) {
+    *tau1 = (centre - u0) / major;
+    moved = true;
+  }
+  return moved;
+}
+
+// The kept runs of a stippled line from a to b (window positions w0, w1):
+// calls keep(from, to) with window-space line parameters of each run.
+// Returns the line stipple counter after the line: rectangular lines count
+// unit pieces of their length, Bresenham lines the pixels along the major
+// axis (those whose centres the line's parallelogram covers).
+template <typename Keep>
+uint32_t StippleRuns(const RasterizationState& r, const WindowVertex& w0, const WindowVertex& w1, uint32_t counter,
+                     Keep keep) {
+  const double dx = w1.x - w0.x, dy = w1.y - w0.y;
+  const uint32_t factor = std::max(r.stipple_factor, 1u);
+  auto kept = [&](uint32_t s) { return ((r.stipple_pattern >> ((s / factor) % 16)) & 1) != 0; };
+  // Pieces: [piece_start(i), piece_start(i + 1)) in the line's parameter.
+  double first = 0, step = 1, u0 = 0, u1 = 1;  // in the units pieces are counted in
+  uint32_t pieces = 0;
+  if (r.line_mode == VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT) {
+    const bool x_major = std::abs(dx) >= std::abs(dy);
+    const double sign = (x_major ? dx : dy) > 0 ? 1.0 : -1.0;
+    u0 = sign * (x_major ? w0.x : w0.y);
+    u1 = sign * (x_major ? w1.x : w1.y);
+    // Pixel centres (half-integers along u) in [u0, u1), ends a subpixel back.
+    const double back = 1.0 / double(kSubpixelOne);
+    const double first_centre = std::ceil(u0 - back - 0.5) + 0.5;
+    const double end_centre = std::ceil(u1 - back - 0.5) + 0.5;
+    pieces = end_centre > first_centre ? uint32_t(end_centre - first_centre) : 0;
+    first = first_centre - 0.5;
+  } else {
+    u1 = std::sqrt(dx * dx + dy * dy);
+    pieces = uint32_t(std::ceil(u1));
+  }
+  if (u1 == u0) return counter;
+  auto parameter = [&](double u) { return std::clamp((u - u0) / (u1 - u0), 0.0, 1.0); };
+  for (uint32_t i = 0; i < pieces;) {
+    if (!kept(counter + i)) {
+      ++i;
+      continue;
+    }
+    uint32_t j = i + 1;
+    while (j < pieces && kept(counter + j)) ++j;
+    const double from = i == 0 ? u0 : first + step * i, to = j == pieces ? u1 : first + step * j;
+    keep(parameter(from), parameter(to));
+    i = j;
+  }
+  return counter + pieces;
+}
+
+// A line: clipped in clip space, then its quad (EmitLineQuad), or the
+// quads of its stipple's kept runs. `provoking` (v0 or v1) gives the flat
+// attributes. `stipple_counter`: the line stipple counter (continued along
+// a strip), nullptr without stipple.
 void SetupLine(const float* v0, const float* v1, const float* provoking, const SetupParameters& p, uint32_t stride,
-               uint32_t varying_floats, TriangleSetup* out) {
+               uint32_t varying_floats, TriangleSetup* out, uint32_t* stipple_counter = nullptr) {
   float t0 = 0.0f, t1 = 1.0f;
   const ClipPlanes planes = PlanesOf(p);
   for (int plane = 0; plane < planes.Count(); ++plane) {
@@ -265,26 +387,48 @@ void SetupLine(const float* v0, const float* v1, const float* provoking, const S
     b[k] = v0[k] + (v1[k] - v0[k]) * t1;
   }
   // Flat attributes are not interpolated (integers travel as float bits).
-  if (p.flat != nullptr)
-    for (size_t k = 0; k < p.flat->size(); ++k)
-      if ((*p.flat)[k]) a[kVaryingsOffset + k] = provoking[kVaryingsOffset + k];
-  const WindowVertex w0 = ToWindow(a.data(), p.viewport, a.data() + kVaryingsOffset);
-  const WindowVertex w1 = ToWindow(b.data(), p.viewport, b.data() + kVaryingsOffset);
-  const double dx = w1.x - w0.x, dy = w1.y - w0.y, length = std::sqrt(dx * dx + dy * dy);
-  if (length == 0) return;
-  // Widths outside lineWidthRange are clamped to it (NaN: the narrowest).
-  const float width = p.rasterization->line_width;
-  const double half = (width >= 1.0f ? std::min(width, limits::kMaxLineWidth) : 1.0f) * 0.5;
-  const double nx = -dy / length * half, ny = dx / length * half;
-  WindowVertex c[4] = {w0, w0, w1, w1};
-  c[0].x += nx; c[0].y += ny;
-  c[1].x -= nx; c[1].y -= ny;
-  c[2].x -= nx; c[2].y -= ny;
-  c[3].x += nx; c[3].y += ny;
-  const WindowVertex first[3] = {c[0], c[1], c[2]};
-  const WindowVertex second[3] = {c[0], c[2], c[3]};
-  EmitTriangle(first, p, varying_floats, out, false);
-  EmitTriangle(second, p, varying_floats, out, false);
+  auto flat = [&](float* v) {
+    if (p.flat != nullptr)
+      for (size_t k = 0; k < p.flat->size(); ++k)
+        if ((*p.flat)[k]) v[kVaryingsOffset + k] = provoking[kVaryingsOffset + k];
+  };
+  WindowVertex w0 = ToWindow(a.data(), p.viewport, nullptr);
+  WindowVertex w1 = ToWindow(b.data(), p.viewport, nullptr);
+  // The clip-space point whose window position is `tau` of the way from
+  // w0 to w1 (perspective: tau is not linear in clip space).
+  auto at = [&](double tau, std::vector<float>& v) {
+    const double wa = a[3], wb = b[3];
+    const double denominator = tau * wa + (1 - tau) * wb;
+    const float t = denominator != 0 ? float(tau * wa / denominator) : float(tau);
+    for (uint32_t k = 0; k < stride; ++k) v[k] = a[k] + (b[k] - a[k]) * t;
+  };
+  if (p.rasterization->line_mode == VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT) {
+    // Diamond exit at the ends: an end inside the diamond of the pixel
+    // whose centre it has passed moves back to that centre (a start there
+    // exits it: the pixel is drawn; an end there does not: it is not).
+    double tau0 = 0, tau1 = 1;
+    if (BresenhamEnds(w0, w1, &tau0, &tau1)) {
+      std::vector<float> from(stride), to(stride);
+      at(tau0, from);
+      at(tau1, to);
+      a = std::move(from);
+      b = std::move(to);
+      w0 = ToWindow(a.data(), p.viewport, nullptr);
+      w1 = ToWindow(b.data(), p.viewport, nullptr);
+    }
+  }
+  if (stipple_counter == nullptr) {
+    flat(a.data());
+    EmitLineQuad(a.data(), b.data(), p, varying_floats, out);
+    return;
+  }
+  std::vector<float> from(stride), to(stride);
+  *stipple_counter = StippleRuns(*p.rasterization, w0, w1, *stipple_counter, [&](double t_from, double t_to) {
+    at(t_from, from);
+    at(t_to, to);
+    flat(from.data());
+    EmitLineQuad(from.data(), to.data(), p, varying_floats, out);
+  });
 }
 
 // Polygon modes LINE and POINT: a triangle that faces the way the cull
@@ -407,14 +551,19 @@ void SetupRange(const ShadedVertices& vertices, std::span<const uint32_t> indice
     one(vertices.Vertex(v[first]), vertices.Vertex(v[(first + 1) % 3]), vertices.Vertex(v[(first + 2) % 3]),
         primitive++, out);
   };
-  auto line = [&](uint32_t i0, uint32_t i1) {
+  // The line stipple counter: reset for each line of a list, continued
+  // along a strip.
+  const bool stippled = params.rasterization->line_stipple;
+  uint32_t stipple = 0;
+  auto line = [&](uint32_t i0, uint32_t i1, bool strip = false) {
     const float* v0 = vertices.Vertex(i0);
     const float* v1 = vertices.Vertex(i1);
     const uint32_t index = primitive++;
+    if (!strip) stipple = 0;
     if (params.cull_count != 0 && CulledByDistances(params, {v0, v1})) return;
     const float* provoking = last ? v1 : v0;
     SetupInViewport(viewports, provoking, index, out, [&](const SetupParameters& p) {
-      SetupLine(v0, v1, provoking, p, vertices.stride, varying_floats, out);
+      SetupLine(v0, v1, provoking, p, vertices.stride, varying_floats, out, stippled ? &stipple : nullptr);
     });
   };
   // Split at primitive restarts, then assemble each run.
@@ -454,7 +603,7 @@ void SetupRange(const ShadedVertices& vertices, std::span<const uint32_t> indice
         for (size_t i = 0; i + 1 < n; i += 2) line(run[i], run[i + 1]);
         break;
       case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:
-        for (size_t i = 0; i + 1 < n; ++i) line(run[i], run[i + 1]);
+        for (size_t i = 0; i + 1 < n; ++i) line(run[i], run[i + 1], i > 0);
         break;
       case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY:
       case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY:
@@ -469,7 +618,8 @@ void SetupRange(const ShadedVertices& vertices, std::span<const uint32_t> indice
         for (size_t i = 0; i + per <= adjacency.size(); i += per) {
           const uint32_t* a = &adjacency[i];
           if (MainVertexCount(topology) == 2)
-            line(MainVertex(topology, a, 0), MainVertex(topology, a, 1));
+            line(MainVertex(topology, a, 0), MainVertex(topology, a, 1),
+                 topology == VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY && i > 0);
           else
             emit(MainVertex(topology, a, 0), MainVertex(topology, a, 1), MainVertex(topology, a, 2), last ? 2 : 0);
         }

@@ -1,7 +1,9 @@
 // From shaded vertices to triangles ready to rasterize: assembly by
 // topology, clipping in clip space, the viewport transform, culling, and
 // fixed-point edge functions with the top-left rule. Points become squares
-// and lines (strict, as the device reports) rectangles, each two triangles.
+// and lines (strict, as the device reports) rectangles, each two triangles;
+// Bresenham lines parallelograms along their major axis; a stippled line
+// the quads of the runs its pattern keeps.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +31,9 @@ struct Triangle {
   bool front_facing;
   // Points are squares: gl_PointCoord comes from the centre and size.
   bool point = false;
+  // Bresenham lines: a pixel is covered, every sample of it, when its
+  // centre is (VK_EXT_line_rasterization).
+  bool whole_pixels = false;
   float point_x = 0, point_y = 0, point_size = 1;
   int32_t min_x, min_y, max_x, max_y;  // pixel bounds, exclusive max, inside the scissor
   uint32_t varyings;            // offset in floats into TriangleSetup::varyings (3 vertices)

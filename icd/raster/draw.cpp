@@ -100,6 +100,12 @@ GraphicsState EffectiveState(const GraphicsPipelineState& pipeline, const DrawBi
   if (dynamic(VK_DYNAMIC_STATE_TESSELLATION_DOMAIN_ORIGIN_EXT))
     s.domain_origin_lower_left = d.domain_origin_lower_left;
   if (dynamic(VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT)) s.patch_control_points = d.patch_control_points;
+  if (dynamic(VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT)) s.rasterization.line_mode = d.rasterization.line_mode;
+  if (dynamic(VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT)) s.rasterization.line_stipple = d.rasterization.line_stipple;
+  if (dynamic(VK_DYNAMIC_STATE_LINE_STIPPLE_EXT)) {
+    s.rasterization.stipple_factor = d.rasterization.stipple_factor;
+    s.rasterization.stipple_pattern = d.rasterization.stipple_pattern;
+  }
   if (dynamic(VK_DYNAMIC_STATE_SAMPLE_MASK_EXT)) s.multisample.sample_mask = d.multisample.sample_mask;
   if (dynamic(VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT))
     s.multisample.alpha_to_coverage = d.multisample.alpha_to_coverage;

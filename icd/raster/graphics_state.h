@@ -47,6 +47,12 @@ struct RasterizationState {
   bool negative_one_to_one = false;
   // VK_EXT_transform_feedback: the vertex stream that is rasterized.
   uint32_t stream = 0;
+  // VK_EXT_line_rasterization: how lines become fragments (DEFAULT is
+  // RECTANGULAR: strictLines), and the stipple that drops some of them.
+  VkLineRasterizationModeEXT line_mode = VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT;
+  bool line_stipple = false;
+  uint32_t stipple_factor = 1;
+  uint16_t stipple_pattern = 0xFFFF;
 };
 
 struct MultisampleState {

@@ -512,9 +512,16 @@ class TileRasterizer {
   bool QuadCoverage(const Triangle& tri, const int64_t* row, const int64_t (*pixel)[3], uint32_t box,
                     uint32_t coverage[4]) const {
     uint32_t any = 0;
+    const uint32_t all_samples = (1u << d_.samples) - 1;
     for (int i = 0; i < 4; ++i) {
       coverage[i] = 0;
       if (((box >> i) & 1) == 0) continue;
+      if (tri.whole_pixels) {
+        const int64_t centre = (row[0] + pixel[i][0]) | (row[1] + pixel[i][1]) | (row[2] + pixel[i][2]);
+        coverage[i] = centre >= 0 ? all_samples & d_.outputs.sample_mask : 0;
+        any |= coverage[i];
+        continue;
+      }
       for (uint32_t s = 0; s < d_.samples; ++s) {
         int64_t inside = 0;
         for (int e = 0; e < 3; ++e)

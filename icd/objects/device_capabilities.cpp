@@ -84,6 +84,9 @@ DeviceFeatures MakeFeatures() {
   // Every BC format is sampled, filtered, blitted from and copied
   // (texel/format_support, tests/integration/texture_compression_bc_test.cpp).
   f.core.textureCompressionBC = VK_TRUE;
+  // ETC2 and EAC, decoded the same way (texel/etc2_decode;
+  // tests/unit/texel_etc2_decode_test.cpp, texture_compression_etc2_test.cpp).
+  f.core.textureCompressionETC2 = VK_TRUE;
 
   // Arrays of descriptors indexed per lane (spirv_exec: k*Indexed ops and
   // kImageArray), whatever the index and whatever the descriptors the

@@ -7,7 +7,7 @@
 
 #include "objects/image.h"
 #include "raster/image_access.h"
-#include "texel/bc_decode.h"
+#include "texel/block_decode.h"
 #include "texel/texel_codec.h"
 #include "util/log.h"
 
@@ -65,7 +65,7 @@ class SourceRows {
     if (codec_ != nullptr) {
       codec_->unpack(access_.Block(0, y, z), e.values.data(), access_.extent.width);
     } else {
-      texel::DecodeBcRow(format_, access_.Block(0, y / access_.block_height, z), y % access_.block_height,
+      texel::DecodeBlockRow(format_, access_.Block(0, y / access_.block_height, z), y % access_.block_height,
                          access_.extent.width, e.values.data());
     }
     return e.values.data();
@@ -91,7 +91,7 @@ TexelValue Lerp(const TexelValue& a, const TexelValue& b, float t) {
 
 void BlitAspect(const Image& src, Image& dst, const VkImageBlit2& region, bool linear, VkImageAspectFlagBits aspect) {
   // Block-compressed sources decode to float values, as sampling reads them.
-  const bool compressed = texel::IsBcFormat(src.format);
+  const bool compressed = texel::IsDecodedBlockFormat(src.format);
   const TexelCodec* from = compressed ? nullptr : texel::GetAspectCodec(src.format, aspect);
   const TexelCodec* to = texel::GetAspectCodec(dst.format, aspect);
   const bool convertible = to != nullptr && (compressed ? to->value_class == texel::ValueClass::kFloat

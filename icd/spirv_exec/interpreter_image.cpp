@@ -9,7 +9,7 @@
 #include "raster/image_access.h"
 #include "spirv_exec/atomic_operation.h"
 #include "spirv_exec/image_sampling.h"
-#include "texel/bc_decode.h"
+#include "texel/block_decode.h"
 #include "texel/texel_codec.h"
 
 namespace duet::spirv_exec {
@@ -74,7 +74,7 @@ struct ViewTexels {
     if (block == nullptr) return false;
     texel::TexelValue line[4];
     const uint32_t column = uint32_t(x) % view_block_width;
-    texel::DecodeBcRow(view->format, block, uint32_t(y) % view_block_height, column + 1, line);
+    texel::DecodeBlockRow(view->format, block, uint32_t(y) % view_block_height, column + 1, line);
     *out = line[column];
     return true;
   }
@@ -150,8 +150,8 @@ void Read(const Inst& in, const ImageBinding& b, WaveState& w) {
         codec->unpack(view.buffer->Data() + view.offset + VkDeviceSize(x) * codec->texel_size, &v, 1);
     } else if (b.view != nullptr) {
       const ViewTexels texels(*b.view, ViewCodec(*b.view), lod != nullptr ? lod[l] : 0);
-      if (texels.codec == nullptr && texel::IsBcFormat(b.view->format)) {
-        // Fetches from sampled BC images decode; block images are single-sampled.
+      if (texels.codec == nullptr && texel::IsDecodedBlockFormat(b.view->format)) {
+        // Fetches from sampled block-compressed images decode; block images are single-sampled.
         v = CompressedReplacement(b.view->format);
         texels.LoadCompressed(int32_t(coord[0][l]), coord[1] ? int32_t(coord[1][l]) : 0,
                               coord[2] ? int32_t(coord[2][l]) : 0, &v);

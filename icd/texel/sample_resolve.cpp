@@ -5,7 +5,7 @@
 
 #include "objects/image.h"
 #include "objects/sampler.h"
-#include "texel/bc_decode.h"
+#include "texel/block_decode.h"
 #include "texel/fixed_point.h"
 #include "texel/format_info.h"
 #include "texel/sample.h"
@@ -44,16 +44,16 @@ void ChooseInlineFormat(VkFormat format, SampledImageState* out) {
 
 // BC formats store 4x4 blocks; a texel read decodes the texel's line of its
 // block up to the texel, and keeps the texel.
-constexpr int32_t kBcBlockSize = 4;
+constexpr int32_t kBlockSize = 4;
 
 void LoadBcTexel(const SampledImageState& state, const SampledLevel& level, const std::byte* layer_base, int32_t x,
                  int32_t y, int32_t z, TexelValue* out) {
   const std::byte* block = layer_base + static_cast<size_t>(z) * level.slice_pitch +
-                           static_cast<size_t>(y / kBcBlockSize) * level.row_pitch +
-                           static_cast<size_t>(x / kBcBlockSize) * state.block_bytes;
-  TexelValue line[kBcBlockSize];
-  const auto column = static_cast<uint32_t>(x % kBcBlockSize);
-  DecodeBcRow(state.format, block, static_cast<uint32_t>(y % kBcBlockSize), column + 1, line);
+                           static_cast<size_t>(y / kBlockSize) * level.row_pitch +
+                           static_cast<size_t>(x / kBlockSize) * state.block_bytes;
+  TexelValue line[kBlockSize];
+  const auto column = static_cast<uint32_t>(x % kBlockSize);
+  DecodeBlockRow(state.format, block, static_cast<uint32_t>(y % kBlockSize), column + 1, line);
   *out = line[column];
 }
 
@@ -219,7 +219,7 @@ void ResolveSampledImage(const ImageView& view, const SamplerState* sampler, Sam
   const PlaneLayout& plane = image.layout.planes[image.layout.PlaneOf(aspect)];
   out->sample_stride = plane.block_size;
   out->texel_stride = plane.block_size * image.layout.samples;
-  if (IsBcFormat(view.format)) {
+  if (IsDecodedBlockFormat(view.format)) {
     out->block_load = LoadBcTexel;
     out->block_bytes = plane.block_size;
     out->value_class = ValueClass::kFloat;

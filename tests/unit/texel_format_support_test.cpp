@@ -232,8 +232,7 @@ TEST(FormatSupport, OneCompressedFamilyIsSampleable) {
 }
 
 TEST(FormatSupport, UnsupportedKindsAdvertiseNothing) {
-  for (VkFormat format : {VK_FORMAT_UNDEFINED, VK_FORMAT_R4G4_UNORM_PACK8, VK_FORMAT_EAC_R11_UNORM_BLOCK,
-                          VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK, VK_FORMAT_ASTC_4x4_SRGB_BLOCK,
+  for (VkFormat format : {VK_FORMAT_UNDEFINED, VK_FORMAT_R4G4_UNORM_PACK8, VK_FORMAT_ASTC_4x4_SRGB_BLOCK,
                           VK_FORMAT_G8B8G8R8_422_UNORM, VK_FORMAT_G8_B8R8_2PLANE_420_UNORM,
                           VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK,
                           VK_FORMAT_R16G16_S10_5_NV, static_cast<VkFormat>(12345)}) {
@@ -242,11 +241,11 @@ TEST(FormatSupport, UnsupportedKindsAdvertiseNothing) {
   }
 }
 
-TEST(FormatSupport, EverySupportedFormatIsCoreUncompressedOrBcSinglePlane) {
+TEST(FormatSupport, EverySupportedFormatIsCoreUncompressedOrBcOrEtc2SinglePlane) {
   const std::vector<const FormatInfo*> supported = SupportedFormats();
   // 130 uncompressed Vulkan 1.0 formats, less R4G4_UNORM_PACK8, the 16 BC
-  // formats and the two of VK_EXT_4444_formats.
-  EXPECT_EQ(supported.size(), 129u + 16u + 2u);
+  // formats, the 10 ETC2 and EAC formats and the two of VK_EXT_4444_formats.
+  EXPECT_EQ(supported.size(), 129u + 16u + 10u + 2u);
   for (const FormatInfo* info : supported) {
     if (info->format == VK_FORMAT_A4R4G4B4_UNORM_PACK16 || info->format == VK_FORMAT_A4B4G4R4_UNORM_PACK16) {
       // VK_EXT_4444_formats: sampled, filtered and blitted from, in optimal tiling.
@@ -258,6 +257,9 @@ TEST(FormatSupport, EverySupportedFormatIsCoreUncompressedOrBcSinglePlane) {
     } else if (info->compression == Compression::kBC) {
       EXPECT_GE(info->format, VK_FORMAT_BC1_RGB_UNORM_BLOCK) << info->name;
       EXPECT_LE(info->format, VK_FORMAT_BC7_SRGB_BLOCK) << info->name;
+    } else if (info->compression == Compression::kETC2 || info->compression == Compression::kEAC) {
+      EXPECT_GE(info->format, VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK) << info->name;
+      EXPECT_LE(info->format, VK_FORMAT_EAC_R11G11_SNORM_BLOCK) << info->name;
     } else {
       EXPECT_LE(info->format, VK_FORMAT_D32_SFLOAT_S8_UINT) << info->name;
       EXPECT_EQ(info->compression, Compression::kNone) << info->name;
@@ -285,20 +287,22 @@ TEST(FormatSupport, MinMaxFilteringWhereTheSpecAsks) {
   EXPECT_EQ(SupportedFeatures().vulkan12.samplerFilterMinmax, VK_TRUE);
 }
 
-TEST(FormatSupport, BcFormatsHaveTheTextureCompressionBcFeatures) {
-  size_t count = 0;
+TEST(FormatSupport, BcAndEtc2FormatsHaveTheTextureCompressionFeatures) {
+  size_t count = 0, etc2 = 0;
   for (const FormatInfo& info : AllFormatInfos()) {
-    if (info.compression != Compression::kBC) continue;
-    ++count;
+    const bool is_etc2 = info.compression == Compression::kETC2 || info.compression == Compression::kEAC;
+    if (info.compression != Compression::kBC && !is_etc2) continue;
+    ++(is_etc2 ? etc2 : count);
     const FormatFeatures f = GetFormatFeatures(info.format);
     EXPECT_EQ(f.optimal, S | BS | L | MM | kTransfer) << info.name;
     EXPECT_EQ(f.linear, f.optimal) << info.name;
     EXPECT_EQ(f.buffer, 0u) << info.name;
   }
   EXPECT_EQ(count, 16u) << "BC1 RGB/RGBA, BC2, BC3, BC4, BC5 (UNORM and sRGB or SNORM), BC6H, BC7";
+  EXPECT_EQ(etc2, 10u) << "ETC2 RGB8, RGB8A1, RGBA8 (UNORM and sRGB), EAC R11, RG11 (UNORM and SNORM)";
   // And the device says so.
   EXPECT_EQ(SupportedFeatures().core.textureCompressionBC, VK_TRUE);
-  EXPECT_EQ(SupportedFeatures().core.textureCompressionETC2, VK_FALSE);
+  EXPECT_EQ(SupportedFeatures().core.textureCompressionETC2, VK_TRUE);
   EXPECT_EQ(SupportedFeatures().core.textureCompressionASTC_LDR, VK_FALSE);
 }
 
@@ -583,7 +587,7 @@ TEST(ImageFormatLimits, UnsupportedFlagsAndTilings) {
 TEST(ImageFormatLimits, UnsupportedFormatsZeroTheResult) {
   VkImageFormatProperties p;
   std::memset(&p, 0xAB, sizeof p);
-  EXPECT_EQ(Limits(VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK, VK_IMAGE_TYPE_2D, kOptimal, kSampledUsage, 0, &p),
+  EXPECT_EQ(Limits(VK_FORMAT_ASTC_4x4_UNORM_BLOCK, VK_IMAGE_TYPE_2D, kOptimal, kSampledUsage, 0, &p),
             VK_ERROR_FORMAT_NOT_SUPPORTED);
   const VkImageFormatProperties zero{};
   EXPECT_EQ(std::memcmp(&p, &zero, sizeof p), 0);

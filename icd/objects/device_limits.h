@@ -17,7 +17,8 @@ inline constexpr uint32_t kMaxTexelBufferElements = 128u * 1024u * 1024u;
 // Largest single image or buffer: bounded so offset arithmetic stays in 64 bits
 // with room to spare and a resource always fits the heap on a small machine.
 inline constexpr VkDeviceSize kMaxResourceSize = VkDeviceSize{1} << 32;
-inline constexpr VkSampleCountFlags kSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+inline constexpr VkSampleCountFlags kSampleCounts =
+    VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_2_BIT | VK_SAMPLE_COUNT_4_BIT | VK_SAMPLE_COUNT_8_BIT;
 inline constexpr uint32_t kMaxMemoryAllocationCount = 65536;
 inline constexpr VkDeviceSize kBufferAlignment = 64;
 inline constexpr VkDeviceSize kImageAlignment = 64;

@@ -30,7 +30,19 @@ struct ColorOutput {
 
 
 // Standard sample locations (the spec's table), in 1/16 pixel.
+// Up to 8 samples a pixel (sample counts 1, 2, 4, 8).
+inline constexpr uint32_t kMaxSamples = 8;
+// The standard sample locations (standardSampleLocations) of a sample
+// count, in 1/16ths of a pixel from its top-left corner.
+inline constexpr uint8_t kSampleLocations1[1][2] = {{8, 8}};
+inline constexpr uint8_t kSampleLocations2[2][2] = {{12, 12}, {4, 4}};
 inline constexpr uint8_t kSampleLocations4[4][2] = {{6, 2}, {14, 6}, {2, 10}, {10, 14}};
+inline constexpr uint8_t kSampleLocations8[8][2] = {{9, 5}, {7, 11}, {13, 9}, {5, 3},
+                                                   {3, 13}, {1, 7}, {11, 15}, {15, 1}};
+inline const uint8_t (*StandardSampleLocations(uint32_t samples))[2] {
+  return samples >= 8 ? kSampleLocations8 : samples >= 4 ? kSampleLocations4 : samples >= 2 ? kSampleLocations2
+                                                                                              : kSampleLocations1;
+}
 
 struct OutputTargets {
   uint32_t samples = 1;             // of the attachments (1 or 4)
@@ -61,7 +73,7 @@ OutputTargets ResolveOutputs(const RenderTargets& targets, const GraphicsState& 
 struct FragmentValues {
   const uint32_t* colors[8] = {};  // 4 words each; nullptr: location not written
   const uint32_t* src1 = nullptr;  // location 0, index 1: dual-source blending's second colour
-  float depth[4];                  // per sample: interpolated or shader-written, before clamping
+  float depth[kMaxSamples];        // per sample: interpolated or shader-written, before clamping
   uint32_t coverage;               // samples covered (bit s: sample s)
   bool front_facing;
   // The shader's FragStencilRefEXT (VK_EXT_shader_stencil_export), in place

@@ -106,8 +106,8 @@ struct DrawRaster {
   // (not flat); some is perspective-correct at the centre (1/w per lane).
   bool any_interpolated = false, any_perspective = false;
   // Sample offsets from the pixel centre, in sub-pixel units and in pixels.
-  int64_t sample_dx[4] = {}, sample_dy[4] = {};
-  double sample_fx[4] = {}, sample_fy[4] = {};
+  int64_t sample_dx[kMaxSamples] = {}, sample_dy[kMaxSamples] = {};
+  double sample_fx[kMaxSamples] = {}, sample_fy[kMaxSamples] = {};
   std::vector<InputComponent> components;
   std::vector<TrianglePlanes>& planes;
   std::vector<double>& attributes;  // per triangle: value, x step, y step of each non-flat component
@@ -202,7 +202,7 @@ struct QuadBatch {
   uint32_t coverage[kWaveWidth];        // per lane: the samples it shades; 0 for a helper
   uint32_t pixel_coverage[kWaveWidth];  // per lane: the samples the rasterizer covered in its pixel
   LaneMask covered = 0;                 // the lanes that are not helpers
-  float depth[4][kWaveWidth];  // by sample, then lane
+  float depth[kMaxSamples][kWaveWidth];  // by sample, then lane
   uint32_t quads = 0;
   // The quads are the 16 of one 8x8 block, row by row, every pixel covered
   // and passing the early tests: slots[0] alone is filled.
@@ -592,7 +592,7 @@ class TileRasterizer {
     for (int i = 0; i < 4; ++i) {
       if (coverage[i] == 0) continue;
       const int32_t x = qx + (i & 1), y = qy + (i >> 1);
-      float depth[4];
+      float depth[kMaxSamples];
       PixelDepths(index, x, y, depth);
       if (d_.early == EarlyDepth::kReject) {
         coverage[i] = DepthSurvivors(t, uint32_t(x), uint32_t(y), coverage[i], depth);
@@ -981,8 +981,9 @@ void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragmen
   thread_local RasterScratch scratch;
   DrawRaster d(setup, fragment, outputs, scratch);
   if (d.samples > 1) {
-    for (uint32_t s = 0; s < d.samples && s < 4; ++s) {
-      const int64_t ox = int64_t(kSampleLocations4[s][0]) - 8, oy = int64_t(kSampleLocations4[s][1]) - 8;
+    const uint8_t(*locations)[2] = StandardSampleLocations(d.samples);
+    for (uint32_t s = 0; s < d.samples && s < kMaxSamples; ++s) {
+      const int64_t ox = int64_t(locations[s][0]) - 8, oy = int64_t(locations[s][1]) - 8;
       d.sample_dx[s] = ox * (kSubpixelOne / 16);
       d.sample_dy[s] = oy * (kSubpixelOne / 16);
       d.sample_fx[s] = double(ox) / 16.0;

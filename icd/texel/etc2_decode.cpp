@@ -75,6 +75,15 @@ void DecodeColor(uint64_t v, bool punch_through, Rgba8Block* out) {
     (*out)[size_t(y * 4 + x)] = transparent ? std::array<int32_t, 4>{0, 0, 0, 0}
                                             : std::array<int32_t, 4>{Clamp255(r), Clamp255(g), Clamp255(b), 255};
   };
+  // T and H modes: each texel's index picks one of four paint colours
+  // (index 2 transparent without the opaque bit).
+  auto paint = [&](const int32_t (&colors)[4][3]) {
+    for (int x = 0; x < 4; ++x)
+      for (int y = 0; y < 4; ++y) {
+        const uint32_t i = TexelIndex(v, x, y);
+        set(x, y, colors[i][0], colors[i][1], colors[i][2], !opaque && i == 2);
+      }
+  };
   int32_t base[2][3];
   if (!diff) {
     for (int c = 0; c < 3; ++c) {
@@ -94,17 +103,10 @@ void DecodeColor(uint64_t v, bool punch_through, Rgba8Block* out) {
                              Extend4(Bits(v, 51, 48))};
       const int32_t c2[3] = {Extend4(Bits(v, 47, 44)), Extend4(Bits(v, 43, 40)), Extend4(Bits(v, 39, 36))};
       const int32_t d = kDistance[Bits(v, 35, 34) << 1 | Bits(v, 32, 32)];
-      for (int x = 0; x < 4; ++x)
-        for (int y = 0; y < 4; ++y) {
-          const uint32_t i = TexelIndex(v, x, y);
-          if (!opaque && i == 2) {
-            set(x, y, 0, 0, 0, true);
-            continue;
-          }
-          const int32_t* c = i == 0 ? c1 : c2;
-          const int32_t offset = i == 1 ? d : i == 3 ? -d : 0;
-          set(x, y, c[0] + offset, c[1] + offset, c[2] + offset);
-        }
+      paint({{c1[0], c1[1], c1[2]},
+             {c2[0] + d, c2[1] + d, c2[2] + d},
+             {c2[0], c2[1], c2[2]},
+             {c2[0] - d, c2[1] - d, c2[2] - d}});
       return;
     }
     if (second[1] < 0 || second[1] > 31) {
@@ -116,17 +118,10 @@ void DecodeColor(uint64_t v, bool punch_through, Rgba8Block* out) {
       const int32_t c2[3] = {Extend4(r2), Extend4(g2), Extend4(b2)};
       const uint32_t order = (c1[0] << 16 | c1[1] << 8 | c1[2]) >= (c2[0] << 16 | c2[1] << 8 | c2[2]) ? 1 : 0;
       const int32_t d = kDistance[Bits(v, 34, 34) << 2 | Bits(v, 32, 32) << 1 | order];
-      for (int x = 0; x < 4; ++x)
-        for (int y = 0; y < 4; ++y) {
-          const uint32_t i = TexelIndex(v, x, y);
-          if (!opaque && i == 2) {
-            set(x, y, 0, 0, 0, true);
-            continue;
-          }
-          const int32_t* c = i < 2 ? c1 : c2;
-          const int32_t offset = i % 2 == 0 ? d : -d;
-          set(x, y, c[0] + offset, c[1] + offset, c[2] + offset);
-        }
+      paint({{c1[0] + d, c1[1] + d, c1[2] + d},
+             {c1[0] - d, c1[1] - d, c1[2] - d},
+             {c2[0] + d, c2[1] + d, c2[2] + d},
+             {c2[0] - d, c2[1] - d, c2[2] - d}});
       return;
     }
     if (second[2] < 0 || second[2] > 31) {

@@ -6,6 +6,7 @@
 // from per-sample shading apart: the shaders output squares of positions
 // within the pixel, whose average over the standard 4x positions differs
 // from the square of the centre's.
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -23,6 +24,9 @@ namespace {
 
 // The standard 4-sample positions within a pixel.
 constexpr double kPositions[4][2] = {{0.375, 0.125}, {0.875, 0.375}, {0.125, 0.625}, {0.625, 0.875}};
+// ... and the 2- and 8-sample ones (16ths of a pixel).
+constexpr int kPositions2[2][2] = {{12, 12}, {4, 4}};
+constexpr int kPositions8[8][2] = {{9, 5}, {7, 11}, {13, 9}, {5, 3}, {3, 13}, {1, 7}, {11, 15}, {15, 1}};
 
 // UNORM8 of a value, as an attachment stores it.
 double Unorm8(double v) { return std::floor(v * 255.0 + 0.5); }
@@ -47,17 +51,19 @@ class SampleShadingTest : public GraphicsTest {
 
   // Draws rectangle `rect` (rect.vert or pixel_position.vert) with `desc`
   // into a cleared 4x RGBA8 target and returns the resolved pixels.
-  std::vector<uint32_t> RenderResolved(PipelineDesc desc, const RectParams& rect) {
-    return RenderResolved(std::move(desc), std::vector<RectParams>{rect});
+  std::vector<uint32_t> RenderResolved(PipelineDesc desc, const RectParams& rect,
+                                       VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_4_BIT) {
+    return RenderResolved(std::move(desc), std::vector<RectParams>{rect}, samples);
   }
   // The same with several rectangles, in order; with desc.depth_format, over
   // a 4x depth attachment cleared to 1.
-  std::vector<uint32_t> RenderResolved(PipelineDesc desc, const std::vector<RectParams>& rects) {
-    desc.samples = VK_SAMPLE_COUNT_4_BIT;
+  std::vector<uint32_t> RenderResolved(PipelineDesc desc, const std::vector<RectParams>& rects,
+                                       VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_4_BIT) {
+    desc.samples = samples;
     const VkPipeline pipeline = MakePipeline(desc);
     VkImageCreateInfo ci = ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {kExtent.width, kExtent.height, 1}, 1,
                                      1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
-    ci.samples = VK_SAMPLE_COUNT_4_BIT;
+    ci.samples = samples;
     const VkImage multisampled = MakeGeneralImage(ci);
     const VkImageView multisampled_view = MakeView(multisampled, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM,
                                                    {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1});
@@ -100,6 +106,13 @@ class SampleShadingTest : public GraphicsTest {
   }
 
   // A rectangle covering the target, its size in pixels in color.xy (for pixel_position.vert).
+  // Whether colour attachments take `samples` (else the test skips).
+  bool Supports(VkSampleCountFlagBits samples) {
+    VkPhysicalDeviceProperties properties;
+    vkGetPhysicalDeviceProperties(phys_, &properties);
+    return (properties.limits.framebufferColorSampleCounts & samples) != 0;
+  }
+
   static RectParams FullRect() {
     RectParams rect;
     rect.color[0] = float(kExtent.width);
@@ -155,6 +168,47 @@ TEST_F(SampleShadingTest, SampleIdAndPositionShadeEverySampleOnce) {
                    "gl_SamplePosition.x^2");
   ExpectEveryPixel(pixels, 2, ResolvedAverage([](int s) { return kPositions[s][1] * kPositions[s][1]; }),
                    "gl_SamplePosition.y^2");
+}
+
+// 2 and 8 samples (the device's counts besides 1 and 4) sit at the
+// standard locations, each shaded once.
+TEST_F(SampleShadingTest, TwoAndEightSamplesAtTheStandardLocations) {
+  if (!Supports(VK_SAMPLE_COUNT_2_BIT) || !Supports(VK_SAMPLE_COUNT_8_BIT)) GTEST_SKIP() << "2 or 8 samples";
+  for (const VkSampleCountFlagBits samples : {VK_SAMPLE_COUNT_2_BIT, VK_SAMPLE_COUNT_8_BIT}) {
+    const int n = int(samples);
+    auto position = [&](int s, int axis) { return (n == 2 ? kPositions2[s][axis] : kPositions8[s][axis]) / 16.0; };
+    auto average = [&](auto f) {
+      double sum = 0;
+      for (int s = 0; s < n; ++s) sum += Unorm8(f(s));
+      return sum / n;
+    };
+    const std::vector<uint32_t> pixels =
+        RenderResolved(RectPipeline(Module(kSampleBuiltinsFrag), kExtent), FullRect(), samples);
+    ExpectEveryPixel(pixels, 0, average([](int s) { return std::min(s / 3.0, 1.0); }), "gl_SampleID / 3");
+    ExpectEveryPixel(pixels, 1, average([&](int s) { return position(s, 0) * position(s, 0); }),
+                     "gl_SamplePosition.x^2");
+    ExpectEveryPixel(pixels, 2, average([&](int s) { return position(s, 1) * position(s, 1); }),
+                     "gl_SamplePosition.y^2");
+  }
+}
+
+// Coverage counts the samples inside: a white rectangle whose right edge
+// runs through column 4 at 0.3 of the pixel covers, of its samples, those
+// left of x = 4.8/16: 1 of 2, 1 of 4, 2 of 8.
+TEST_F(SampleShadingTest, EdgePixelsResolveToTheirCoveredSamples) {
+  const std::pair<VkSampleCountFlagBits, double> cases[] = {
+      {VK_SAMPLE_COUNT_2_BIT, 0.5}, {VK_SAMPLE_COUNT_4_BIT, 0.25}, {VK_SAMPLE_COUNT_8_BIT, 0.25}};
+  for (const auto& [samples, fraction] : cases) {
+    if (!Supports(samples)) continue;
+    RectParams rect;
+    rect.bounds[2] = Ndc(4.3, kExtent.width);
+    const std::vector<uint32_t> pixels = RenderResolved(RectPipeline(Module(kFlatColorFrag), kExtent), rect, samples);
+    for (uint32_t y = 0; y < kExtent.height; ++y) {
+      EXPECT_NEAR(Channel(pixels[y * kExtent.width + 3], 0), 255, 1.01) << samples;
+      EXPECT_NEAR(Channel(pixels[y * kExtent.width + 4], 0), 255 * fraction, 1.01) << samples;
+      EXPECT_EQ(Channel(pixels[y * kExtent.width + 5], 0), 0) << samples;
+    }
+  }
 }
 
 TEST_F(SampleShadingTest, MinSampleShadingOfOneMovesFragCoordToEachSample) {

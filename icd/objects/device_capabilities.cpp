@@ -598,8 +598,11 @@ DeviceProperties MakeProperties() {
   // (texel/format_support), after which the view's swizzle applies.
   v12.filterMinmaxSingleComponentFormats = VK_TRUE;
   v12.filterMinmaxImageComponentMapping = VK_TRUE;
-  v12.supportedDepthResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
-  v12.supportedStencilResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
+  // Resolves combine a pixel's samples as the mode says (raster/transfer_resolve:
+  // depth averaged as the float it reads as, stencil by min or max).
+  v12.supportedDepthResolveModes =
+      VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_AVERAGE_BIT | VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT;
+  v12.supportedStencilResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT;
   v12.independentResolveNone = VK_TRUE;
   v12.independentResolve = VK_TRUE;
   v12.maxTimelineSemaphoreValueDifference = UINT64_MAX;

@@ -499,14 +499,7 @@ inline Word FloatToUint(float f) {
   return in_range ? v : f >= 4294967296.0f ? UINT32_MAX : 0u;
 }
 
-// OpQuantizeToF16: round to half precision (to nearest even); values too
-// large become infinities and values below the smallest normal half become
-// zero, as the instruction requires.
-inline Word QuantizeToF16(Word bits) {
-  const float quantized = texel::HalfToFloat(texel::FloatToHalf(F(bits)));
-  if (Abs(quantized) < 6.103515625e-05f) return bits & 0x80000000u;  // 2^-14, the smallest normal half
-  return U(quantized);
-}
+inline Word QuantizeToF16(Word bits) { return U(texel::QuantizeToHalf(F(bits))); }
 
 // ---- memory ----
 

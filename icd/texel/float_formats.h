@@ -92,6 +92,15 @@ constexpr float RoundToHalf(float f, bool toward_zero) {
   return HalfToFloat(h);
 }
 
+// SPIR-V's OpQuantizeToF16: f rounded to half precision (ties to even);
+// too large: an infinity; below the smallest normal half: zero of f's sign.
+constexpr float QuantizeToHalf(float f) {
+  const float quantized = HalfToFloat(FloatToHalf(f));
+  if ((quantized < 0 ? -quantized : quantized) < 6.103515625e-05f)  // 2^-14
+    return std::bit_cast<float>(std::bit_cast<uint32_t>(f) & 0x80000000u);
+  return quantized;
+}
+
 namespace float_detail {
 constexpr uint32_t FloatToUnsignedE5(float f, unsigned mantissa_bits) {
   const uint32_t bits = std::bit_cast<uint32_t>(f);

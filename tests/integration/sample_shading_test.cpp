@@ -57,8 +57,11 @@ class SampleShadingTest : public GraphicsTest {
   }
   // The same with several rectangles, in order; with desc.depth_format, over
   // a 4x depth attachment cleared to 1.
+  // `depth_resolve` (with desc.depth_format): where the depth resolves to, by `depth_mode`.
   std::vector<uint32_t> RenderResolved(PipelineDesc desc, const std::vector<RectParams>& rects,
-                                       VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_4_BIT) {
+                                       VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_4_BIT,
+                                       const Target* depth_resolve = nullptr,
+                                       VkResolveModeFlagBits depth_mode = VK_RESOLVE_MODE_NONE) {
     desc.samples = samples;
     const VkPipeline pipeline = MakePipeline(desc);
     VkImageCreateInfo ci = ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {kExtent.width, kExtent.height, 1}, 1,
@@ -93,6 +96,11 @@ class SampleShadingTest : public GraphicsTest {
       depth.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
       depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
       depth.clearValue.depthStencil = {1.0f, 0};
+      if (depth_resolve != nullptr) {
+        depth.resolveMode = depth_mode;
+        depth.resolveImageView = depth_resolve->view;
+        depth.resolveImageLayout = VK_IMAGE_LAYOUT_GENERAL;
+      }
       info.pDepthAttachment = &depth;
     }
 
@@ -207,6 +215,40 @@ TEST_F(SampleShadingTest, EdgePixelsResolveToTheirCoveredSamples) {
       EXPECT_NEAR(Channel(pixels[y * kExtent.width + 3], 0), 255, 1.01) << samples;
       EXPECT_NEAR(Channel(pixels[y * kExtent.width + 4], 0), 255 * fraction, 1.01) << samples;
       EXPECT_EQ(Channel(pixels[y * kExtent.width + 5], 0), 0) << samples;
+    }
+  }
+}
+
+// Depth resolves by every mode the device reports: a rectangle at depth
+// 0.25 (test ALWAYS) over a clear of 1 covers 1 of pixel 4's 4 samples
+// (not sample 0). (lavapipe's AVERAGE gives sample 0 here.)
+TEST_F(SampleShadingTest, DepthResolvesByMinMaxAndAverage) {
+  VkPhysicalDeviceDepthStencilResolveProperties resolve{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_STENCIL_RESOLVE_PROPERTIES};
+  VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &resolve};
+  vkGetPhysicalDeviceProperties2(phys_, &properties);
+  const std::pair<VkResolveModeFlagBits, float> modes[] = {{VK_RESOLVE_MODE_SAMPLE_ZERO_BIT, 1.0f},
+                                                           {VK_RESOLVE_MODE_MIN_BIT, 0.25f},
+                                                           {VK_RESOLVE_MODE_MAX_BIT, 1.0f},
+                                                           {VK_RESOLVE_MODE_AVERAGE_BIT, 0.8125f}};
+  for (const auto& [mode, edge] : modes) {
+    if ((resolve.supportedDepthResolveModes & mode) == 0) continue;
+    PipelineDesc desc = RectPipeline(Module(kFlatColorFrag), kExtent);
+    desc.depth_format = VK_FORMAT_D32_SFLOAT;
+    desc.depth_stencil.depthTestEnable = VK_TRUE;
+    desc.depth_stencil.depthWriteEnable = VK_TRUE;
+    desc.depth_stencil.depthCompareOp = VK_COMPARE_OP_ALWAYS;
+    RectParams rect;
+    rect.bounds[2] = Ndc(4.3, kExtent.width);
+    rect.z = 0.25f;
+    const Target depth = MakeTarget(VK_FORMAT_D32_SFLOAT, kExtent);
+    RenderResolved(desc, {rect}, VK_SAMPLE_COUNT_4_BIT, &depth, mode);
+    const std::vector<float> resolved = Read<float>(depth, VK_IMAGE_ASPECT_DEPTH_BIT);
+    ASSERT_EQ(resolved.size(), size_t(kExtent.width) * kExtent.height);
+    for (uint32_t y = 0; y < kExtent.height; ++y) {
+      EXPECT_FLOAT_EQ(resolved[y * kExtent.width + 3], 0.25f) << mode;
+      EXPECT_FLOAT_EQ(resolved[y * kExtent.width + 4], edge) << mode;
+      EXPECT_FLOAT_EQ(resolved[y * kExtent.width + 5], 1.0f) << mode;
     }
   }
 }

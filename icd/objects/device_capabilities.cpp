@@ -39,11 +39,14 @@ DeviceFeatures MakeFeatures() {
   // Bresenham lines (parallelograms along the major axis covering whole
   // pixels), both stippled (the kept runs set up as lines of their own);
   // also as dynamic state (tests/integration/line_rasterization_test.cpp).
-  // Not smooth lines: their coverage would have to reach the colour's alpha.
+  // Smooth lines: rectangles half a pixel wider all round, each fragment's
+  // coverage of the line multiplying colour 0's alpha.
   f.extension.rectangularLines = VK_TRUE;
   f.extension.bresenhamLines = VK_TRUE;
+  f.extension.smoothLines = VK_TRUE;
   f.extension.stippledRectangularLines = VK_TRUE;
   f.extension.stippledBresenhamLines = VK_TRUE;
+  f.extension.stippledSmoothLines = VK_TRUE;
   f.extension.extendedDynamicState3LineRasterizationMode = VK_TRUE;
   f.extension.extendedDynamicState3LineStippleEnable = VK_TRUE;
   // Implemented and tested (tests/integration/logic_op_test.cpp), also as

@@ -262,6 +262,17 @@ void EmitLineQuad(const float* a, const float* b, const SetupParameters& p, uint
   WindowVertex c[4] = {w0, w0, w1, w1};
   double nx = -dy / length * clamped * 0.5, ny = dx / length * clamped * 0.5;
   const bool bresenham = p.rasterization->line_mode == VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT;
+  const bool smooth = p.rasterization->line_mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT;
+  if (smooth) {
+    // Half a pixel more on every side: the pixels the line partly covers.
+    const double ux = dx / length * 0.5, uy = dy / length * 0.5;
+    nx += -uy;
+    ny += ux;
+    c[0].x -= ux; c[0].y -= uy;
+    c[1].x -= ux; c[1].y -= uy;
+    c[2].x += ux; c[2].y += uy;
+    c[3].x += ux; c[3].y += uy;
+  }
   if (bresenham) {
     const bool x_major = std::abs(dx) >= std::abs(dy);
     const double half = std::max(std::round(clamped), 1.0) * 0.5;
@@ -282,9 +293,20 @@ void EmitLineQuad(const float* a, const float* b, const SetupParameters& p, uint
   const size_t before = out->triangles.size();
   EmitTriangle(first, p, varying_floats, out, false);
   EmitTriangle(second, p, varying_floats, out, false);
-  // A Bresenham fragment covers its whole pixel: every sample or none.
-  if (bresenham)
-    for (size_t i = before; i < out->triangles.size(); ++i) out->triangles[i].whole_pixels = true;
+  for (size_t i = before; i < out->triangles.size(); ++i) {
+    Triangle& t = out->triangles[i];
+    // A Bresenham fragment covers its whole pixel: every sample or none.
+    t.whole_pixels = bresenham;
+    if (smooth) {
+      t.smooth_line = true;
+      t.line_x = float(w0.x);
+      t.line_y = float(w0.y);
+      t.line_dx = float(dx / length);
+      t.line_dy = float(dy / length);
+      t.line_length = float(length);
+      t.line_half_width = float(clamped * 0.5);
+    }
+  }
 }
 
 // A Bresenham line's ends by the diamond-exit rule: an end point inside

@@ -34,6 +34,12 @@ struct Triangle {
   // Bresenham lines: a pixel is covered, every sample of it, when its
   // centre is (VK_EXT_line_rasterization).
   bool whole_pixels = false;
+  // Smooth lines: the quad reaches half a pixel past the line, and each
+  // fragment's coverage of the line (from its pixel centre's distance to
+  // it: the line from (line_x, line_y) along the unit (line_dx, line_dy),
+  // line_length long and 2 * line_half_width wide) multiplies colour 0's alpha.
+  bool smooth_line = false;
+  float line_x = 0, line_y = 0, line_dx = 0, line_dy = 0, line_length = 0, line_half_width = 0;
   float point_x = 0, point_y = 0, point_size = 1;
   int32_t min_x, min_y, max_x, max_y;  // pixel bounds, exclusive max, inside the scissor
   uint32_t varyings;            // offset in floats into TriangleSetup::varyings (3 vertices)

@@ -863,6 +863,17 @@ class TileRasterizer {
           else values.colors[out.location] = color;
         }
       }
+      const Triangle& tri = d_.setup.triangles[b.Triangle(l >> 2)];
+      if (tri.smooth_line && values.colors[0] != nullptr) {
+        // Smooth lines: colour 0's alpha times the pixel's coverage of the line.
+        const float px = float(b.LaneX(l)) + 0.5f - tri.line_x, py = float(b.LaneY(l)) + 0.5f - tri.line_y;
+        const float along = px * tri.line_dx + py * tri.line_dy;
+        const float across = std::abs(px * tri.line_dy - py * tri.line_dx);
+        const float coverage = std::clamp(tri.line_half_width + 0.5f - across, 0.0f, 1.0f) *
+                               std::clamp(0.5f + along, 0.0f, 1.0f) *
+                               std::clamp(0.5f + tri.line_length - along, 0.0f, 1.0f);
+        colors[0][3] = std::bit_cast<uint32_t>(std::bit_cast<float>(colors[0][3]) * coverage);
+      }
       const uint32_t passed = WriteFragment(targets, uint32_t(b.LaneX(l)), uint32_t(b.LaneY(l)), values);
       if (d_.early != EarlyDepth::kFull) passed_ += passed;
     }
@@ -1014,7 +1025,11 @@ void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragmen
         p != nullptr && (p->BuiltinOutput(uint32_t(spv::BuiltIn::FragDepth)) != UINT32_MAX ||
                          p->BuiltinOutput(uint32_t(spv::BuiltIn::SampleMask)) != UINT32_MAX ||
                          p->BuiltinOutput(uint32_t(spv::BuiltIn::FragStencilRefEXT)) != UINT32_MAX);
-    d.direct = !shader_coverage_or_depth && MergesDirect(d.early == EarlyDepth::kFull ? d.late : outputs);
+    // Smooth lines change colour 0's alpha after the shader: not merged directly.
+    const bool smooth_lines = std::any_of(setup.triangles.begin(), setup.triangles.end(),
+                                          [](const Triangle& t) { return t.smooth_line; });
+    d.direct = !shader_coverage_or_depth && !smooth_lines &&
+               MergesDirect(d.early == EarlyDepth::kFull ? d.late : outputs);
     if (d.direct && p != nullptr) d.direct_outputs = DirectOutputs(*p, d.early == EarlyDepth::kFull ? d.late : outputs);
   }
   if (fragment.program != nullptr && d.samples > 1) {

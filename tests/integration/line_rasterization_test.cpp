@@ -25,6 +25,7 @@ class LineRasterizationTest : public GraphicsTest {
     device_options_.extensions = {"VK_EXT_line_rasterization", "VK_EXT_extended_dynamic_state3"};
     lines_.rectangularLines = VK_TRUE;
     lines_.bresenhamLines = VK_TRUE;
+    lines_.smoothLines = VK_TRUE;
     lines_.stippledRectangularLines = VK_TRUE;
     lines_.stippledBresenhamLines = VK_TRUE;
     eds3_.extendedDynamicState3LineRasterizationMode = VK_TRUE;
@@ -119,6 +120,38 @@ TEST_F(LineRasterizationTest, StippleKeepsTheSetBitsOfRectangularLines) {
              {VK_DYNAMIC_STATE_LINE_STIPPLE_EXT}, [&](VkCommandBuffer cb) { set_stipple(cb, 1, 0xAAAA); });
   for (uint32_t y = 0; y < kSize; ++y)
     for (uint32_t x = 0; x < kSize; ++x) EXPECT_EQ(lit[y][x], y == 7 && x % 2 == 1) << "dynamic at " << x << "," << y;
+}
+
+// A smooth line along y = 7.75 (1 wide) covers row 7's pixel centres (a
+// quarter pixel off) mostly and row 8's (three quarters off) a little:
+// colour 0's alpha is that coverage (1 - distance + 0.5, here), RGB untouched.
+TEST_F(LineRasterizationTest, SmoothLinesPutCoverageInAlpha) {
+  PipelineDesc desc = ColorPipeline(kExtent);
+  desc.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+  const auto line = Line(VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT);
+  desc.rasterization.pNext = &line;
+  const VkPipeline pipeline = MakePipeline(desc);
+  const Target target = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
+  const std::vector<ColorVertex> vertices = {At(2, 7.75), At(12, 7.75)};
+  HostBuffer buffer = Upload(vertices, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+  VkCommandBuffer cb = BeginCommands();
+  BeginRendering(cb, {{&target, VK_ATTACHMENT_LOAD_OP_CLEAR, {}}});
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  VkDeviceSize offset = 0;
+  vkCmdBindVertexBuffers(cb, 0, 1, &buffer.buffer, &offset);
+  vkCmdDraw(cb, 2, 1, 0, 0);
+  vkCmdEndRendering(cb);
+  EndSubmitWait(cb);
+  const std::vector<uint32_t> pixels = Read<uint32_t>(target);
+  for (uint32_t x = 3; x < 11; ++x) {
+    const uint32_t inner = pixels[7 * kSize + x], outer = pixels[8 * kSize + x];
+    EXPECT_EQ(inner & 0xFFFFFFu, 0xFFFFFFu) << x;
+    EXPECT_NEAR(double(Channel(inner, 3)), 0.75 * 255, 1.5) << x;
+    EXPECT_EQ(outer & 0xFFFFFFu, 0xFFFFFFu) << x;
+    EXPECT_NEAR(double(Channel(outer, 3)), 0.25 * 255, 1.5) << x;
+    EXPECT_EQ(pixels[6 * kSize + x], 0u) << x;
+    EXPECT_EQ(pixels[9 * kSize + x], 0u) << x;
+  }
 }
 
 // A Bresenham strip right along row 2 (pixels 0..5, counter 0..5) then

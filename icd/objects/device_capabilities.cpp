@@ -167,6 +167,9 @@ DeviceFeatures MakeFeatures() {
   // command buffers: nothing differs without protected memory
   // (tests/integration/pipeline_flags_test.cpp).
   f.extension.pipelineProtectedAccess = VK_TRUE;
+  // Single-sampled attachments rendered through implicit multisampled images
+  // (raster/render_pass_state; tests/integration/multisampled_single_test.cpp).
+  f.extension.multisampledRenderToSingleSampled = VK_TRUE;
 
   // Variable pointers into storage buffers (selects, phis, pointer access
   // chains, comparisons, pointers kept in variables: held as addresses;

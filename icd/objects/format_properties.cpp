@@ -27,6 +27,11 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFormatProperties2(VkPhysicalDevice p
     properties3->optimalTilingFeatures = features.optimal;
     properties3->bufferFeatures = features.buffer;
   }
+  // VK_EXT_multisampled_render_to_single_sampled: resolving an implicit
+  // image costs what any resolve does.
+  if (auto* resolve = FindInChain<VkSubpassResolvePerformanceQueryEXT>(
+          pFormatProperties->pNext, VK_STRUCTURE_TYPE_SUBPASS_RESOLVE_PERFORMANCE_QUERY_EXT))
+    resolve->optimal = VK_TRUE;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL GetPhysicalDeviceImageFormatProperties(VkPhysicalDevice, VkFormat format,

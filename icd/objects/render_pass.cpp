@@ -53,11 +53,14 @@ SubpassDescription Subpass(const VkSubpassDescription2& in) {
   if (const auto* resolve = FindInChain<VkSubpassDescriptionDepthStencilResolve>(
           in.pNext, VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE)) {
     out.depth_stencil_resolve = Reference(resolve->pDepthStencilResolveAttachment);
-    if (out.depth_stencil_resolve.used()) {
-      out.depth_resolve_mode = resolve->depthResolveMode;
-      out.stencil_resolve_mode = resolve->stencilResolveMode;
-    }
+    // (Also the modes of multisampled rendering to single-sampled attachments.)
+    out.depth_resolve_mode = resolve->depthResolveMode;
+    out.stencil_resolve_mode = resolve->stencilResolveMode;
   }
+  if (const auto* single = FindInChain<VkMultisampledRenderToSingleSampledInfoEXT>(
+          in.pNext, VK_STRUCTURE_TYPE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_INFO_EXT);
+      single != nullptr && single->multisampledRenderToSingleSampledEnable)
+    out.render_samples = single->rasterizationSamples;
   if (in.pPreserveAttachments != nullptr)
     out.preserves.assign(in.pPreserveAttachments, in.pPreserveAttachments + in.preserveAttachmentCount);
   return out;

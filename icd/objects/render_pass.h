@@ -35,6 +35,9 @@ struct SubpassDescription {
   VkResolveModeFlagBits depth_resolve_mode = VK_RESOLVE_MODE_NONE;
   VkResolveModeFlagBits stencil_resolve_mode = VK_RESOLVE_MODE_NONE;
   std::vector<uint32_t> preserves;
+  // VK_EXT_multisampled_render_to_single_sampled: single-sampled
+  // attachments are rendered with this many samples (1: off).
+  VkSampleCountFlagBits render_samples = VK_SAMPLE_COUNT_1_BIT;
 
   // Every attachment this subpass reads or writes (not preserves), each once.
   std::vector<uint32_t> UsedAttachments() const;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 
 #include "objects/image.h"
 #include "raster/transfer_clear.h"
@@ -78,6 +79,22 @@ void ResolveViewRect(const ImageView& src, const ImageView& dst, VkImageAspectFl
     const SubresourceAccess to = AccessViewLayer(dst, aspect, layer);
     const VkRect2D clipped = ClipRect(ClipRect(rect, from.extent), to.extent);
     ResolveRect(*src_codec, from, clipped.offset, *dst_codec, to, clipped.offset, clipped.extent, mode);
+  });
+}
+
+void ExpandViewRect(const ImageView& src, const ImageView& dst, VkImageAspectFlagBits aspect, const VkRect2D& rect,
+                    LayerSet layers) {
+  ForEachLayer(src, layers, [&](uint32_t layer) {
+    if (layer >= dst.range.layerCount) return;
+    const SubresourceAccess from = AccessViewLayer(src, aspect, layer);
+    const SubresourceAccess to = AccessViewLayer(dst, aspect, layer);
+    if (from.block_size == 0 || to.block_size % from.block_size != 0) return;
+    const uint32_t samples = to.block_size / from.block_size;
+    const VkRect2D clipped = ClipRect(ClipRect(rect, from.extent), to.extent);
+    for (uint32_t y = uint32_t(clipped.offset.y); y < uint32_t(clipped.offset.y) + clipped.extent.height; ++y)
+      for (uint32_t x = uint32_t(clipped.offset.x); x < uint32_t(clipped.offset.x) + clipped.extent.width; ++x)
+        for (uint32_t s = 0; s < samples; ++s)
+          std::memcpy(to.Block(x, y, 0) + s * from.block_size, from.Block(x, y, 0), from.block_size);
   });
 }
 

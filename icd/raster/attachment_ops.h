@@ -33,6 +33,12 @@ void ClearViewRect(const ImageView& view, VkImageAspectFlags aspects, const VkCl
 void ResolveViewRect(const ImageView& src, const ImageView& dst, VkImageAspectFlagBits aspect,
                      VkResolveModeFlagBits mode, const VkRect2D& rect, LayerSet layers);
 
+// The reverse: each texel of single-sampled `src` over `rect` into every
+// sample of multisampled `dst` (the same format), as multisampled
+// rendering to single-sampled attachments loads them.
+void ExpandViewRect(const ImageView& src, const ImageView& dst, VkImageAspectFlagBits aspect, const VkRect2D& rect,
+                    LayerSet layers);
+
 // The aspects a format has (COLOR, or DEPTH and/or STENCIL).
 VkImageAspectFlags FormatAspects(VkFormat format);
 

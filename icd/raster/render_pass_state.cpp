@@ -1,5 +1,8 @@
 #include "raster/render_pass_state.h"
 
+#include <algorithm>
+#include <memory>
+
 #include "objects/framebuffer.h"
 #include "objects/image.h"
 #include "objects/render_pass.h"
@@ -78,6 +81,78 @@ void ForgetKnownClears(const std::vector<const ImageView*>& views) {
 
 }  // namespace
 
+struct RenderPassState::ImplicitImage {
+  const ImageView* of = nullptr;  // the single-sampled attachment view
+  Image image;
+  DeviceMemory memory;
+  std::unique_ptr<std::byte[]> bytes;
+  ImageView view;
+};
+
+RenderPassState::RenderPassState(const std::atomic<uint64_t>* image_writes) : deferred_(image_writes) {}
+RenderPassState::~RenderPassState() = default;
+
+const ImageView* RenderPassState::ImplicitView(const ImageView& view, VkSampleCountFlagBits samples) {
+  for (const std::unique_ptr<ImplicitImage>& implicit : implicit_)
+    if (implicit->of == &view) return &implicit->view;
+  const Image& single = *view.image;
+  auto implicit = std::make_unique<ImplicitImage>();
+  implicit->of = &view;
+  VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  info.imageType = VK_IMAGE_TYPE_2D;
+  info.format = single.format;
+  info.extent = {std::max(single.extent.width >> view.range.baseMipLevel, 1u),
+                 std::max(single.extent.height >> view.range.baseMipLevel, 1u), 1};
+  info.mipLevels = 1;
+  info.arrayLayers = std::max(view.range.layerCount, 1u);
+  info.samples = samples;
+  info.tiling = VK_IMAGE_TILING_OPTIMAL;
+  info.usage = single.usage;
+  Image& image = implicit->image;
+  if (!texel::ComputeImageLayout(info, &image.layout)) return nullptr;
+  image.type = info.imageType;
+  image.format = info.format;
+  image.extent = info.extent;
+  image.array_layers = info.arrayLayers;
+  image.samples = samples;
+  image.usage = info.usage;
+  implicit->bytes = std::make_unique<std::byte[]>(size_t(image.layout.size));
+  implicit->memory.size = image.layout.size;
+  implicit->memory.data = implicit->bytes.get();
+  image.memory = &implicit->memory;
+  ImageView& v = implicit->view;
+  v.image = &image;
+  v.view_type = info.arrayLayers > 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D;
+  v.format = view.format;
+  v.components = view.components;
+  v.range = {view.range.aspectMask, 0, 1, 0, info.arrayLayers};
+  v.usage = view.usage;
+  implicit_.push_back(std::move(implicit));
+  return &implicit_.back()->view;
+}
+
+void RenderPassState::RenderToSingleSampled(AttachmentTarget* target, VkImageAspectFlagBits aspect,
+                                            VkSampleCountFlagBits samples, VkResolveModeFlagBits depth_stencil_mode,
+                                            bool cleared) {
+  if (target->view == nullptr || samples <= VK_SAMPLE_COUNT_1_BIT || target->samples != VK_SAMPLE_COUNT_1_BIT) return;
+  const ImageView* single = target->view;
+  const ImageView* implicit = ImplicitView(*single, samples);
+  if (implicit == nullptr) return;
+  if (!cleared) ExpandViewRect(*single, *implicit, aspect, targets_.render_area, RenderedLayers(targets_));
+  target->view = implicit;
+  target->samples = samples;
+  target->resolve_view = single;
+  target->resolve_mode = aspect == VK_IMAGE_ASPECT_COLOR_BIT ? ColorResolveMode(single->format)
+                         : depth_stencil_mode != VK_RESOLVE_MODE_NONE ? depth_stencil_mode
+                                                                      : VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
+}
+
+const ImageView* RenderPassState::DrawnView(const ImageView* view) const {
+  for (const std::unique_ptr<ImplicitImage>& implicit : implicit_)
+    if (implicit->of == view) return &implicit->view;
+  return view;
+}
+
 void RenderPassState::BeginRenderPass(const VkRenderPassBeginInfo& begin) {
   pass_ = FromHandle<RenderPass>(begin.renderPass);
   const Framebuffer& framebuffer = *FromHandle<Framebuffer>(begin.framebuffer);
@@ -155,7 +230,24 @@ void RenderPassState::BeginSubpass() {
       }
     }
   }
-  for (const AttachmentReference& ref : subpass.inputs) targets_.inputs.push_back(view_of(ref));
+  if (subpass.render_samples > VK_SAMPLE_COUNT_1_BIT) {
+    // Attachments cleared in this subpass (their first use) need no load.
+    const uint32_t subpass_views = subpass.view_mask != 0 ? subpass.view_mask : 1u;
+    auto cleared = [&](const AttachmentReference& ref, bool stencil) {
+      if (!ref.used() || (loaded_views_[ref.attachment] & subpass_views) == subpass_views) return false;
+      const VkAttachmentDescription2& d = pass_->attachments[ref.attachment];
+      return (stencil ? d.stencilLoadOp : d.loadOp) == VK_ATTACHMENT_LOAD_OP_CLEAR;
+    };
+    implicit_.clear();
+    for (size_t i = 0; i < targets_.colors.size(); ++i)
+      RenderToSingleSampled(&targets_.colors[i], VK_IMAGE_ASPECT_COLOR_BIT, subpass.render_samples,
+                            VK_RESOLVE_MODE_NONE, cleared(subpass.colors[i], false));
+    RenderToSingleSampled(&targets_.depth, VK_IMAGE_ASPECT_DEPTH_BIT, subpass.render_samples,
+                          subpass.depth_resolve_mode, cleared(subpass.depth_stencil, false));
+    RenderToSingleSampled(&targets_.stencil, VK_IMAGE_ASPECT_STENCIL_BIT, subpass.render_samples,
+                          subpass.stencil_resolve_mode, cleared(subpass.depth_stencil, true));
+  }
+  for (const AttachmentReference& ref : subpass.inputs) targets_.inputs.push_back(DrawnView(view_of(ref)));
   RunLoadOps();
 }
 
@@ -179,6 +271,9 @@ void RenderPassState::RunLoadOps() {
       cleared |= VK_IMAGE_ASPECT_STENCIL_BIT;
     if (cleared == 0) continue;
     const LayerSet layers = subpass.view_mask != 0 ? LayerSet{first_views, 0, 0} : LayerSet{0, 0, framebuffer_layers_};
+    // (Multisampled rendering to single-sampled attachments clears the
+    // implicit image, which resolves into the attachment.)
+    view = DrawnView(view);
     // Clears still pending when the pass ends were added in its last
     // subpass, so its resolves are the ones that read them.
     const bool resolved = Resolves(targets_, view);
@@ -209,13 +304,32 @@ void RenderPassState::BeginRendering(const VkRenderingInfo& info) {
   targets_.render_area = info.renderArea;
   targets_.layer_count = info.layerCount;
   targets_.view_mask = info.viewMask;
+  VkSampleCountFlagBits render_samples = VK_SAMPLE_COUNT_1_BIT;
+  if (const auto* single = FindInChain<VkMultisampledRenderToSingleSampledInfoEXT>(
+          info.pNext, VK_STRUCTURE_TYPE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_INFO_EXT);
+      single != nullptr && single->multisampledRenderToSingleSampledEnable)
+    render_samples = single->rasterizationSamples;
+  // (A resumed instance goes on in the implicit images of the suspended one.)
+  if (!resuming) implicit_.clear();
 
   // One attachment: its target, and its load-op clear of `aspect`.
-  auto attach = [&](const VkRenderingAttachmentInfo* attachment, VkImageAspectFlags aspect) {
+  auto attach = [&](const VkRenderingAttachmentInfo* attachment, VkImageAspectFlagBits aspect) {
     if (attachment == nullptr) return AttachmentTarget{};
     AttachmentTarget target = TargetOf(FromHandle<ImageView>(attachment->imageView));
     if (target.view == nullptr) return target;
-    if (attachment->resolveMode != VK_RESOLVE_MODE_NONE && attachment->resolveImageView != VK_NULL_HANDLE) {
+    if (render_samples > VK_SAMPLE_COUNT_1_BIT && target.samples == VK_SAMPLE_COUNT_1_BIT) {
+      const bool load = !resuming && attachment->loadOp == VK_ATTACHMENT_LOAD_OP_LOAD;
+      if (resuming) {
+        target.view = DrawnView(target.view);
+        target.samples = render_samples;
+        target.resolve_view = FromHandle<ImageView>(attachment->imageView);
+        target.resolve_mode = aspect == VK_IMAGE_ASPECT_COLOR_BIT ? ColorResolveMode(target.format)
+                              : attachment->resolveMode != VK_RESOLVE_MODE_NONE ? attachment->resolveMode
+                                                                                : VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
+      } else {
+        RenderToSingleSampled(&target, aspect, render_samples, attachment->resolveMode, !load);
+      }
+    } else if (attachment->resolveMode != VK_RESOLVE_MODE_NONE && attachment->resolveImageView != VK_NULL_HANDLE) {
       target.resolve_view = FromHandle<ImageView>(attachment->resolveImageView);
       target.resolve_mode = attachment->resolveMode;
     }

@@ -10,12 +10,19 @@
 // layers (of the view mask's layers with multiview). LOAD, DONT_CARE and
 // NONE leave memory as it is, and so do all store ops: attachments live in
 // image memory, so there is nothing to write back.
+//
+// Multisampled rendering to single-sampled attachments
+// (VK_EXT_multisampled_render_to_single_sampled): each such attachment is
+// drawn into an implicit multisampled image of the driver's, loaded from
+// the attachment (every sample its texel) unless cleared, and resolved
+// into it at the end of the subpass or rendering.
 #pragma once
 
 #include <vulkan/vulkan_core.h>
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "raster/deferred_clear.h"
@@ -31,7 +38,8 @@ class RenderPassState {
  public:
   // `image_writes`: the device's Device::image_writes, for what is known of
   // cleared images (raster/known_clear.h).
-  explicit RenderPassState(const std::atomic<uint64_t>* image_writes = nullptr) : deferred_(image_writes) {}
+  explicit RenderPassState(const std::atomic<uint64_t>* image_writes = nullptr);
+  ~RenderPassState();
 
   // vkCmdBeginRenderPass(2): framebuffer views (or, imageless, the views of
   // VkRenderPassAttachmentBeginInfo), then subpass 0 begins.
@@ -64,6 +72,16 @@ class RenderPassState {
   void BeginSubpass();
   void RunLoadOps();
   void ResolveTargets() const;
+  // Multisampled rendering to single-sampled attachments: the implicit
+  // image view for `view` (made once per subpass or rendering), and the
+  // target drawn into it instead, loaded from `view` (unless `cleared`)
+  // and resolved into it (depth and stencil by `depth_stencil_mode`).
+  struct ImplicitImage;
+  const ImageView* ImplicitView(const ImageView& view, VkSampleCountFlagBits samples);
+  void RenderToSingleSampled(AttachmentTarget* target, VkImageAspectFlagBits aspect, VkSampleCountFlagBits samples,
+                             VkResolveModeFlagBits depth_stencil_mode, bool cleared);
+  // The view draws use for attachment view `view` (its implicit one, if any).
+  const ImageView* DrawnView(const ImageView* view) const;
 
   RenderTargets targets_;
   DeferredClears deferred_;  // the load-op clears (targets_.deferred)
@@ -78,6 +96,8 @@ class RenderPassState {
 
   // Dynamic rendering.
   bool suspending_ = false;
+
+  std::vector<std::unique_ptr<ImplicitImage>> implicit_;  // this subpass's or rendering's
 };
 
 }  // namespace raster

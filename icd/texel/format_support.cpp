@@ -219,6 +219,8 @@ VkSampleCountFlags SampleCounts(VkImageType type, bool linear, VkImageUsageFlags
   constexpr VkFormatFeatureFlags2 kAttachment =
       VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT;
   const bool storage = (usage & VK_IMAGE_USAGE_STORAGE_BIT) && (features & VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT);
+  // (With VK_IMAGE_CREATE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_BIT_EXT: the
+  // sample counts it may be rendered with.)
   const bool multisample = !linear && type == VK_IMAGE_TYPE_2D && !(flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) &&
                            ((features & kAttachment) || storage);
   return multisample ? limits::kSampleCounts : VkSampleCountFlags{VK_SAMPLE_COUNT_1_BIT};
@@ -260,7 +262,8 @@ VkResult GetImageFormatLimits(VkFormat format, VkImageType type, VkImageTiling t
   constexpr VkImageCreateFlags kSupportedFlags =
       VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT | VK_IMAGE_CREATE_ALIAS_BIT |
       VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT | VK_IMAGE_CREATE_EXTENDED_USAGE_BIT |
-      VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT | VK_IMAGE_CREATE_2D_VIEW_COMPATIBLE_BIT_EXT;
+      VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT | VK_IMAGE_CREATE_2D_VIEW_COMPATIBLE_BIT_EXT |
+      VK_IMAGE_CREATE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_BIT_EXT;
   if (flags & ~kSupportedFlags) return VK_ERROR_FORMAT_NOT_SUPPORTED;
   if ((flags & VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT) &&
       (!IsCompressed(*info) || !(flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT))) {

@@ -1,6 +1,7 @@
 // VK_EXT_multisampled_render_to_single_sampled through the loader: a
 // single-sampled attachment rendered with 4 samples through dynamic
-// rendering: a triangle's edge pixels resolve to partial coverage, and an
+// rendering and through a render pass object's subpass: a triangle's edge
+// pixels resolve to partial coverage, and an
 // attachment loaded (LOAD) keeps its texels where nothing is drawn
 // (every implicit sample starts as the attachment's texel, and the resolve
 // gives it back).
@@ -100,6 +101,68 @@ TEST_F(MultisampledSingleTest, LoadedTexelsSurviveWhereNothingIsDrawn) {
       if (x + y + 1 < kExtent.width) EXPECT_EQ(p, PackRgba8(255, 255, 255, 255)) << x << "," << y;
       if (x + y > kExtent.width) EXPECT_EQ(p, blue) << x << "," << y;
     }
+}
+
+// The same through vkCreateRenderPass2: the subpass asks for 4 samples.
+TEST_F(MultisampledSingleTest, RenderPassSubpassRendersWithFourSamples) {
+  const Target target = MakeSingleSampledTarget();
+  VkAttachmentDescription2 attachment{VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2};
+  attachment.format = VK_FORMAT_R8G8B8A8_UNORM;
+  attachment.samples = VK_SAMPLE_COUNT_1_BIT;
+  attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+  attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+  attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+  attachment.initialLayout = attachment.finalLayout = VK_IMAGE_LAYOUT_GENERAL;
+  const VkAttachmentReference2 color{VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2, nullptr, 0, VK_IMAGE_LAYOUT_GENERAL,
+                                     VK_IMAGE_ASPECT_COLOR_BIT};
+  const VkMultisampledRenderToSingleSampledInfoEXT single{
+      VK_STRUCTURE_TYPE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_INFO_EXT, nullptr, VK_TRUE, VK_SAMPLE_COUNT_4_BIT};
+  VkSubpassDescription2 subpass{VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_2, &single};
+  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  subpass.colorAttachmentCount = 1;
+  subpass.pColorAttachments = &color;
+  VkRenderPassCreateInfo2 ci{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2};
+  ci.attachmentCount = 1;
+  ci.pAttachments = &attachment;
+  ci.subpassCount = 1;
+  ci.pSubpasses = &subpass;
+  VkRenderPass pass = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateRenderPass2(device_, &ci, nullptr, &pass), VK_SUCCESS);
+  Defer([this, pass] { vkDestroyRenderPass(device_, pass, nullptr); });
+  const VkFramebuffer framebuffer = MakeFramebuffer(pass, {target.view}, kExtent);
+  PipelineDesc desc = ColorPipeline(kExtent);
+  desc.samples = VK_SAMPLE_COUNT_4_BIT;
+  desc.render_pass = pass;
+  const VkPipeline pipeline = MakePipeline(desc);
+  const std::vector<ColorVertex> vertices = {
+      {{-1, -1, 0, 1}, {1, 1, 1, 1}}, {{-1, 1, 0, 1}, {1, 1, 1, 1}}, {{1, -1, 0, 1}, {1, 1, 1, 1}}};
+  HostBuffer buffer = Upload(vertices, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+  VkCommandBuffer cb = BeginCommands();
+  const VkClearValue clear{};
+  VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+  begin.renderPass = pass;
+  begin.framebuffer = framebuffer;
+  begin.renderArea = {{0, 0}, kExtent};
+  begin.clearValueCount = 1;
+  begin.pClearValues = &clear;
+  vkCmdBeginRenderPass(cb, &begin, VK_SUBPASS_CONTENTS_INLINE);
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  VkDeviceSize offset = 0;
+  vkCmdBindVertexBuffers(cb, 0, 1, &buffer.buffer, &offset);
+  vkCmdDraw(cb, 3, 1, 0, 0);
+  vkCmdEndRenderPass(cb);
+  EndSubmitWait(cb);
+  const std::vector<uint32_t> pixels = Read<uint32_t>(target);
+  uint32_t partial = 0;
+  for (uint32_t y = 0; y < kExtent.height; ++y)
+    for (uint32_t x = 0; x < kExtent.width; ++x) {
+      const uint32_t red = Channel(pixels[y * kExtent.width + x], 0);
+      if (x + y + 1 < kExtent.width) EXPECT_EQ(red, 255u) << x << "," << y;
+      if (x + y > kExtent.width) EXPECT_EQ(red, 0u) << x << "," << y;
+      partial += red != 0 && red != 255;
+    }
+  EXPECT_GE(partial, kExtent.width / 2);
 }
 
 }  // namespace

@@ -3,11 +3,15 @@
 #include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/optimizer.hpp>
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "spirv_exec/narrow_vector_bitcast.h"
 #include "spirv_exec/spirv_extra_validation.h"
+#include "texel/float_formats.h"
 
 namespace duet::spirv_exec {
 namespace {
@@ -51,6 +55,39 @@ bool ValidateSpirv(const uint32_t* words, size_t word_count, const ValidationRul
   return tools.Validate(words, word_count, options) && CheckBeyondValidator(words, word_count, error);
 }
 
+namespace {
+
+// OpSpecConstantOp QuantizeToF16 of a 32-bit float constant as the
+// OpConstant of its value: SPIRV-Tools' folding keeps half denormals, which
+// the instruction flushes to zero. (Run once the specialization constants
+// are frozen into constants.)
+std::vector<uint32_t> QuantizeSpecConstants(const std::vector<uint32_t>& words) {
+  constexpr uint32_t kOpTypeFloat = 22, kOpConstant = 43, kOpSpecConstantOp = 52, kOpQuantizeToF16 = 116;
+  std::vector<uint32_t> out(words.begin(), words.begin() + std::min<size_t>(words.size(), 5));
+  std::unordered_set<uint32_t> float32_types;
+  std::unordered_map<uint32_t, uint32_t> float32_constants;  // id -> bits
+  for (size_t at = 5; at < words.size();) {
+    const uint32_t count = words[at] >> 16, opcode = words[at] & 0xFFFF;
+    if (count == 0 || at + count > words.size()) return words;  // (not valid: left as it was)
+    if (opcode == kOpTypeFloat && count == 3 && words[at + 2] == 32) float32_types.insert(words[at + 1]);
+    if (opcode == kOpConstant && count == 4 && float32_types.count(words[at + 1]) != 0)
+      float32_constants[words[at + 2]] = words[at + 3];
+    if (opcode == kOpSpecConstantOp && count == 5 && words[at + 3] == kOpQuantizeToF16 &&
+        float32_types.count(words[at + 1]) != 0 && float32_constants.count(words[at + 4]) != 0) {
+      const uint32_t bits =
+          std::bit_cast<uint32_t>(texel::QuantizeToHalf(std::bit_cast<float>(float32_constants[words[at + 4]])));
+      out.insert(out.end(), {4u << 16 | kOpConstant, words[at + 1], words[at + 2], bits});
+      float32_constants[words[at + 2]] = bits;
+    } else {
+      out.insert(out.end(), words.begin() + ptrdiff_t(at), words.begin() + ptrdiff_t(at + count));
+    }
+    at += count;
+  }
+  return out;
+}
+
+}  // namespace
+
 bool PrepareModule(const std::vector<uint32_t>& words, const VkSpecializationInfo* specialization,
                    const ValidationRules& rules, std::vector<uint32_t>* out, std::string* error) {
   if (!ValidateSpirv(words.data(), words.size(), rules, error)) return false;
@@ -66,13 +103,23 @@ bool PrepareModule(const std::vector<uint32_t>& words, const VkSpecializationInf
     }
   }
 
+  spvtools::OptimizerOptions options;
+  options.set_run_validator(false);
+  // Specialization constants frozen into constants first.
+  spvtools::Optimizer specialize(kTargetEnvironment);
+  specialize.SetMessageConsumer(Collect(error));
+  if (!spec_values.empty()) specialize.RegisterPass(spvtools::CreateSetSpecConstantDefaultValuePass(spec_values));
+  // Non-semantic instructions (debug info, reflection) carry nothing to run.
+  specialize.RegisterPass(spvtools::CreateStripNonSemanticInfoPass());
+  specialize.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass());
+  const std::vector<uint32_t> inlinable = WithoutDontInline(SpellOutNarrowVectorBitcasts(words));
+  std::vector<uint32_t> specialized;
+  if (!specialize.Run(inlinable.data(), inlinable.size(), &specialized, options)) return false;
+  specialized = QuantizeSpecConstants(specialized);
+
   spvtools::Optimizer optimizer(kTargetEnvironment);
   optimizer.SetMessageConsumer(Collect(error));
-  if (!spec_values.empty()) optimizer.RegisterPass(spvtools::CreateSetSpecConstantDefaultValuePass(spec_values));
-  // Non-semantic instructions (debug info, reflection) carry nothing to run.
-  optimizer.RegisterPass(spvtools::CreateStripNonSemanticInfoPass());
-  optimizer.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass())
-      .RegisterPass(spvtools::CreateFoldSpecConstantOpAndCompositePass())
+  optimizer.RegisterPass(spvtools::CreateFoldSpecConstantOpAndCompositePass())
       .RegisterPass(spvtools::CreateStripDebugInfoPass())
       .RegisterPerformancePasses()
       // The performance passes leave OpSwitch and structure intact; the
@@ -80,10 +127,7 @@ bool PrepareModule(const std::vector<uint32_t>& words, const VkSpecializationInf
       .RegisterPass(spvtools::CreateInlineExhaustivePass())
       .RegisterPass(spvtools::CreateEliminateDeadFunctionsPass())
       .RegisterPass(spvtools::CreateCompactIdsPass());
-  spvtools::OptimizerOptions options;
-  options.set_run_validator(false);
-  const std::vector<uint32_t> inlinable = WithoutDontInline(SpellOutNarrowVectorBitcasts(words));
-  return optimizer.Run(inlinable.data(), inlinable.size(), out, options);
+  return optimizer.Run(specialized.data(), specialized.size(), out, options);
 }
 
 }  // namespace duet::spirv_exec

@@ -12,6 +12,7 @@
 #include "shaders/std430_uniform.comp.h"
 #include "float_reference.h"
 #include "shaders/robust_access.comp.h"
+#include "shaders/spec_quantize.spvasm.h"
 #include "shaders/specialization.comp.h"
 #include "shaders/workgroup_size_builtin.spvasm.h"
 
@@ -180,6 +181,28 @@ TEST_F(ShaderBuffersTest, WorkgroupSizeBuiltInConstant) {
     Run(k, kGroupsX, kGroupsY);
     for (uint32_t i = 0; i < count; ++i) ASSERT_EQ(out.as<uint32_t>()[i], x * 100 + 2) << "size " << x << ", " << i;
     EXPECT_EQ(out.as<uint32_t>()[count], 0xFFFFFFFFu) << "size " << x << ": invocations beyond the workgroups";
+  }
+}
+
+// OpSpecConstantOp QuantizeToF16 of a specialized value: rounded to half
+// precision, values below the smallest normal half flushed to zero (of
+// their sign), too large ones infinite.
+TEST_F(ShaderBuffersTest, SpecializedQuantizeToF16FlushesHalfDenormals) {
+  const std::pair<float, uint32_t> cases[] = {
+      {0x1p-15f, 0x00000000u},          // a half denormal: +0
+      {-0x1p-15f, 0x80000000u},         // -0
+      {0x1p-14f, 0x38800000u},          // the smallest normal half: kept
+      {1.0f + 0x1p-12f, 0x3F800000u},   // rounded to 1
+      {70000.0f, 0x7F800000u},          // beyond 65504: infinity
+  };
+  for (const auto& [value, expected] : cases) {
+    HostBuffer out = StorageBuffer(16);
+    std::memset(out.data, 0xFF, 16);
+    const VkSpecializationMapEntry entry{0, 0, 4};
+    const VkSpecializationInfo info{1, &entry, 4, &value};
+    Kernel k = MakeKernelWithBindings(kSpecQuantizeSpvasm, {{out.buffer}}, 0, &info);
+    Run(k, 1);
+    EXPECT_EQ(out.as<uint32_t>()[0], expected) << value;
   }
 }
 

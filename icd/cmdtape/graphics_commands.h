@@ -196,6 +196,10 @@ inline void ApplyDrawState(const CmdSetRasterizationStreamEXTRecord& r, raster::
   b.dynamic.rasterization.stream = r.rasterizationStream;
   detail::Mark(b, VK_DYNAMIC_STATE_RASTERIZATION_STREAM_EXT);
 }
+inline void ApplyDrawState(const CmdSetRasterizationSamplesEXTRecord& r, raster::DrawBindings& b) {
+  b.dynamic.multisample.samples = r.rasterizationSamples;
+  detail::Mark(b, VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT);
+}
 inline void ApplyDrawState(const CmdSetLineStippleEXTRecord& r, raster::DrawBindings& b) {
   b.dynamic.rasterization.stipple_factor = r.lineStippleFactor;
   b.dynamic.rasterization.stipple_pattern = r.lineStipplePattern;

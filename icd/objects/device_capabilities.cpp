@@ -49,6 +49,9 @@ DeviceFeatures MakeFeatures() {
   f.extension.stippledSmoothLines = VK_TRUE;
   f.extension.extendedDynamicState3LineRasterizationMode = VK_TRUE;
   f.extension.extendedDynamicState3LineStippleEnable = VK_TRUE;
+  // Rasterization runs at the attachments' sample count, which the
+  // dynamic count must equal (sample_shading_test.cpp).
+  f.extension.extendedDynamicState3RasterizationSamples = VK_TRUE;
   // Implemented and tested (tests/integration/logic_op_test.cpp), also as
   // dynamic state (VK_EXT_extended_dynamic_state2, whose other states are
   // Vulkan 1.3's, and patch control points: tessellation_test.cpp).

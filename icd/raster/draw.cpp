@@ -102,6 +102,8 @@ GraphicsState EffectiveState(const GraphicsPipelineState& pipeline, const DrawBi
   if (dynamic(VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT)) s.patch_control_points = d.patch_control_points;
   if (dynamic(VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT)) s.rasterization.line_mode = d.rasterization.line_mode;
   if (dynamic(VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT)) s.rasterization.line_stipple = d.rasterization.line_stipple;
+  // (The attachments' sample count is the one rasterized; this must match it.)
+  if (dynamic(VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT)) s.multisample.samples = d.multisample.samples;
   if (dynamic(VK_DYNAMIC_STATE_LINE_STIPPLE_EXT)) {
     s.rasterization.stipple_factor = d.rasterization.stipple_factor;
     s.rasterization.stipple_pattern = d.rasterization.stipple_pattern;

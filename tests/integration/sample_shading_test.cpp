@@ -8,6 +8,7 @@
 // from the square of the centre's.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <utility>
 
 #include "graphics_fixture.h"
@@ -42,6 +43,16 @@ double ResolvedAverage(F f) {
 class SampleShadingTest : public GraphicsTest {
  protected:
   static constexpr VkExtent2D kExtent{16, 4};
+
+  SampleShadingTest() {
+    device_options_.extensions = {"VK_EXT_extended_dynamic_state3"};
+    eds3_.extendedDynamicState3RasterizationSamples = VK_TRUE;
+    device_options_.extension_features = {reinterpret_cast<VkBaseOutStructure*>(&eds3_)};
+  }
+  VkPhysicalDeviceExtendedDynamicState3FeaturesEXT eds3_{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT};
+  // Recorded after the pipeline is bound (dynamic state).
+  std::function<void(VkCommandBuffer)> before_draw_;
 
   void SetUp() override {
     GraphicsTest::SetUp();
@@ -107,6 +118,7 @@ class SampleShadingTest : public GraphicsTest {
     VkCommandBuffer cb = BeginCommands();
     vkCmdBeginRendering(cb, &info);
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    if (before_draw_) before_draw_(cb);
     for (const RectParams& rect : rects) DrawRect(cb, desc.layout, rect);
     vkCmdEndRendering(cb);
     EndSubmitWait(cb);
@@ -250,6 +262,27 @@ TEST_F(SampleShadingTest, DepthResolvesByMinMaxAndAverage) {
       EXPECT_FLOAT_EQ(resolved[y * kExtent.width + 4], edge) << mode;
       EXPECT_FLOAT_EQ(resolved[y * kExtent.width + 5], 1.0f) << mode;
     }
+  }
+}
+
+// The rasterization sample count as dynamic state (extended dynamic
+// state 3): a pipeline whose count is dynamic draws into the 4x target
+// with 4 samples set on the command buffer, its edge pixels partly covered.
+TEST_F(SampleShadingTest, RasterizationSamplesAsDynamicState) {
+  const auto set_samples = reinterpret_cast<PFN_vkCmdSetRasterizationSamplesEXT>(
+      vkGetDeviceProcAddr(device_, "vkCmdSetRasterizationSamplesEXT"));
+  ASSERT_NE(set_samples, nullptr);
+  PipelineDesc desc = RectPipeline(Module(kFlatColorFrag), kExtent);
+  desc.dynamic_states = {VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT};
+  before_draw_ = [&](VkCommandBuffer cb) { set_samples(cb, VK_SAMPLE_COUNT_4_BIT); };
+  RectParams rect;
+  rect.bounds[2] = Ndc(4.3, kExtent.width);
+  const std::vector<uint32_t> pixels = RenderResolved(desc, rect, VK_SAMPLE_COUNT_4_BIT);
+  before_draw_ = nullptr;
+  for (uint32_t y = 0; y < kExtent.height; ++y) {
+    EXPECT_NEAR(Channel(pixels[y * kExtent.width + 3], 0), 255, 1.01);
+    EXPECT_NEAR(Channel(pixels[y * kExtent.width + 4], 0), 255 * 0.25, 1.01);  // 1 of 4 samples
+    EXPECT_EQ(Channel(pixels[y * kExtent.width + 5], 0), 0u);
   }
 }
 

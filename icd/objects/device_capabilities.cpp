@@ -618,10 +618,12 @@ DeviceProperties MakeProperties() {
   v12.framebufferIntegerColorSampleCounts = limits::kSampleCounts;
 
   VkPhysicalDeviceVulkan13Properties& v13 = p.vulkan13;
-  v13.minSubgroupSize = v11.subgroupSize;
+  // A pipeline stage may ask for subgroups of 8 to 64 lanes: aligned runs of
+  // a wave's lanes (spirv_exec/interpreter_group.cpp; subgroup_size_test.cpp).
+  v13.minSubgroupSize = spirv_exec::kMinSubgroupSize;
   v13.maxSubgroupSize = v11.subgroupSize;
-  v13.maxComputeWorkgroupSubgroups = l.maxComputeWorkGroupInvocations / v11.subgroupSize;
-  v13.requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
+  v13.maxComputeWorkgroupSubgroups = l.maxComputeWorkGroupInvocations / v13.minSubgroupSize;
+  v13.requiredSubgroupSizeStages = v11.subgroupSupportedStages;
   v13.maxInlineUniformBlockSize = 256;
   v13.maxPerStageDescriptorInlineUniformBlocks = 4;
   v13.maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks = 4;

@@ -34,7 +34,7 @@ VkResult CreateComputePipeline(Device* device, const VkComputePipelineCreateInfo
   feedback.BeginStage();
   if (!spirv_exec::PrepareModule(*words, stage.pSpecializationInfo, ShaderValidationRules(*device), &prepared,
                                  &error) ||
-      !spirv_exec::CompileCompute(prepared, stage.pName, &pipeline->compute, &error)) {
+      !spirv_exec::CompileCompute(prepared, stage.pName, &pipeline->compute, &error, StageSubgroupSize(stage))) {
     DUET_ERROR("vkCreateComputePipelines: %s: %s", stage.pName, error.c_str());
     HostDelete(allocator, pipeline);
     // A module the compiler cannot take (or invalid input): no core result

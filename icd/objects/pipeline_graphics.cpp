@@ -67,7 +67,7 @@ VkResult CompileShaderStage(const Device& device, const VkPipelineShaderStageCre
   std::vector<uint32_t> prepared;
   if (!spirv_exec::PrepareModule(*words, stage.pSpecializationInfo, ShaderValidationRules(device), &prepared,
                                  &error) ||
-      !spirv_exec::CompileStage(prepared, stage.pName, kind, program, &error)) {
+      !spirv_exec::CompileStage(prepared, stage.pName, kind, program, &error, StageSubgroupSize(stage))) {
     DUET_ERROR("vkCreateGraphicsPipelines: %s: %s", stage.pName, error.c_str());
     return VK_ERROR_UNKNOWN;
   }

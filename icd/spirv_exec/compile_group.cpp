@@ -1,6 +1,7 @@
 // Subgroup (OpGroupNonUniform*) instructions and the subgroup built-ins.
-// A subgroup is a wave, so every one becomes a kGroup per scalar component
-// (interpreter_group.cpp runs them).
+// A subgroup is a wave, or an aligned run of Program::subgroup_size lanes of
+// it; every one becomes a kGroup per scalar component (interpreter_group.cpp
+// runs them).
 #include "spirv_exec/compiler.h"
 
 namespace duet::spirv_exec {
@@ -225,7 +226,7 @@ void Compiler::EmitLaneBuiltins() {
     LaneMaskRelation relation = LaneMaskRelation::kEq;
     switch (static_cast<spv::BuiltIn>(builtin)) {
       case spv::BuiltIn::SubgroupLocalInvocationId: group(GroupKind::kLaneIndex, reg); continue;
-      case spv::BuiltIn::SubgroupSize: Emit(Op::kMove, reg, ConstantRegister(kWaveWidth)); continue;
+      case spv::BuiltIn::SubgroupSize: Emit(Op::kMove, reg, ConstantRegister(program_.subgroup_size)); continue;
       case spv::BuiltIn::SubgroupGeMask: relation = LaneMaskRelation::kGe; break;
       case spv::BuiltIn::SubgroupGtMask: relation = LaneMaskRelation::kGt; break;
       case spv::BuiltIn::SubgroupLeMask: relation = LaneMaskRelation::kLe; break;

@@ -591,7 +591,11 @@ bool WritesMemory(const Program& p) {
 }  // namespace
 
 bool CompileStage(const std::vector<uint32_t>& words, const char* entry_name, ShaderStage stage, Program* program,
-                  std::string* error) {
+                  std::string* error, uint32_t subgroup_size) {
+  if (subgroup_size < kMinSubgroupSize || subgroup_size > kWaveWidth || (subgroup_size & (subgroup_size - 1)) != 0) {
+    *error = "subgroup size " + std::to_string(subgroup_size) + " is not one the interpreter runs";
+    return false;
+  }
   SpirvModule module;
   if (!ParseSpirvModule(words, &module, error)) return false;
   const spv::ExecutionModel model = ExecutionModelOf(stage);
@@ -600,6 +604,7 @@ bool CompileStage(const std::vector<uint32_t>& words, const char* entry_name, Sh
     static std::atomic<uint64_t> compilations{0};
     program->serial = ++compilations;
     program->stage = stage;
+    program->subgroup_size = subgroup_size;
     program->early_fragment_tests = entry.early_fragment_tests;
     program->post_depth_coverage = entry.post_depth_coverage;
     program->transform_feedback = entry.transform_feedback;

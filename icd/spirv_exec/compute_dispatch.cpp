@@ -61,9 +61,14 @@ void FillBuiltins(const Program& p, WaveState& w, const uint32_t group[3], const
     if (b.num_workgroups != UINT32_MAX) Fill(w.Register(b.num_workgroups + c), count[c]);
   }
   if (b.local_invocation_index != UINT32_MAX) Offset(w.Register(b.local_invocation_index), ids.lane, first);
-  if (b.subgroup_id != UINT32_MAX) Fill(w.Register(b.subgroup_id), wave);
+  // A wave holds kWaveWidth / subgroup_size whole subgroups.
+  const uint32_t subgroup = p.subgroup_size;
+  if (b.subgroup_id != UINT32_MAX) {
+    uint32_t* id = w.Register(b.subgroup_id);
+    for (uint32_t l = 0; l < kWaveWidth; ++l) id[l] = (first + l) / subgroup;
+  }
   if (b.num_subgroups != UINT32_MAX)
-    Fill(w.Register(b.num_subgroups), (size[0] * size[1] * size[2] + kWaveWidth - 1) / kWaveWidth);
+    Fill(w.Register(b.num_subgroups), (size[0] * size[1] * size[2] + subgroup - 1) / subgroup);
 }
 
 // The traced invocation (DUET_TRACE_INVOCATION), located in the dispatch.

@@ -378,7 +378,11 @@ WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* im
         break;
       }
       case Op::kElect: {
-        const LaneMask first = w.active & (0u - w.active);  // the lowest set bit
+        LaneMask first = 0;  // the lowest active lane of each subgroup
+        for (uint32_t base = 0; base < W; base += w.subgroup_size) {
+          const LaneMask active = w.active & SubgroupLanes(w.subgroup_size, base);
+          first |= active & (0u - active);
+        }
         ForActive(w.active, w.Register(in.dst), [&](uint32_t l) { return (first >> l) & 1u; });
         break;
       }
@@ -474,6 +478,7 @@ void ResetWave(const Program& program, LaneMask launched, WaveState* wave) {
   wave->helpers = 0;
   wave->demoted = 0;
   wave->pc = 0;
+  wave->subgroup_size = program.subgroup_size;
   wave->back_edges_until_check = kWatchdogCheckInterval;
   wave->watch_started_ns = 0;
   wave->aborted = false;

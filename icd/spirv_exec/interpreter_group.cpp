@@ -86,10 +86,11 @@ uint32_t Combine(GroupKind kind, uint32_t x, uint32_t y) {
 }
 
 // Reductions and scans over the lanes of `group`, in lane order, of
-// 32-bit values (Value = uint32_t) or 64-bit integers (uint64_t).
+// 32-bit values (Value = uint32_t) or 64-bit integers (uint64_t), within
+// each subgroup of `size` lanes.
 template <typename Value>
-void Arithmetic(GroupKind kind, GroupOperation operation, uint32_t cluster, const Value* a, LaneMask group,
-                Value* out) {
+void Arithmetic(GroupKind kind, GroupOperation operation, uint32_t cluster, uint32_t size, const Value* a,
+                LaneMask group, Value* out) {
   auto Combine = [kind](Value x, Value y) -> Value {
     if constexpr (sizeof(Value) == 8)
       return Combine64(kind, x, y);
@@ -104,6 +105,7 @@ void Arithmetic(GroupKind kind, GroupOperation operation, uint32_t cluster, cons
   if (operation == GroupOperation::kInclusiveScan || operation == GroupOperation::kExclusiveScan) {
     Value running = identity;
     for (uint32_t l = 0; l < W; ++l) {
+      if (l % size == 0) running = identity;
       if (!((group >> l) & 1)) continue;
       if (operation == GroupOperation::kExclusiveScan) out[l] = running;
       running = Combine(running, a[l]);
@@ -111,8 +113,8 @@ void Arithmetic(GroupKind kind, GroupOperation operation, uint32_t cluster, cons
     }
     return;
   }
-  // A reduction is one cluster of the whole wave.
-  if (operation != GroupOperation::kClusteredReduce || cluster == 0 || cluster > W) cluster = W;
+  // A reduction is one cluster of the whole subgroup.
+  if (operation != GroupOperation::kClusteredReduce || cluster == 0 || cluster > size) cluster = size;
   for (uint32_t first = 0; first < W; first += cluster) {
     Value total = identity;
     for (uint32_t l = first; l < first + cluster; ++l)
@@ -121,12 +123,15 @@ void Arithmetic(GroupKind kind, GroupOperation operation, uint32_t cluster, cons
   }
 }
 
-uint64_t LaneRelationMask(LaneMaskRelation relation, uint32_t l) {
+// The bits of lane `l`'s subgroup mask (l counted within its subgroup of
+// `size` lanes; no bits at or above `size`).
+uint64_t LaneRelationMask(LaneMaskRelation relation, uint32_t l, uint32_t size) {
   const uint64_t bit = uint64_t{1} << l;
+  const uint64_t lanes = SubgroupLanes(size, 0);
   switch (relation) {
     case LaneMaskRelation::kEq: return bit;
-    case LaneMaskRelation::kGe: return ~uint64_t{0} << l;
-    case LaneMaskRelation::kGt: return (~uint64_t{0} << l) & ~bit;
+    case LaneMaskRelation::kGe: return (~uint64_t{0} << l) & lanes;
+    case LaneMaskRelation::kGt: return (~uint64_t{0} << l) & ~bit & lanes;
     case LaneMaskRelation::kLe: return bit | (bit - 1);
     default: return bit - 1;  // kLt
   }
@@ -136,18 +141,20 @@ uint32_t MaskWord(uint64_t mask, uint32_t word) {
   return word == 0 ? uint32_t(mask) : word == 1 ? uint32_t(mask >> 32) : 0;
 }
 
-// The 64 bits a ballot value (uvec4 from register a) holds for lane l.
-uint64_t BallotOf(const uint32_t* low, const uint32_t* high, uint32_t l) {
-  return uint64_t{low[l]} | (uint64_t{high[l]} << 32);
+// The bits of a ballot value (uvec4 from register a) that lane l's
+// subgroup of `size` lanes has: those below `size`.
+uint64_t BallotOf(const uint32_t* low, const uint32_t* high, uint32_t l, uint32_t size) {
+  return (uint64_t{low[l]} | (uint64_t{high[l]} << 32)) & SubgroupLanes(size, 0);
 }
 
-// The lane a shuffle of `kind` reads for lane l with operand b (W: none).
-uint32_t SourceLane(GroupKind kind, uint32_t l, uint32_t b) {
+// The lane (within its subgroup of `size`) a shuffle of `kind` reads for
+// lane l (also counted within it) with operand b; `size` when none.
+uint32_t SourceLane(GroupKind kind, uint32_t l, uint32_t b, uint32_t size) {
   switch (kind) {
-    case GroupKind::kShuffle: return b;
-    case GroupKind::kShuffleXor: return l ^ b;
-    case GroupKind::kShuffleUp: return b <= l ? l - b : W;
-    case GroupKind::kShuffleDown: return b < W - l ? l + b : W;
+    case GroupKind::kShuffle: return b < size ? b : size;
+    case GroupKind::kShuffleXor: return b < size ? l ^ b : size;
+    case GroupKind::kShuffleUp: return b <= l ? l - b : size;
+    case GroupKind::kShuffleDown: return b < size - l ? l + b : size;
     case GroupKind::kQuadBroadcast: return (l & ~3u) | (b & 3u);
     default: return l ^ (b == 0 ? 1u : b == 1 ? 2u : 3u);  // kQuadSwap: horizontal, vertical, diagonal
   }
@@ -157,14 +164,16 @@ uint32_t SourceLane(GroupKind kind, uint32_t l, uint32_t b) {
 
 void ExecuteGroupInstruction(const Inst& in, WaveState& w) {
   const GroupKind kind = static_cast<GroupKind>(in.aux);
+  const uint32_t size = w.subgroup_size;
+  const uint32_t index_mask = size - 1;  // lane l is l & index_mask within its subgroup
   uint32_t* dst = w.Register(in.dst);
   if (kind == GroupKind::kLaneIndex) {
-    for (uint32_t l = 0; l < W; ++l) dst[l] = l;
+    for (uint32_t l = 0; l < W; ++l) dst[l] = l & index_mask;
     return;
   }
   if (kind == GroupKind::kLaneMask) {
     const auto relation = static_cast<LaneMaskRelation>(in.ext);
-    for (uint32_t l = 0; l < W; ++l) dst[l] = MaskWord(LaneRelationMask(relation, l), in.c);
+    for (uint32_t l = 0; l < W; ++l) dst[l] = MaskWord(LaneRelationMask(relation, l & index_mask, size), in.c);
     return;
   }
   // Helper lanes run along for derivatives; they take part in quad
@@ -175,35 +184,41 @@ void ExecuteGroupInstruction(const Inst& in, WaveState& w) {
   if (writes == 0) return;
   const uint32_t* a = w.Register(in.a);
   const uint32_t* b = in.b != kNoOperand ? w.Register(in.b) : nullptr;
-  const uint32_t first = group != 0 ? uint32_t(std::countr_zero(group)) : 0;
   uint32_t out[W] = {};  // the result for every lane before any is written: dst may be an operand
   switch (kind) {
     case GroupKind::kAll:
     case GroupKind::kAny:
-    case GroupKind::kAllEqual: {
-      bool all = true, any = false, equal = true;
-      for (uint32_t l = 0; l < W; ++l) {
-        if (!((group >> l) & 1)) continue;
-        all = all && a[l] != 0;
-        any = any || a[l] != 0;
-        equal = equal && a[l] == a[first];
-      }
-      std::fill(out, out + W, uint32_t(kind == GroupKind::kAll ? all : kind == GroupKind::kAny ? any : equal));
-      break;
-    }
+    case GroupKind::kAllEqual:
     case GroupKind::kBroadcast:
-    case GroupKind::kBroadcastFirst: {
-      const uint32_t lane = kind == GroupKind::kBroadcastFirst ? first : b[first];
-      std::fill(out, out + W, lane < W ? a[lane] : 0u);
+    case GroupKind::kBroadcastFirst:
+    case GroupKind::kBallot:
+      // One value per subgroup, from its lanes in `group`.
+      for (uint32_t base = 0; base < W; base += size) {
+        const LaneMask lanes = group & SubgroupLanes(size, base);
+        if (lanes == 0) continue;
+        const uint32_t first = uint32_t(std::countr_zero(lanes));
+        uint32_t value = 0;
+        if (kind == GroupKind::kBroadcast || kind == GroupKind::kBroadcastFirst) {
+          const uint32_t lane = kind == GroupKind::kBroadcastFirst ? first - base : b[first];
+          value = lane < size ? a[base + lane] : 0u;
+        } else if (kind == GroupKind::kBallot) {
+          uint64_t mask = 0;
+          for (uint32_t l = base; l < base + size; ++l)
+            if (((lanes >> l) & 1) && a[l] != 0) mask |= uint64_t{1} << (l - base);
+          value = MaskWord(mask, in.c);
+        } else {
+          bool all = true, any = false, equal = true;
+          for (uint32_t l = base; l < base + size; ++l) {
+            if (!((lanes >> l) & 1)) continue;
+            all = all && a[l] != 0;
+            any = any || a[l] != 0;
+            equal = equal && a[l] == a[first];
+          }
+          value = uint32_t(kind == GroupKind::kAll ? all : kind == GroupKind::kAny ? any : equal);
+        }
+        std::fill(out + base, out + base + size, value);
+      }
       break;
-    }
-    case GroupKind::kBallot: {
-      uint64_t mask = 0;
-      for (uint32_t l = 0; l < W; ++l)
-        if (((group >> l) & 1) && a[l] != 0) mask |= uint64_t{1} << l;
-      std::fill(out, out + W, MaskWord(mask, in.c));
-      break;
-    }
     case GroupKind::kInverseBallot:
     case GroupKind::kBallotBitExtract:
     case GroupKind::kBallotBitCount:
@@ -211,13 +226,14 @@ void ExecuteGroupInstruction(const Inst& in, WaveState& w) {
     case GroupKind::kBallotFindMsb: {
       const uint32_t* high = w.Register(in.a + 1);
       for (uint32_t l = 0; l < W; ++l) {
-        const uint64_t ballot = BallotOf(a, high, l);
+        const uint64_t ballot = BallotOf(a, high, l, size);
+        const uint32_t index = l & index_mask;
         switch (kind) {
-          case GroupKind::kInverseBallot: out[l] = uint32_t(ballot >> l) & 1u; break;
-          case GroupKind::kBallotBitExtract: out[l] = b[l] < W ? uint32_t(ballot >> b[l]) & 1u : 0u; break;
+          case GroupKind::kInverseBallot: out[l] = uint32_t(ballot >> index) & 1u; break;
+          case GroupKind::kBallotBitExtract: out[l] = b[l] < size ? uint32_t(ballot >> b[l]) & 1u : 0u; break;
           case GroupKind::kBallotBitCount: {
             const auto operation = static_cast<GroupOperation>(in.c);
-            const LaneMask below = (uint64_t{1} << l) - 1, upto = below | (uint64_t{1} << l);
+            const LaneMask below = (uint64_t{1} << index) - 1, upto = below | (uint64_t{1} << index);
             const uint64_t counted = operation == GroupOperation::kInclusiveScan   ? ballot & upto
                                      : operation == GroupOperation::kExclusiveScan ? ballot & below
                                                                                   : ballot;
@@ -237,8 +253,8 @@ void ExecuteGroupInstruction(const Inst& in, WaveState& w) {
     case GroupKind::kQuadBroadcast:
     case GroupKind::kQuadSwap:
       for (uint32_t l = 0; l < W; ++l) {
-        const uint32_t source = SourceLane(kind, l, b != nullptr ? b[l] : in.c);
-        out[l] = source < W ? a[source] : 0u;
+        const uint32_t source = SourceLane(kind, l & index_mask, b != nullptr ? b[l] : in.c, size);
+        out[l] = source < size ? a[(l & ~index_mask) + source] : 0u;
       }
       break;
     default:
@@ -246,12 +262,13 @@ void ExecuteGroupInstruction(const Inst& in, WaveState& w) {
         const uint32_t* high = w.Register(in.a + 1);
         uint64_t values[W], results[W] = {};
         for (uint32_t l = 0; l < W; ++l) values[l] = uint64_t{a[l]} | uint64_t{high[l]} << 32;
-        Arithmetic<uint64_t>(kind, static_cast<GroupOperation>(in.c), in.ext & ~kGroupWide, values, group, results);
+        Arithmetic<uint64_t>(kind, static_cast<GroupOperation>(in.c), in.ext & ~kGroupWide, size, values, group,
+                             results);
         lanes::ForActive(writes, dst, [&](uint32_t l) { return uint32_t(results[l]); });
         lanes::ForActive(writes, w.Register(in.dst + 1), [&](uint32_t l) { return uint32_t(results[l] >> 32); });
         return;
       }
-      Arithmetic<uint32_t>(kind, static_cast<GroupOperation>(in.c), in.ext, a, group, out);
+      Arithmetic<uint32_t>(kind, static_cast<GroupOperation>(in.c), in.ext, size, a, group, out);
       break;
   }
   lanes::ForActive(writes, dst, [&](uint32_t l) { return out[l]; });

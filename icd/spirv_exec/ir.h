@@ -23,9 +23,12 @@
 namespace duet::spirv_exec {
 
 // Lanes per wave: the interpreter's loops are this many lanes long, so its
-// per-instruction cost is shared by this many invocations (a subgroup is a
-// wave; fragment waves hold kWaveWidth / 4 quads).
+// per-instruction cost is shared by this many invocations (fragment waves
+// hold kWaveWidth / 4 quads). A subgroup is the whole wave unless a pipeline
+// asks for a smaller one (VK_EXT_subgroup_size_control): then it is each
+// aligned run of Program::subgroup_size lanes.
 inline constexpr uint32_t kWaveWidth = 64;
+inline constexpr uint32_t kMinSubgroupSize = 8;
 using LaneMask = uint64_t;  // bit l: lane l
 inline constexpr LaneMask kAllLanes = ~LaneMask{0};
 
@@ -474,6 +477,7 @@ struct ExecStep {
 struct Program {
   uint64_t serial = 0;  // unique per compilation (copies share it): waves reuse registers across runs of one
   ShaderStage stage = ShaderStage::kCompute;
+  uint32_t subgroup_size = kWaveWidth;  // a power of two from kMinSubgroupSize to kWaveWidth
   std::vector<InterfaceSlot> inputs, outputs;
   std::vector<BuiltinSlot> builtin_inputs, builtin_outputs;
   bool uses_derivatives = false;
@@ -535,13 +539,14 @@ struct Program {
 };
 
 // Compiles the entry point `entry` of prepared SPIR-V (see spirv_ingest.h)
-// for `stage`. On failure returns false with a message.
+// for `stage`, with subgroups of `subgroup_size` lanes. On failure returns
+// false with a message.
 bool CompileStage(const std::vector<uint32_t>& words, const char* entry, ShaderStage stage, Program* program,
-                  std::string* error);
+                  std::string* error, uint32_t subgroup_size = kWaveWidth);
 
 inline bool CompileCompute(const std::vector<uint32_t>& words, const char* entry, Program* program,
-                           std::string* error) {
-  return CompileStage(words, entry, ShaderStage::kCompute, program, error);
+                           std::string* error, uint32_t subgroup_size = kWaveWidth) {
+  return CompileStage(words, entry, ShaderStage::kCompute, program, error, subgroup_size);
 }
 
 }  // namespace duet::spirv_exec

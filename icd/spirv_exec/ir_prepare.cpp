@@ -809,8 +809,8 @@ bool UniformityAnalysis::Run(std::vector<uint8_t>* uniform) {
     if (b.workgroup_id != UINT32_MAX && b.workgroup_id + c < registers) given[b.workgroup_id + c] = 1;
     if (b.num_workgroups != UINT32_MAX && b.num_workgroups + c < registers) given[b.num_workgroups + c] = 1;
   }
-  for (uint32_t r : {b.subgroup_id, b.num_subgroups})
-    if (r < registers) given[r] = 1;
+  if (b.num_subgroups < registers) given[b.num_subgroups] = 1;
+  if (b.subgroup_id < registers && p_.subgroup_size == kWaveWidth) given[b.subgroup_id] = 1;  // a wave per subgroup
 
   if (loops_.size() * size_t{registers} > kMaxLoopCells) return false;
   invariant_.assign(loops_.size(), std::vector<uint8_t>(registers, 0));

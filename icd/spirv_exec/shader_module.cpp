@@ -38,6 +38,12 @@ const std::vector<uint32_t>* StageModuleWords(const Device& device, const VkPipe
   return storage;
 }
 
+uint32_t StageSubgroupSize(const VkPipelineShaderStageCreateInfo& stage) {
+  const auto* required = FindInChain<VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
+      stage.pNext, VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO);
+  return required != nullptr ? required->requiredSubgroupSize : spirv_exec::kWaveWidth;
+}
+
 }  // namespace duet
 
 namespace duet::api {

@@ -31,4 +31,8 @@ spirv_exec::ValidationRules ShaderValidationRules(const Device& device);
 const std::vector<uint32_t>* StageModuleWords(const Device& device, const VkPipelineShaderStageCreateInfo& stage,
                                               std::vector<uint32_t>* storage, std::string* error);
 
+// The subgroup size a stage runs with: its requiredSubgroupSize
+// (VkPipelineShaderStageRequiredSubgroupSizeCreateInfo), else the wave width.
+uint32_t StageSubgroupSize(const VkPipelineShaderStageCreateInfo& stage);
+
 }  // namespace duet

@@ -44,6 +44,11 @@ struct CacheLineAllocator {
   }
 };
 
+// The lanes of the subgroup of `size` lanes that starts at lane `base`.
+inline LaneMask SubgroupLanes(uint32_t size, uint32_t base) {
+  return (size >= kWaveWidth ? kAllLanes : (LaneMask{1} << size) - 1) << base;
+}
+
 struct WaveState {
   std::vector<uint32_t, CacheLineAllocator<uint32_t>> registers;  // register r, lane l at [r * kWaveWidth + l]
   uint64_t registers_of = 0;  // Program::serial of the program whose constants `registers` holds
@@ -61,6 +66,7 @@ struct WaveState {
   LaneMask helpers = 0;
   LaneMask demoted = 0;
   uint32_t pc = 0;
+  uint32_t subgroup_size = kWaveWidth;  // the Program's (ResetWave)
 
   // Runaway shaders: when set, the wave checks the watchdog every
   // kWatchdogCheckInterval back edges and stops (aborted) once it expired.

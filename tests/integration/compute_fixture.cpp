@@ -94,8 +94,8 @@ ComputeFixture::Kernel ComputeFixture::MakePipeline(std::span<const uint32_t> co
   EXPECT_EQ(vkCreateShaderModule(device_, &mci, nullptr, &module), VK_SUCCESS);
   VkComputePipelineCreateInfo cci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, pipeline_next_};
   cci.flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT;  // tests may vkCmdDispatchBase with any kernel
-  cci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module,
-               "main", specialization};
+  cci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, stage_next_, stage_flags_,
+               VK_SHADER_STAGE_COMPUTE_BIT, module, "main", specialization};
   cci.layout = k.layout;
   EXPECT_EQ(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cci, nullptr, &k.pipeline), VK_SUCCESS);
   vkDestroyShaderModule(device_, module, nullptr);

@@ -65,6 +65,9 @@ class ComputeFixture : public QueueTest {
 
   // Chained to the VkComputePipelineCreateInfo of the pipelines made after it is set.
   const void* pipeline_next_ = nullptr;
+  // Chained to their shader stage (e.g. a required subgroup size), and its flags.
+  const void* stage_next_ = nullptr;
+  VkPipelineShaderStageCreateFlags stage_flags_ = 0;
 };
 
 }  // namespace duet_test

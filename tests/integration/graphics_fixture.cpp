@@ -93,8 +93,8 @@ VkPipeline GraphicsTest::MakePipeline(const PipelineDesc& d) {
                       VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, d.tess_evaluation, "main", nullptr});
   }
   if (d.fragment != VK_NULL_HANDLE)
-    stages.push_back({VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
-                      d.fragment, "main", nullptr});
+    stages.push_back({VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, d.fragment_stage_next, 0,
+                      VK_SHADER_STAGE_FRAGMENT_BIT, d.fragment, "main", nullptr});
   VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
                                           d.vertex_input_next};
   vi.vertexBindingDescriptionCount = uint32_t(d.bindings.size());

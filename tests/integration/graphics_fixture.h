@@ -24,6 +24,7 @@ struct PipelineDesc {
   // module); without either, no vertex stage (pipeline libraries).
   const void* vertex_stage_next = nullptr;
   VkShaderModule fragment = VK_NULL_HANDLE;  // VK_NULL_HANDLE: no fragment shader
+  const void* fragment_stage_next = nullptr;  // the fragment stage's chain
   VkShaderModule geometry = VK_NULL_HANDLE;  // VK_NULL_HANDLE: no geometry shader
   // Both or neither: tessellation, with patches of patch_control_points
   // (topology PATCH_LIST); tessellation_next: the tessellation state's chain.

@@ -1,5 +1,5 @@
-// Subgroup operations: a subgroup is a wave (of the reported subgroup
-// size). The basic class: the built-ins, subgroupElect (the lowest active
+// Subgroup operations, with subgroups of the reported size and of every
+// size a pipeline may require. The basic class: the built-ins, subgroupElect (the lowest active
 // invocation, also in divergent code) and the subgroup barriers (no-ops
 // for a wave); then every other class in compute, against a model of the
 // subgroups (partial ones and divergent branches included), and quads and
@@ -25,15 +25,84 @@
 namespace duet_test {
 namespace {
 
-class ShaderSubgroupTest : public ComputeFixture {};
+// The subgroup sizes a pipeline may require of `stage`
+// (VkPipelineShaderStageRequiredSubgroupSizeCreateInfo): every power of two
+// from minSubgroupSize to maxSubgroupSize.
+std::vector<uint32_t> RequirableSubgroupSizes(VkPhysicalDevice phys, VkShaderStageFlagBits stage) {
+  VkPhysicalDeviceVulkan13Properties v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &v13};
+  vkGetPhysicalDeviceProperties2(phys, &props);
+  std::vector<uint32_t> sizes;
+  if ((v13.requiredSubgroupSizeStages & stage) == 0) return sizes;
+  for (uint32_t size = v13.minSubgroupSize; size != 0 && size <= v13.maxSubgroupSize; size *= 2) sizes.push_back(size);
+  return sizes;
+}
 
+// A graphics stage's chain requiring subgroups of `size` lanes (none for 0),
+// for a test run with the default size (0) and the smallest `stage` may require.
+struct RequiredSubgroupSize {
+  explicit RequiredSubgroupSize(uint32_t size)
+      : info{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO, nullptr, size} {}
+  const void* StageNext() const { return info.requiredSubgroupSize != 0 ? &info : nullptr; }
+  static std::vector<uint32_t> DefaultAndSmallest(VkPhysicalDevice phys, VkShaderStageFlagBits stage) {
+    const std::vector<uint32_t> requirable = RequirableSubgroupSizes(phys, stage);
+    if (requirable.empty()) return {0u};
+    return {0u, requirable[0]};
+  }
+  VkPipelineShaderStageRequiredSubgroupSizeCreateInfo info;
+};
+
+class ShaderSubgroupTest : public ComputeFixture {
+ protected:
+  // The subgroup sizes to test kernels with: 0 (none required: the
+  // device's subgroupSize) and every one a compute stage may require.
+  std::vector<uint32_t> SizesToTest() {
+    std::vector<uint32_t> sizes = RequirableSubgroupSizes(phys_, VK_SHADER_STAGE_COMPUTE_BIT);
+    sizes.insert(sizes.begin(), 0u);
+    return sizes;
+  }
+  // Kernels made next run with subgroups of `required` lanes (0: the
+  // default); returns their size.
+  uint32_t UseSubgroupSize(uint32_t required) {
+    required_.requiredSubgroupSize = required;
+    stage_next_ = required != 0 ? &required_ : nullptr;
+    if (required != 0) return required;
+    VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
+    vkGetPhysicalDeviceProperties2(phys_, &props);
+    return subgroup.subgroupSize;
+  }
+  void CheckBasicOperations(uint32_t subgroup_size);
+  void CheckEveryOperationClass(uint32_t subgroup_size);
+
+ private:
+  VkPipelineShaderStageRequiredSubgroupSizeCreateInfo required_{
+      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+};
+
+// Each size (the default and every one a pipeline may require) in turn:
+// the built-ins, ballots, scans and shuffles are those of its subgroups.
 TEST_F(ShaderSubgroupTest, BasicOperations) {
+  for (uint32_t required : SizesToTest()) {
+    SCOPED_TRACE(testing::Message() << "required subgroup size " << required);
+    CheckBasicOperations(UseSubgroupSize(required));
+  }
+}
+
+TEST_F(ShaderSubgroupTest, EveryOperationClassInCompute) {
+  for (uint32_t required : SizesToTest()) {
+    SCOPED_TRACE(testing::Message() << "required subgroup size " << required);
+    CheckEveryOperationClass(UseSubgroupSize(required));
+  }
+}
+
+void ShaderSubgroupTest::CheckBasicOperations(uint32_t subgroup_size) {
+  const uint32_t kSubgroup = subgroup_size;
   constexpr uint32_t kGroupSize = 80, kGroups = 3;
   VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
   VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
   vkGetPhysicalDeviceProperties2(phys_, &props);
-  const uint32_t kSubgroup = subgroup.subgroupSize;
-  ASSERT_TRUE(kSubgroup == 32 || kSubgroup == 64) << kSubgroup;  // the last subgroup of 80 is partial
+  ASSERT_TRUE(kSubgroup >= 4 && kSubgroup <= 64) << kSubgroup;
   const uint32_t subgroups = (kGroupSize + kSubgroup - 1) / kSubgroup;
   ASSERT_NE(subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT, 0u);
 
@@ -64,7 +133,8 @@ struct SubgroupModel {
   }
 };
 
-TEST_F(ShaderSubgroupTest, EveryOperationClassInCompute) {
+void ShaderSubgroupTest::CheckEveryOperationClass(uint32_t subgroup_size) {
+  const uint32_t kSubgroup = subgroup_size;
   constexpr uint32_t kGroupSize = 80, kGroups = 2, kWords = 34;
   VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
   VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
@@ -74,8 +144,7 @@ TEST_F(ShaderSubgroupTest, EveryOperationClassInCompute) {
       VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT | VK_SUBGROUP_FEATURE_CLUSTERED_BIT |
       VK_SUBGROUP_FEATURE_QUAD_BIT;
   ASSERT_EQ(subgroup.supportedOperations & needed, needed);
-  const uint32_t kSubgroup = subgroup.subgroupSize;
-  ASSERT_TRUE(kSubgroup == 32 || kSubgroup == 64) << kSubgroup;  // the model's masks are 64 bits
+  ASSERT_TRUE(kSubgroup >= 4 && kSubgroup <= 64) << kSubgroup;  // the model's masks are 64 bits
 
   HostBuffer out = StorageBuffer(kGroupSize * kGroups * kWords * 4);
   Kernel k = MakeKernel(kSubgroupOperationsComp, {out.buffer}, 0);
@@ -132,7 +201,8 @@ TEST_F(ShaderSubgroupTest, EveryOperationClassInCompute) {
     EXPECT_EQ(v[21], lane < 32 ? 1u - lane % 2 : lane % 2);
     EXPECT_EQ(v[22], uint32_t(big >> 5) & 1u);
     EXPECT_EQ(v[23], lane < 32 ? (1u << lane) - 1 : UINT32_MAX);
-    EXPECT_EQ(v[24], lane <= 32 ? UINT32_MAX : UINT32_MAX << (lane - 32));
+    // (the mask's bits end at the subgroup size)
+    EXPECT_EQ(v[24], kSubgroup <= 32 ? 0u : lane <= 32 ? UINT32_MAX : UINT32_MAX << (lane - 32));
     if (lane % 3 != 0) {
       EXPECT_EQ(v[25], divergent_sum);
       EXPECT_EQ(v[26], uint32_t(std::popcount(divergent & ((uint64_t{1} << lane) - 1))));
@@ -186,16 +256,30 @@ TEST_F(ExtSubgroupBallotTest, ArbBallotReadsAndMasks) {
   }
 }
 
-class FragmentSubgroupTest : public GraphicsTest {};
+class FragmentSubgroupTest : public GraphicsTest {
+ protected:
+  void CheckQuadsAndVotes(uint32_t required);
+};
 
+// With the default subgroup size and the smallest a pipeline may require.
 TEST_F(FragmentSubgroupTest, QuadSwapsAndVotesSeeThePixelsOfEachQuad) {
+  for (uint32_t required : RequiredSubgroupSize::DefaultAndSmallest(phys_, VK_SHADER_STAGE_FRAGMENT_BIT)) {
+    SCOPED_TRACE(testing::Message() << "required subgroup size " << required);
+    CheckQuadsAndVotes(required);
+  }
+}
+
+void FragmentSubgroupTest::CheckQuadsAndVotes(uint32_t required) {
   VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
   VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
   vkGetPhysicalDeviceProperties2(phys_, &props);
   ASSERT_NE(subgroup.supportedStages & VK_SHADER_STAGE_FRAGMENT_BIT, 0u);
   ASSERT_NE(subgroup.supportedOperations & VK_SUBGROUP_FEATURE_QUAD_BIT, 0u);
+  const uint32_t size = required != 0 ? required : subgroup.subgroupSize;
+  const RequiredSubgroupSize required_size(required);
   constexpr VkExtent2D kExtent{32, 16};
   PipelineDesc desc = RectPipeline(Module(kSubgroupQuadsFrag), kExtent);
+  desc.fragment_stage_next = required_size.StageNext();
   desc.color_formats = {VK_FORMAT_R32G32B32A32_UINT};
   const VkPipeline pipeline = MakePipeline(desc);
   const Target target = MakeTarget(VK_FORMAT_R32G32B32A32_UINT, kExtent);
@@ -220,22 +304,35 @@ TEST_F(FragmentSubgroupTest, QuadSwapsAndVotesSeeThePixelsOfEachQuad) {
       EXPECT_EQ(t[2], packed(x | 1, y | 1));
       // Every pixel is covered, so the subgroup is whole quads of them.
       EXPECT_GE(t[3], 1004u);
-      EXPECT_LE(t[3], 1000u + subgroup.subgroupSize);
+      EXPECT_LE(t[3], 1000u + size);
       EXPECT_EQ((t[3] - 1000u) % 4, 0u);
     }
   }
 }
 
-class VertexSubgroupTest : public GraphicsTest {};
+class VertexSubgroupTest : public GraphicsTest {
+ protected:
+  void CheckRanks(uint32_t required);
+};
 
 // However the driver groups vertices into subgroups, each subgroup's active
-// invocations rank 0..n-1, agree on n and on their first vertex.
+// invocations rank 0..n-1, agree on n and on their first vertex; with the
+// default subgroup size and the smallest a pipeline may require.
 TEST_F(VertexSubgroupTest, ScansReductionsAndBroadcastsOverVertices) {
+  for (uint32_t required : RequiredSubgroupSize::DefaultAndSmallest(phys_, VK_SHADER_STAGE_VERTEX_BIT)) {
+    SCOPED_TRACE(testing::Message() << "required subgroup size " << required);
+    CheckRanks(required);
+  }
+}
+
+void VertexSubgroupTest::CheckRanks(uint32_t required) {
   VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
   VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
   vkGetPhysicalDeviceProperties2(phys_, &props);
   ASSERT_NE(subgroup.supportedStages & VK_SHADER_STAGE_VERTEX_BIT, 0u);
   ASSERT_EQ(features_.vertexPipelineStoresAndAtomics, VK_TRUE);
+  const uint32_t size = required != 0 ? required : subgroup.subgroupSize;
+  const RequiredSubgroupSize required_size(required);
   constexpr uint32_t kVertices = 150;  // two full waves of 64 and a partial one
   const DescriptorSet set = MakeDescriptorSet({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER});
   HostBuffer out = MakeHostBuffer(kVertices * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
@@ -243,6 +340,7 @@ TEST_F(VertexSubgroupTest, ScansReductionsAndBroadcastsOverVertices) {
   WriteBuffer(set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, out.buffer);
   PipelineDesc desc;
   desc.vertex = Module(kSubgroupVertexVert);
+  desc.vertex_stage_next = required_size.StageNext();
   desc.fragment = Module(kFlatColorFrag);
   desc.layout = MakePipelineLayout({set.layout}, sizeof(RectParams));  // flat_color.frag's colour
   desc.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
@@ -269,7 +367,7 @@ TEST_F(VertexSubgroupTest, ScansReductionsAndBroadcastsOverVertices) {
     SCOPED_TRACE(testing::Message() << "vertex " << v);
     ASSERT_NE(r[v].count, UINT32_MAX) << "not shaded";
     EXPECT_GE(r[v].count, 1u);
-    EXPECT_LE(r[v].count, subgroup.subgroupSize);
+    EXPECT_LE(r[v].count, size);
     EXPECT_LT(r[v].rank, r[v].count);
     EXPECT_EQ(r[v].ballot_count, r[v].count);
     EXPECT_LE(r[v].first, v);

@@ -318,6 +318,9 @@ void DeviceTest::SetUp() {
   VkPhysicalDeviceVulkan13Features enable13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   VkPhysicalDeviceVulkan12Features enable12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   enable13.privateData = supported.v13.privateData;
+  // Required by Vulkan 1.3: tests may ask for subgroup sizes.
+  enable13.subgroupSizeControl = supported.v13.subgroupSizeControl;
+  enable13.computeFullSubgroups = supported.v13.computeFullSubgroups;
   private_data_enabled_ = supported.v13.privateData == VK_TRUE;
   const void* chain = private_data_enabled_ ? &enable13 : nullptr;
   if (device_options_.sync_features) {

@@ -264,11 +264,11 @@ DeviceFeatures MakeFeatures() {
   f.extension.formatA4R4G4B4 = VK_TRUE;
   f.extension.formatA4B4G4R4 = VK_TRUE;
 
-  // 32-bit float atomics (VK_EXT_shader_atomic_float, _float2): add, min,
-  // max, exchange, load and store on buffers, shared memory and R32_SFLOAT
-  // storage images and texel buffers, as compare-exchange loops on the word
-  // (spirv_exec/atomic_operation.h; shader_float_atomic_test.cpp). No 16-
-  // or 64-bit floats, no sparse images.
+  // 16-, 32- and 64-bit float atomics (VK_EXT_shader_atomic_float, _float2):
+  // add, min, max, exchange, load and store on buffers and shared memory,
+  // and for 32-bit floats on R32_SFLOAT storage images and texel buffers, as
+  // compare-exchange loops on the word (spirv_exec/atomic_operation.h;
+  // shader_float_atomic_test.cpp). No sparse images.
   f.extension.shaderBufferFloat32Atomics = VK_TRUE;
   f.extension.shaderBufferFloat32AtomicAdd = VK_TRUE;
   f.extension.shaderSharedFloat32Atomics = VK_TRUE;
@@ -278,6 +278,18 @@ DeviceFeatures MakeFeatures() {
   f.extension.shaderBufferFloat32AtomicMinMax = VK_TRUE;
   f.extension.shaderSharedFloat32AtomicMinMax = VK_TRUE;
   f.extension.shaderImageFloat32AtomicMinMax = VK_TRUE;
+  f.extension.shaderBufferFloat64Atomics = VK_TRUE;
+  f.extension.shaderBufferFloat64AtomicAdd = VK_TRUE;
+  f.extension.shaderSharedFloat64Atomics = VK_TRUE;
+  f.extension.shaderSharedFloat64AtomicAdd = VK_TRUE;
+  f.extension.shaderBufferFloat64AtomicMinMax = VK_TRUE;
+  f.extension.shaderSharedFloat64AtomicMinMax = VK_TRUE;
+  f.extension.shaderBufferFloat16Atomics = VK_TRUE;
+  f.extension.shaderBufferFloat16AtomicAdd = VK_TRUE;
+  f.extension.shaderBufferFloat16AtomicMinMax = VK_TRUE;
+  f.extension.shaderSharedFloat16Atomics = VK_TRUE;
+  f.extension.shaderSharedFloat16AtomicAdd = VK_TRUE;
+  f.extension.shaderSharedFloat16AtomicMinMax = VK_TRUE;
 
   // 2D views of one slice of a 3D image in descriptors (VK_EXT_image_2d_view_of_3d):
   // a view's layer of a 3D image is a depth slice everywhere (texel/image_layout).

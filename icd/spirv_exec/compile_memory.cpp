@@ -900,12 +900,13 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
       const bool store = inst.op == SpvOp::OpAtomicStore;
       // 64-bit integers: every operand and the result a register pair (kAtomicWide).
       const bool wide = IsWide(store ? Value(inst[3]).type : inst[0]);
+      const bool half = NarrowOf(store ? Value(inst[3]).type : inst[0]) == Narrow::kHalf;
       const uint32_t w = wide ? 2 : 1;
       const PointerValue p = PointerOf(store ? inst[0] : inst[2]);
       if (!error_.empty()) return false;
       if (p.builtin_register != kNoRegister) return Fail("atomic on a built-in");
       if (p.image && p.texel_coordinates == kNoRegister) return Fail("atomic on an image pointer");
-      if (wide && p.texel_coordinates != kNoRegister) return Fail("64-bit image atomics are not supported");
+      if ((wide || half) && p.texel_coordinates != kNoRegister) return Fail("64- or 16-bit image atomics");
       const Access access = AccessThrough(p, Op::kAtomic);
       // Operands: value (and comparator for compare-exchange) in consecutive
       // registers, then a descriptor array's element.
@@ -926,7 +927,8 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
         move(operands, Value(inst[5]).reg);
       }
       const uint32_t dst = store ? NewRegisters(w) : Define(inst[1], inst[0], w).reg;
-      const uint32_t opcode = static_cast<uint32_t>(inst.op) | (wide ? kAtomicWide : 0);
+      const uint32_t half_flag = !half ? 0 : p.explicit_layout ? kAtomicHalf : kAtomicHalfInWord;
+      const uint32_t opcode = static_cast<uint32_t>(inst.op) | (wide ? kAtomicWide : 0) | half_flag;
       if (p.texel_coordinates != kNoRegister) {
         CompiledValue image;
         image.image = p.root;

@@ -98,14 +98,14 @@ inline uint32_t BitFieldInsert(uint32_t base, uint32_t insert, uint32_t offset, 
 // per-lane memory by the lane's share (indexing a local array out of range
 // is undefined, but must not reach another lane or beyond the wave).
 inline std::byte* Address(const Program& p, const RootMemory* roots, WaveState& w, uint16_t root, uint32_t offset,
-                          uint32_t lane) {
+                          uint32_t lane, uint32_t bytes = 4) {
   const MemoryRoot& r = p.roots[root];
   if (r.kind == RootKind::kPrivate) {
-    if (uint64_t(r.offset) + offset + 4 > p.private_memory_size) return nullptr;
+    if (uint64_t(r.offset) + offset + bytes > p.private_memory_size) return nullptr;
     return w.private_memory.data() + size_t(lane) * p.private_memory_size + r.offset + offset;
   }
   const RootMemory& m = roots[root];
-  if (uint64_t(offset) + 4 > m.range) return nullptr;
+  if (uint64_t(offset) + bytes > m.range) return nullptr;
   return m.base + offset;
 }
 
@@ -271,24 +271,31 @@ WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* im
       case Op::kAtomic:
       case Op::kAtomicIndexed:
       case Op::kAtomicAddress: {
-        const bool wide = (in.ext & kAtomicWide) != 0;
-        const uint32_t opcode = in.ext & ~kAtomicWide;
+        const bool wide = (in.ext & kAtomicWide) != 0, half = (in.ext & kAtomicHalf) != 0;
+        const bool half_in_word = (in.ext & kAtomicHalfInWord) != 0;
+        const uint32_t opcode = in.ext & ~kAtomicFlags;
         const uint32_t* offset = w.Register(in.a);
         const uint32_t* value = w.Register(in.c);
         const uint32_t* comparator = w.Register(in.c + (wide ? 2 : 1));
         uint32_t* dst = w.Register(in.dst);
         const LaneMask writers = Writers(w);
         std::byte* indirect[W];
-        if (in.op != Op::kAtomic) IndirectAddresses(in, roots, w, w.active, indirect, wide ? 8 : 4);
+        if (in.op != Op::kAtomic) IndirectAddresses(in, roots, w, w.active, indirect, wide ? 8 : half ? 2 : 4);
         for (uint32_t l = 0; l < W; ++l) {
           if (((w.active >> l) & 1) == 0) continue;
           std::byte* at = indirect[l];
-          if (in.op == Op::kAtomic) {
-            at = Address(p, roots, w, in.aux, offset[l] + in.b, l);
-            if (wide && Address(p, roots, w, in.aux, offset[l] + in.b + 4, l) == nullptr) at = nullptr;
-          }
+          if (in.op == Op::kAtomic) at = Address(p, roots, w, in.aux, offset[l] + in.b, l, wide ? 8 : half ? 2 : 4);
           // Helpers' atomics have no effect; their results are undefined (0 here).
           const bool writes = ((writers >> l) & 1) != 0;
+          if (half) {
+            if (at != nullptr && reinterpret_cast<uintptr_t>(at) % 2 != 0) at = nullptr;
+            dst[l] = at != nullptr && writes ? AtomicHalfOperation<uint16_t>(opcode, at, value[l]) : 0;
+            continue;
+          }
+          if (half_in_word) {
+            dst[l] = at != nullptr && writes ? AtomicHalfOperation<uint32_t>(opcode, at, value[l]) : 0;
+            continue;
+          }
           if (!wide) {
             dst[l] = at != nullptr && writes ? AtomicOperation(opcode, at, value[l], comparator[l]) : 0;
             continue;

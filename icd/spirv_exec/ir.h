@@ -275,8 +275,13 @@ enum class GroupKind : uint16_t {
 };
 
 inline constexpr uint32_t kGroupWide = 1u << 31;
-// In a kAtomic*'s ext, beside the SPIR-V opcode: a 64-bit atomic.
+// In a kAtomic*'s ext, beside the SPIR-V opcode: a 64-bit atomic, or one on
+// a 16-bit float (whose registers hold it as the float of its value) that
+// memory holds in 2 bytes (explicit layouts) or, as registers do, in 4.
 inline constexpr uint32_t kAtomicWide = 1u << 31;
+inline constexpr uint32_t kAtomicHalf = 1u << 30;
+inline constexpr uint32_t kAtomicHalfInWord = 1u << 29;
+inline constexpr uint32_t kAtomicFlags = kAtomicWide | kAtomicHalf | kAtomicHalfInWord;
 
 enum class LaneMaskRelation : uint8_t { kEq, kGe, kGt, kLe, kLt };
 

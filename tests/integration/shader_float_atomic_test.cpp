@@ -1,13 +1,17 @@
-// 32-bit float atomics (VK_EXT_shader_atomic_float and _float2): add, min,
-// max and exchange on buffers, add and max on shared memory and on
-// R32_SFLOAT storage image texels, contended by many invocations at once.
+// Float atomics (VK_EXT_shader_atomic_float and _float2): add, min, max and
+// exchange on buffers, add and max on shared memory and on R32_SFLOAT
+// storage image texels, contended by many invocations at once; the same on
+// doubles and halves in buffers and shared memory.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
 #include "compute_fixture.h"
+#include "shaders/float16_atomics.comp.h"
+#include "shaders/float64_atomics.comp.h"
 #include "shaders/float_atomics.comp.h"
 
 namespace duet_test {
@@ -103,6 +107,95 @@ TEST_F(FloatAtomicTest, ContendedAddMinMaxExchange) {
   for (uint32_t texel = 0; texel < 16; ++texel) {
     EXPECT_EQ(sum_texels[texel], 4.0f) << "texel " << texel;
     EXPECT_EQ(max_texels[texel], float(240 + texel)) << "texel " << texel;
+  }
+}
+
+// The device is made with the 64-bit bits on too (it fails to be made
+// without them).
+class Float64AtomicTest : public FloatAtomicTest {
+ protected:
+  Float64AtomicTest() {
+    float_.shaderBufferFloat64Atomics = float_.shaderBufferFloat64AtomicAdd = VK_TRUE;
+    float_.shaderSharedFloat64Atomics = float_.shaderSharedFloat64AtomicAdd = VK_TRUE;
+    float2_.shaderBufferFloat64AtomicMinMax = float2_.shaderSharedFloat64AtomicMinMax = VK_TRUE;
+  }
+};
+
+TEST_F(Float64AtomicTest, ContendedDoubleAddMinMaxExchange) {
+  ASSERT_EQ(features_.shaderFloat64, VK_TRUE);
+  HostBuffer totals = StorageBuffer(12 * 8);
+  double* t = totals.as<double>();
+  std::fill(t, t + 12, 0.0);
+  t[3] = -1.0;
+  HostBuffer results = StorageBuffer(kInvocations * 2 * 8);
+  Kernel k = MakeKernel(kFloat64AtomicsComp, {totals.buffer, results.buffer}, 0);
+  Run(k, kGroups);
+
+  const double tiny = std::ldexp(1.0, -40);
+  EXPECT_EQ(t[0], 960.0 + kInvocations * tiny) << "add";
+  const double* r = results.as<double>();
+  std::vector<double> olds;
+  for (uint32_t i = 0; i < kInvocations; ++i) olds.push_back(r[2 * i]);
+  std::sort(olds.begin(), olds.end());
+  EXPECT_EQ(olds.front(), 0.0);
+  EXPECT_LT(olds.back(), t[0]);
+  EXPECT_EQ(std::adjacent_find(olds.begin(), olds.end()), olds.end()) << "every add saw a distinct partial sum";
+  EXPECT_EQ(t[1], -100.25 - tiny) << "min";
+  EXPECT_EQ(t[2], 510.0 + tiny) << "max";
+  std::vector<double> exchanged{t[3]};
+  for (uint32_t i = 0; i < kInvocations; ++i) exchanged.push_back(r[2 * i + 1]);
+  std::sort(exchanged.begin(), exchanged.end());
+  EXPECT_EQ(exchanged[0], -1.0);
+  for (uint32_t i = 0; i < kInvocations; ++i) EXPECT_EQ(exchanged[i + 1], double(i) + tiny) << i;
+  for (uint32_t g = 0; g < kGroups; ++g) {
+    EXPECT_EQ(t[4 + g], 64 * (1.5 + tiny)) << "shared sum of workgroup " << g;
+    EXPECT_EQ(t[8 + g], 7.5 + tiny + double(g)) << "shared max of workgroup " << g;
+  }
+}
+
+// The device is made with the 16-bit bits on too.
+class Float16AtomicTest : public FloatAtomicTest {
+ protected:
+  Float16AtomicTest() {
+    float2_.shaderBufferFloat16Atomics = float2_.shaderBufferFloat16AtomicAdd = VK_TRUE;
+    float2_.shaderBufferFloat16AtomicMinMax = VK_TRUE;
+    float2_.shaderSharedFloat16Atomics = float2_.shaderSharedFloat16AtomicAdd = VK_TRUE;
+    float2_.shaderSharedFloat16AtomicMinMax = VK_TRUE;
+  }
+};
+
+TEST_F(Float16AtomicTest, ContendedHalfAddMinMaxExchange) {
+  HostBuffer totals = StorageBuffer(14 * 2);
+  uint16_t* t = totals.as<uint16_t>();
+  std::fill(t, t + 14, uint16_t{0});
+  t[3] = 0xBC00;  // -1
+  t[4] = 0x6800;  // 2048
+  HostBuffer results = StorageBuffer(kInvocations * 2 * 2);
+  Kernel k = MakeKernel(kFloat16AtomicsComp, {totals.buffer, results.buffer}, 0);
+  Run(k, kGroups);
+
+  auto half = [](uint16_t h) {  // normal halves and zero
+    const int exponent = (h >> 10) & 0x1F;
+    const float magnitude = exponent == 0 ? 0.0f : std::ldexp(1.0f + float(h & 0x3FF) / 1024.0f, exponent - 15);
+    return (h & 0x8000) != 0 ? -magnitude : magnitude;
+  };
+  EXPECT_EQ(half(t[0]), 128.0f) << "add";
+  const uint16_t* r = results.as<uint16_t>();
+  std::vector<float> olds;
+  for (uint32_t i = 0; i < kInvocations; ++i) olds.push_back(half(r[2 * i]));
+  std::sort(olds.begin(), olds.end());
+  for (uint32_t i = 0; i < kInvocations; ++i) EXPECT_EQ(olds[i], float(i) * 0.5f) << "each add saw another partial sum";
+  EXPECT_EQ(half(t[1]), -10.0f) << "min";
+  EXPECT_EQ(half(t[2]), 127.5f) << "max";
+  std::vector<float> exchanged{half(t[3])};
+  for (uint32_t i = 0; i < kInvocations; ++i) exchanged.push_back(half(r[2 * i + 1]));
+  std::sort(exchanged.begin(), exchanged.end());
+  for (uint32_t i = 0; i <= kInvocations; ++i) EXPECT_EQ(exchanged[i], float(i) - 1.0f) << i;
+  EXPECT_EQ(half(t[4]), 2052.0f) << "2048 + 3 rounds to the even half";
+  EXPECT_EQ(t[5], 0u) << "the neighbouring half is untouched";
+  for (uint32_t g = 0; g < kGroups; ++g) {
+    EXPECT_EQ(half(t[6 + g]), 16.0f) << "shared sum of workgroup " << g;
+    EXPECT_EQ(half(t[10 + g]), 7.875f + float(g)) << "shared max of workgroup " << g;
   }
 }
 

@@ -577,10 +577,19 @@ DeviceProperties MakeProperties() {
   v12.roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
   v12.shaderSignedZeroInfNanPreserveFloat32 = VK_TRUE;
   // 32-bit float arithmetic is IEEE round-to-nearest-even with denormals
-  // kept (no FTZ/DAZ anywhere in the interpreter): the RTE and
-  // DenormPreserve execution modes ask for what always happens.
+  // kept: the RTE and DenormPreserve execution modes ask for what always
+  // happens. DenormFlushToZero and RoundingModeRTZ run the instructions of
+  // their width under another MXCSR, and flush results (and halves'
+  // operands) explicitly where that is not enough
+  // (spirv_exec/compile_float_mode.cpp; float_controls_test.cpp).
   v12.shaderRoundingModeRTEFloat32 = VK_TRUE;
   v12.shaderDenormPreserveFloat32 = VK_TRUE;
+  v12.shaderDenormFlushToZeroFloat32 = VK_TRUE;
+  v12.shaderRoundingModeRTZFloat32 = VK_TRUE;
+  v12.shaderDenormFlushToZeroFloat64 = VK_TRUE;
+  v12.shaderRoundingModeRTZFloat64 = VK_TRUE;
+  v12.shaderRoundingModeRTZFloat16 = VK_TRUE;
+  v12.shaderDenormFlushToZeroFloat16 = VK_TRUE;
   // 16-bit floats are computed as 32-bit ones and rounded to nearest even
   // half, denormals, signed zeros, infinities and NaNs kept
   // (spirv_exec/compile_narrow.cpp).

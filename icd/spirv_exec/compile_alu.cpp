@@ -75,6 +75,9 @@ bool WordWise(SpvOp op) {
 }
 
 // Ops that compute on their operands' values (not just move them).
+// Dot, vector-times-scalar and matrix products.
+bool IsFloatProduct(SpvOp op) { return op >= SpvOp::OpVectorTimesScalar && op <= SpvOp::OpDot; }
+
 bool Arithmetic(SpvOp op) {
   for (const LaneOp& lane : kLaneOps)
     if (lane.spirv == op) return !WordWise(op);
@@ -114,8 +117,10 @@ bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled
     if (!CompileDoubleInstruction(inst, handled)) return false;
     if (*handled) return true;
   }
-  if (!compiling_narrow_ &&
-      (Arithmetic(inst.op) || IsIntegerDot(inst.op) || inst.op == SpvOp::OpNot || inst.op == SpvOp::OpBitcast)) {
+  // (Products of half vectors and matrices too, so that their results are
+  // rounded to half like every other half arithmetic's.)
+  if (!compiling_narrow_ && (Arithmetic(inst.op) || IsIntegerDot(inst.op) || inst.op == SpvOp::OpNot ||
+                             inst.op == SpvOp::OpBitcast || IsFloatProduct(inst.op))) {
     if (!CompileNarrowInstruction(inst, handled)) return false;
     if (*handled) return true;
   }
@@ -334,10 +339,13 @@ bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled
       const CompiledValue& b = Value(inst[3]);
       const CompiledValue& v = Define(inst[1], inst[0], 1);
       Emit(Op::kFMul, v.reg, a.reg, b.reg);
+      EmitHalfStepRounding(v.reg);
       const uint32_t t = NewRegisters(1);
       for (uint32_t i = 1; i < a.count; ++i) {
         Emit(Op::kFMul, t, a.reg + i, b.reg + i);
+        EmitHalfStepRounding(t);
         Emit(Op::kFAdd, v.reg, v.reg, t);
+        EmitHalfStepRounding(v.reg);
       }
       return true;
     }
@@ -445,9 +453,12 @@ bool Compiler::CompileMatrixInstruction(const SpirvInstruction& inst) {
   const uint32_t t = NewRegisters(1);
   auto dot_into = [&](uint32_t dst, auto a_at, auto b_at, uint32_t n) {
     Emit(Op::kFMul, dst, a_at(0), b_at(0));
+    EmitHalfStepRounding(dst);
     for (uint32_t k = 1; k < n; ++k) {
       Emit(Op::kFMul, t, a_at(k), b_at(k));
+      EmitHalfStepRounding(t);
       Emit(Op::kFAdd, dst, dst, t);
+      EmitHalfStepRounding(dst);
     }
   };
   switch (inst.op) {

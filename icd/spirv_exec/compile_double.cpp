@@ -133,9 +133,12 @@ bool Compiler::CompileDoubleInstruction(const SpirvInstruction& inst, bool* hand
     return true;
   }
 
+  // A conversion rounds as its FPRoundingMode decoration says, else as the
+  // result width's RoundingMode* execution mode (compile_float_mode.cpp).
   const Decorations* decorations = module_.DecorationsOf(inst[1]);
-  const uint32_t toward_zero =
-      decorations != nullptr && decorations->rounding_mode == int32_t(spv::FPRoundingMode::RTZ) ? 1 : 0;
+  const uint32_t toward_zero = decorations != nullptr && decorations->rounding_mode >= 0
+                                   ? decorations->rounding_mode == int32_t(spv::FPRoundingMode::RTZ)
+                                   : (toward_zero_widths_ & (FloatWidthOf(result_type) / 16)) != 0;
   switch (inst.op) {
     case SpvOp::OpFConvert: {
       *handled = true;

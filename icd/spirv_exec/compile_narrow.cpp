@@ -129,7 +129,9 @@ void Compiler::EmitCanonical(Narrow narrow, uint32_t reg) {
   switch (narrow) {
     case Narrow::kInt8: Emit(Op::kBitAnd, reg, reg, ConstantRegister(0xFF)); return;
     case Narrow::kInt16: Emit(Op::kBitAnd, reg, reg, ConstantRegister(0xFFFF)); return;
-    case Narrow::kHalf: Emit(Op::kRoundToF16, reg, reg); return;
+    case Narrow::kHalf:  // RoundingModeRTZ for halves (compile_float_mode.cpp)
+      Emit((toward_zero_widths_ & 1) != 0 ? Op::kRoundToF16TowardZero : Op::kRoundToF16, reg, reg);
+      return;
     default: return;
   }
 }
@@ -224,12 +226,14 @@ bool Compiler::CompileNarrowInstruction(const SpirvInstruction& inst, bool* hand
   if (!ok) return false;
   if (!inner_handled) return Fail("unsupported instruction on 8- or 16-bit values");
   const CompiledValue& v = Value(inst[1]);
-  // A conversion decorated FPRoundingMode RTZ rounds toward zero (RTE is the default).
+  // A conversion decorated FPRoundingMode rounds as it says, whatever the
+  // RoundingMode* execution mode (EmitCanonical) asks of other instructions.
   const Decorations* d = module_.DecorationsOf(inst[1]);
-  const bool toward_zero = d != nullptr && d->rounding_mode == int32_t(spv::FPRoundingMode::RTZ);
+  const int32_t rounding = d != nullptr ? d->rounding_mode : -1;
   for (uint32_t r = 0; r < v.count && r < results.size(); ++r) {
-    if (toward_zero && results[r] == Narrow::kHalf) {
-      Emit(Op::kRoundToF16TowardZero, v.reg + r, v.reg + r);
+    if (rounding >= 0 && results[r] == Narrow::kHalf) {
+      const bool toward_zero = rounding == int32_t(spv::FPRoundingMode::RTZ);
+      Emit(toward_zero ? Op::kRoundToF16TowardZero : Op::kRoundToF16, v.reg + r, v.reg + r);
       continue;
     }
     if (inst.op == SpvOp::OpBitReverse && results[r] != Narrow::kHalf && results[r] != Narrow::kNone) {

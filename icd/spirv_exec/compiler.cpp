@@ -285,8 +285,11 @@ bool Compiler::CompileConstant(uint32_t id) {
           // only a conversion to 16 bits changes the value.
           // Doubles are two words, low first.
           if (operands.size() != 1) return false;
+          // Rounded as the decoration says, else as the execution mode (compile_float_mode.cpp).
           const Decorations* d = module_.DecorationsOf(k[1]);
-          const bool toward_zero = d != nullptr && d->rounding_mode == int32_t(spv::FPRoundingMode::RTZ);
+          const bool toward_zero = d != nullptr && d->rounding_mode >= 0
+                                       ? d->rounding_mode == int32_t(spv::FPRoundingMode::RTZ)
+                                       : (toward_zero_widths_ & (FloatWidthOf(k[0]) / 16)) != 0;
           const bool from_double = IsWide(module_.constants.at(k[3])[0]), to_double = IsWide(k[0]);
           const std::vector<uint32_t>& from = operands[0];
           for (uint32_t c = 0; c < count / (to_double ? 2 : 1); ++c) {
@@ -492,18 +495,26 @@ bool Compiler::CompileBlock(const SpirvBlock& block) {
     const SpirvInstruction& inst = block.body[i];
     if (inst.op == SpvOp::OpPhi) continue;  // written by the incoming edges
     bool handled = false;
+    const uint32_t float_mode = FloatModeOf(inst);
+    const std::vector<std::pair<uint32_t, CompiledValue>> unflushed = FlushHalfOperands(inst);
+    if (float_mode != 0) Emit(Op::kFloatMode, 0, 0, 0, float_mode);
     if (!CompileMemoryInstruction(inst, &handled)) return false;
     if (!handled && !CompileImageInstruction(inst, &handled)) return false;
     if (!handled && !CompileGroupInstruction(inst, &handled)) return false;
     if (!handled && !CompileAluInstruction(inst, &handled)) return false;
     if (!handled) return Fail("unsupported instruction (opcode " + std::to_string(static_cast<uint32_t>(inst.op)) + ")");
     if (!error_.empty()) return false;
+    for (const auto& [id, original] : unflushed) values_[id] = original;
+    if (float_mode != 0) Emit(Op::kFloatMode);
+    EmitFlushDenormals(inst);
   }
   return CompileTerminator(block, block.body.back());
 }
 
 bool Compiler::Compile(const SpirvEntryPoint& entry, std::string* error) {
   const SpirvFunction* function = module_.Function(entry.function);
+  flush_widths_ = entry.flush_widths;
+  toward_zero_widths_ = entry.toward_zero_widths;
   bool ok = function != nullptr && !function->blocks.empty();
   if (!ok) Fail("entry point has no body");
   ok = ok && DeclareGlobals(entry) && OrderBlocks(*function);

@@ -136,6 +136,22 @@ class Compiler {
   bool CompileGlslInstruction(const SpirvInstruction& inst);                   // compile_glsl.cpp
   bool CompileImageInstruction(const SpirvInstruction& inst, bool* handled);   // compile_image.cpp
   bool CompileGroupInstruction(const SpirvInstruction& inst, bool* handled);   // compile_group.cpp
+  // Float controls (compile_float_mode.cpp): the bit width of a float (or
+  // vector or matrix of them) type, 0 for others; the MXCSR `inst` runs
+  // under (0: the default).
+  uint32_t FloatWidthOf(uint32_t type) const;
+  uint32_t FloatModeOf(const SpirvInstruction& inst) const;
+  // After each step of a half dot or matrix product under RoundingModeRTZ:
+  // every product and sum rounds toward zero, as separate instructions would.
+  void EmitHalfStepRounding(uint32_t reg);
+  // DenormFlushToZero of a result that bit operations or libm computed
+  // (FAbs, FMin...), which MXCSR does not flush, and of halves, which are
+  // normal floats to it: their results, and copies of their operands that
+  // stand in for them while `inst` compiles (FlushHalfOperands returns the
+  // values to put back).
+  void EmitFlushDenormal(uint32_t width, uint32_t reg);
+  void EmitFlushDenormals(const SpirvInstruction& inst);
+  std::vector<std::pair<uint32_t, CompiledValue>> FlushHalfOperands(const SpirvInstruction& inst);
   // Subgroup built-ins that depend on the lane only: computed at the entry
   // block's start rather than filled by the stage (compile_group.cpp).
   bool DeclareLaneBuiltin(uint32_t builtin, uint32_t reg);
@@ -184,6 +200,7 @@ class Compiler {
 
   const SpirvModule& module_;
   Program& program_;
+  uint32_t flush_widths_ = 0, toward_zero_widths_ = 0;  // the entry point's (SpirvEntryPoint)
   std::unordered_map<uint32_t, CompiledValue> values_;
   std::unordered_map<uint32_t, uint32_t> constant_registers_;  // value -> register
   std::unordered_map<uint32_t, uint32_t> block_index_;          // label -> structured position

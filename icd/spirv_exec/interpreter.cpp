@@ -413,6 +413,14 @@ WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* im
       case Op::kBarrier:
         if constexpr (kTrace) TraceInstruction(p, pc, w, active_before);
         return WaveStatus::kAtBarrier;
+      case Op::kFloatMode:
+        if (in.c != 0) {
+          w.saved_mxcsr = _mm_getcsr();
+          _mm_setcsr(in.c);
+        } else {
+          _mm_setcsr(w.saved_mxcsr);
+        }
+        break;
       case Op::kRootAddress: {
         const uint64_t base = uint64_t(reinterpret_cast<uintptr_t>(roots[in.aux].base));
         const uint32_t* offset = in.a != kNoOperand ? w.Register(in.a) : nullptr;

@@ -175,7 +175,17 @@ enum class Op : uint16_t {
   // buffer device addresses are) of byte `b` + register a (kNoOperand: 0) of
   // memory root `aux`.
   kRootAddress,
+  // Float controls (DenormFlushToZero, RoundingModeRTZ): the float
+  // environment (MXCSR) of the instructions up to the next kFloatMode.
+  // c != 0: save the current one and set c; c == 0: restore the saved one.
+  kFloatMode,
 };
+
+// The MXCSR of a kFloatMode: all exceptions masked, plus these.
+inline constexpr uint32_t kMxcsrDefault = 0x1F80;
+inline constexpr uint32_t kMxcsrDenormalsAreZero = 0x0040;  // denormal operands read as zero
+inline constexpr uint32_t kMxcsrFlushToZero = 0x8000;       // denormal results become zero
+inline constexpr uint32_t kMxcsrRoundTowardZero = 0x6000;
 
 // The addressing of a kLoadNarrow / kStoreNarrow.
 enum class NarrowAddressing : uint8_t { kRoot, kIndexed, kAddress };

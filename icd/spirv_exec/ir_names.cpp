@@ -85,6 +85,7 @@ const char* OpName(Op op) {
     case Op::kReturn: return "Return";
     case Op::kKill: return "Kill";
     case Op::kBarrier: return "Barrier";
+    case Op::kFloatMode: return "FloatMode";
     case Op::kEmit: return "Emit";
     case Op::kRootAddress: return "RootAddress";
     case Op::kImageRead: return "ImageRead";
@@ -148,6 +149,7 @@ bool OpWritesDst(Op op) {
     case Op::kEmit:
     case Op::kImageWrite:
     case Op::kDemote:
+    case Op::kFloatMode:
       return false;
     default:
       return true;

@@ -86,6 +86,7 @@ bool WritesOf(const Inst& in, const LaneKernels& kernels, Writes* writes) {
     case Op::kBarrier:
     case Op::kEmit:
     case Op::kDemote:
+    case Op::kFloatMode:
       *writes = {};
       return true;
     case Op::kGlslUnpack: *writes = {in.dst, in.b}; return true;
@@ -157,6 +158,7 @@ bool ReadsOf(const Program& p, const Inst& in, const LaneKernels& kernels, std::
     case Op::kReturn:
     case Op::kKill:
     case Op::kBarrier:
+    case Op::kFloatMode:
     case Op::kDemote:
     case Op::kIsHelper:
     case Op::kElect:

@@ -149,6 +149,8 @@ bool ParseSpirvModule(std::vector<uint32_t> words, SpirvModule* module, std::str
             case spv::ExecutionMode::VertexOrderCw:
             case spv::ExecutionMode::VertexOrderCcw: e.vertex_order = mode; break;
             case spv::ExecutionMode::PointMode: e.point_mode = true; break;
+            case spv::ExecutionMode::DenormFlushToZero: e.flush_widths |= inst[2] / 16; break;
+            case spv::ExecutionMode::RoundingModeRTZ: e.toward_zero_widths |= inst[2] / 16; break;
             default: break;
           }
         }

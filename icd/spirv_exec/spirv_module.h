@@ -96,6 +96,10 @@ struct SpirvEntryPoint {
   // Triangles/Quads/Isolines, Spacing*, VertexOrderCw/Ccw, PointMode.
   spv::ExecutionMode tessellation_domain{}, tessellation_spacing{}, vertex_order{};
   bool point_mode = false;
+  // Float controls: widths (bit width / 16: 1, 2, 4 for 16, 32, 64) whose
+  // denormals flush to zero (DenormFlushToZero) and whose results round
+  // toward zero (RoundingModeRTZ).
+  uint32_t flush_widths = 0, toward_zero_widths = 0;
 };
 
 struct SpirvModule {

@@ -67,6 +67,7 @@ struct WaveState {
   LaneMask demoted = 0;
   uint32_t pc = 0;
   uint32_t subgroup_size = kWaveWidth;  // the Program's (ResetWave)
+  uint32_t saved_mxcsr = kMxcsrDefault;  // the float environment kFloatMode restores
 
   // Runaway shaders: when set, the wave checks the watchdog every
   // kWatchdogCheckInterval back edges and stops (aborted) once it expired.

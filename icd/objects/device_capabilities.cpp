@@ -390,6 +390,11 @@ DeviceFeatures MakeFeatures() {
   f.vulkan12.bufferDeviceAddress = VK_TRUE;  // in shaders: tests/integration/shader_buffer_address_test.cpp
   f.vulkan12.vulkanMemoryModel = VK_TRUE;
   f.vulkan12.vulkanMemoryModelDeviceScope = VK_TRUE;
+  // Availability and visibility chains of any length: shader memory is host
+  // memory, never cached apart from the CPU's coherent caches, and x86 keeps
+  // stores in order, so what is available at one scope is at every wider one
+  // (memory_model_test.cpp; CTS memory_model.transitive).
+  f.vulkan12.vulkanMemoryModelAvailabilityVisibilityChains = VK_TRUE;
   f.vulkan13.robustImageAccess = VK_TRUE;
   f.vulkan13.inlineUniformBlock = VK_TRUE;
   f.vulkan13.pipelineCreationCacheControl = VK_TRUE;

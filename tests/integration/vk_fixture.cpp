@@ -399,6 +399,9 @@ void DeviceTest::SetUp() {
     enable12.samplerMirrorClampToEdge = supported.v12.samplerMirrorClampToEdge;
     enable12.scalarBlockLayout = supported.v12.scalarBlockLayout;
     enable12.samplerFilterMinmax = supported.v12.samplerFilterMinmax;
+    enable12.vulkanMemoryModel = supported.v12.vulkanMemoryModel;
+    enable12.vulkanMemoryModelDeviceScope = supported.v12.vulkanMemoryModelDeviceScope;
+    enable12.vulkanMemoryModelAvailabilityVisibilityChains = supported.v12.vulkanMemoryModelAvailabilityVisibilityChains;
     enable_core.samplerAnisotropy = features_.samplerAnisotropy;
     enable13.maintenance4 = supported.v13.maintenance4;  // glslang's compute shaders use LocalSizeId
     enable13.shaderIntegerDotProduct = supported.v13.shaderIntegerDotProduct;

@@ -169,7 +169,7 @@ struct DeviceOptions {
   bool graphics_features = false;
   // Also enable bufferDeviceAddress (1.2), maintenance4 (1.3, for
   // LocalSizeId), uniformBufferStandardLayout, samplerMirrorClampToEdge, samplerFilterMinmax
-  // and scalarBlockLayout (1.2) and those of the descriptor indexing features the device
+  // and scalarBlockLayout (1.2), the memory model ones the device has, and those of the descriptor indexing features the device
   // supports: the four *ArrayDynamicIndexing of 1.0 and every one of
   // VkPhysicalDeviceDescriptorIndexingFeatures (1.2).
   bool shader_features = false;

@@ -174,11 +174,13 @@ DeviceFeatures MakeFeatures() {
   // (raster/render_pass_state; tests/integration/multisampled_single_test.cpp).
   f.extension.multisampledRenderToSingleSampled = VK_TRUE;
 
-  // Variable pointers into storage buffers (selects, phis, pointer access
-  // chains, comparisons, pointers kept in variables: held as addresses;
-  // shader_variable_pointers_test.cpp). Not into workgroup memory
-  // (variablePointers).
+  // Variable pointers into storage buffers and workgroup memory (selects,
+  // phis, pointer access chains, comparisons, pointers kept in variables:
+  // held as addresses, which loads resolve in the workgroup's memory too),
+  // and selects between arrays of storage buffers
+  // (shader_variable_pointers_test.cpp).
   f.vulkan11.variablePointersStorageBuffer = VK_TRUE;
+  f.vulkan11.variablePointers = VK_TRUE;
 
   // Mandatory since Vulkan 1.1.
   f.vulkan11.multiview = VK_TRUE;

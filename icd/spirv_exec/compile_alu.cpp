@@ -226,6 +226,13 @@ bool Compiler::CompileAluInstruction(const SpirvInstruction& inst, bool* handled
       return true;
     case SpvOp::OpSelect: {
       if (module_.Type(inst[0]).kind == SpvOp::OpTypePointer) {
+        // A select between arrays of storage buffers (no address points to
+        // such an array): access chains into it select between their
+        // results (CompileAccessChain).
+        if (PointerOf(inst[3]).descriptor_variable != 0 || PointerOf(inst[4]).descriptor_variable != 0) {
+          descriptor_selects_[inst[1]] = {inst[2], inst[3], inst[4]};
+          return true;
+        }
         // Variable pointers: a select between addresses.
         const uint32_t t = PointerRegisters(inst[3]), f = PointerRegisters(inst[4]);
         const CompiledValue& cond = Value(inst[2]);

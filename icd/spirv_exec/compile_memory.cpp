@@ -28,12 +28,7 @@ using spv::StorageClass;
 
 namespace {
 
-// A pointer held as a 64-bit address: buffer device addresses, and storage
-// buffer pointers kept in variables (variable pointers).
-bool IsAddress(const SpirvType& t) {
-  return t.kind == SpvOp::OpTypePointer &&
-         (t.storage == StorageClass::PhysicalStorageBuffer || t.storage == StorageClass::StorageBuffer);
-}
+bool IsAddress(const SpirvType& t) { return IsAddressPointer(t); }
 
 bool HasExplicitLayout(StorageClass storage) {
   return storage == StorageClass::Uniform || storage == StorageClass::StorageBuffer ||
@@ -697,6 +692,27 @@ bool Compiler::SelectDescriptor(PointerValue& p, uint32_t index_id) {
 
 bool Compiler::CompileAccessChain(const SpirvInstruction& inst) {
   const SpirvModule& m = module_;
+  if (auto it = descriptor_selects_.find(inst[2]); it != descriptor_selects_.end()) {
+    // The same chain on both pointers of the select, then a select between
+    // the resulting addresses.
+    const DescriptorSelect select = it->second;
+    if (next_internal_id_ == 0) next_internal_id_ = m.words.size() > 3 ? m.words[3] : 1u << 22;
+    uint32_t chosen[2] = {0, 0};
+    const uint32_t bases[2] = {select.if_true, select.if_false};
+    for (int k = 0; k < 2; ++k) {
+      std::vector<uint32_t> words(inst.words, inst.words + inst.word_count);
+      words[1] = next_internal_id_++;
+      words[2] = bases[k];
+      if (!CompileAccessChain(SpirvInstruction{inst.op, words.data(), inst.word_count})) return false;
+      chosen[k] = PointerRegisters(words[1]);
+      if (!error_.empty()) return false;
+    }
+    if (ScalarCount(inst[0]) != 2) return Fail("an access chain into a select of storage buffer arrays that is no storage buffer pointer");
+    const CompiledValue& cond = Value(select.condition);
+    const CompiledValue& v = Define(inst[1], inst[0], 2);
+    for (uint32_t i = 0; i < 2; ++i) Emit(Op::kSelect, v.reg + i, cond.reg, chosen[0] + i, chosen[1] + i);
+    return true;
+  }
   const CompiledValue& base = Value(inst[2]);
   PointerValue p = PointerOf(inst[2]);
   if (!error_.empty()) return false;
@@ -704,8 +720,9 @@ bool Compiler::CompileAccessChain(const SpirvInstruction& inst) {
   uint32_t first_index = 3;
   if (inst.op == SpvOp::OpPtrAccessChain || inst.op == SpvOp::OpInBoundsPtrAccessChain) {
     // The Element operand steps over whole pointees, by the pointer type's ArrayStride.
-    if (p.address_register == kNoRegister && (!p.explicit_layout || p.descriptor_variable != 0 || p.image))
-      return Fail("OpPtrAccessChain is supported on buffer pointers only");
+    const bool workgroup = p.root < program_.roots.size() && program_.roots[p.root].kind == RootKind::kWorkgroup;
+    if (p.address_register == kNoRegister && ((!p.explicit_layout && !workgroup) || p.descriptor_variable != 0 || p.image))
+      return Fail("OpPtrAccessChain is supported on buffer and workgroup pointers only");
     const Decorations* d = m.DecorationsOf(base.type);
     AddScaledIndex(p, inst[3], d != nullptr && d->array_stride != 0 ? d->array_stride : ImplicitSize(m, p.pointee));
     first_index = 4;

@@ -72,10 +72,9 @@ uint32_t Compiler::ScalarCount(uint32_t type_id) const {
     }
     case SpvOp::OpTypePointer:
       // A buffer device address is a value: 64 bits. So is a storage buffer
-      // pointer where one is a value (variable pointers: selects, phis).
-      return t.storage == spv::StorageClass::PhysicalStorageBuffer || t.storage == spv::StorageClass::StorageBuffer
-                 ? 2
-                 : 0;
+      // or workgroup pointer where one is a value (variable pointers:
+      // selects, phis).
+      return IsAddressPointer(t) ? 2 : 0;
     default: return 0;
   }
 }
@@ -85,12 +84,10 @@ PointerValue Compiler::PointerOf(uint32_t id) {
   if (v.kind == CompiledValue::Kind::kPointer) return v.pointer;
   const SpirvType& t = module_.Type(v.type);
   PointerValue p;
-  if (v.kind == CompiledValue::Kind::kRegisters && t.kind == SpvOp::OpTypePointer &&
-      (t.storage == spv::StorageClass::PhysicalStorageBuffer || t.storage == spv::StorageClass::StorageBuffer) &&
-      v.count == 2) {
+  if (v.kind == CompiledValue::Kind::kRegisters && IsAddressPointer(t) && v.count == 2) {
     p.address_register = v.reg;
     p.pointee = t.element;
-    p.explicit_layout = true;
+    p.explicit_layout = t.storage != spv::StorageClass::Workgroup;
     return p;
   }
   Fail("%" + std::to_string(id) + " is used as a pointer but is none the compiler can follow");
@@ -111,13 +108,16 @@ uint32_t Compiler::PointerRegisters(uint32_t id) {
          p.static_offset);
     return reg;
   }
-  if (p.image || p.descriptor_variable != 0 || p.descriptor_index != kNoRegister || p.builtin_register != kNoRegister ||
-      p.root >= program_.roots.size() || program_.roots[p.root].kind != RootKind::kDescriptorBuffer) {
-    Fail("a variable pointer other than into a storage buffer bound on its own");
+  const RootKind kind = p.root < program_.roots.size() ? program_.roots[p.root].kind : RootKind::kPrivate;
+  const bool element = kind == RootKind::kDescriptorArray && p.descriptor_index != kNoRegister;
+  if (p.image || p.descriptor_variable != 0 || p.builtin_register != kNoRegister ||
+      (!element && (p.descriptor_index != kNoRegister ||
+                    (kind != RootKind::kDescriptorBuffer && kind != RootKind::kWorkgroup)))) {
+    Fail("a variable pointer other than into workgroup memory or a storage buffer");
     return 0;
   }
-  Emit(Op::kRootAddress, reg, p.offset_register != kNoRegister ? p.offset_register : kNoOperand, p.static_offset, 0,
-       uint16_t(p.root));
+  Emit(Op::kRootAddress, reg, p.offset_register != kNoRegister ? p.offset_register : kNoOperand, p.static_offset,
+       element ? p.descriptor_index : kNoOperand, uint16_t(p.root));
   return reg;
 }
 

@@ -70,6 +70,15 @@ struct CompiledValue {
   uint32_t image_index = kNoRegister, sampler_index = kNoRegister;
 };
 
+// A pointer held as a 64-bit address where it is a value: buffer device
+// addresses, and storage buffer and workgroup pointers that selects, phis
+// and variables hold (variable pointers).
+inline bool IsAddressPointer(const SpirvType& t) {
+  return t.kind == spv::Op::OpTypePointer &&
+         (t.storage == spv::StorageClass::PhysicalStorageBuffer || t.storage == spv::StorageClass::StorageBuffer ||
+          t.storage == spv::StorageClass::Workgroup);
+}
+
 class Compiler {
  public:
   Compiler(const SpirvModule& module, Program* program) : module_(module), program_(*program) {}
@@ -201,6 +210,13 @@ class Compiler {
   const SpirvModule& module_;
   Program& program_;
   uint32_t flush_widths_ = 0, toward_zero_widths_ = 0;  // the entry point's (SpirvEntryPoint)
+  // OpSelect between arrays of storage buffers: result id -> condition, the
+  // two pointers; access chains into one are compiled on both and selected.
+  struct DescriptorSelect {
+    uint32_t condition, if_true, if_false;
+  };
+  std::unordered_map<uint32_t, DescriptorSelect> descriptor_selects_;
+  uint32_t next_internal_id_ = 0;  // ids past the module's bound, for those access chains
   std::unordered_map<uint32_t, CompiledValue> values_;
   std::unordered_map<uint32_t, uint32_t> constant_registers_;  // value -> register
   std::unordered_map<uint32_t, uint32_t> block_index_;          // label -> structured position

@@ -132,6 +132,8 @@ void RunWorkgroup(const WorkgroupContext& c, const uint32_t group[3], WorkerStat
     const LaneMask launched = lanes == kWaveWidth ? kAllLanes : (LaneMask{1} << lanes) - 1;
     ResetWave(p, launched, &waves[v]);
     FillBuiltins(p, waves[v], group, c.count, c.ids, v);
+    waves[v].workgroup_memory = shared.data();
+    waves[v].workgroup_memory_size = uint32_t(shared.size());
     waves[v].watchdog = c.watchdog;
     waves[v].trace = traced_group && c.trace.local_index / kWaveWidth == v ? &c.trace.trace : nullptr;
   }

@@ -422,6 +422,10 @@ WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* im
         }
         break;
       case Op::kRootAddress: {
+        if (p.roots[in.aux].kind == RootKind::kDescriptorArray) {
+          ExecuteIndirectMemory(in, roots, w);
+          break;
+        }
         const uint64_t base = uint64_t(reinterpret_cast<uintptr_t>(roots[in.aux].base));
         const uint32_t* offset = in.a != kNoOperand ? w.Register(in.a) : nullptr;
         uint32_t* low = w.Register(in.dst);

@@ -86,9 +86,14 @@ void IndirectAddresses(const Inst& in, const RootMemory* roots, WaveState& w, La
       const uint32_t* high = w.Register(in.a + 1);
       const int64_t offset = int32_t(in.b);
       DeviceMemoryLookup memory;
+      // Variable pointers into workgroup memory are addresses in it.
+      const uint64_t workgroup = uint64_t(reinterpret_cast<uintptr_t>(w.workgroup_memory));
       for (LaneMask m = lanes; m != 0; m &= m - 1) {
         const uint32_t l = uint32_t(std::countr_zero(m));
-        at[l] = memory.Host(AddressAt(offset_or_low, high, l) + uint64_t(offset), bytes);
+        const uint64_t address = AddressAt(offset_or_low, high, l) + uint64_t(offset);
+        const bool in_workgroup = address >= workgroup && address - workgroup < w.workgroup_memory_size &&
+                                  w.workgroup_memory_size - (address - workgroup) >= bytes;
+        at[l] = in_workgroup ? reinterpret_cast<std::byte*>(static_cast<uintptr_t>(address)) : memory.Host(address, bytes);
       }
       return;
     }
@@ -118,6 +123,21 @@ void NarrowAddresses(const Inst& in, uint32_t access, const RootMemory* roots, W
 void ExecuteIndirectMemory(const Inst& in, const RootMemory* roots, WaveState& w) {
   std::byte* at[W];
   switch (in.op) {
+    case Op::kRootAddress: {  // into an element of a descriptor array
+      const DescriptorRange* range = TableOf<DescriptorRange>(roots[in.aux]);
+      const uint32_t* offset = in.a != kNoOperand ? w.Register(in.a) : nullptr;
+      const uint32_t* element = w.Register(in.c);
+      uint32_t* low = w.Register(in.dst);
+      uint32_t* high = w.Register(in.dst + 1);
+      for (LaneMask m = w.active; m != 0; m &= m - 1) {
+        const uint32_t l = uint32_t(std::countr_zero(m));
+        const std::byte* byte = ElementAddress(range, element[l], (offset != nullptr ? offset[l] : 0) + in.b, 1);
+        const uint64_t address = uint64_t(reinterpret_cast<uintptr_t>(byte));
+        low[l] = uint32_t(address);
+        high[l] = uint32_t(address >> 32);
+      }
+      return;
+    }
     case Op::kLoadNarrow: {
       const uint32_t bytes = NarrowAccessBytes(in.c);
       NarrowAddresses(in, in.c, roots, w, w.active, at);

@@ -171,9 +171,10 @@ enum class Op : uint16_t {
   // (WaveStatus::kEmit) so the stage can take the active lanes' outputs as
   // a vertex (ext 0) or end their strips (ext 1); aux = the stream.
   kEmit,
-  // Variable pointers into storage buffers: dst, dst + 1 = the address (as
-  // buffer device addresses are) of byte `b` + register a (kNoOperand: 0) of
-  // memory root `aux`.
+  // Variable pointers into storage buffers and workgroup memory: dst, dst + 1
+  // = the address (as buffer device addresses are) of byte `b` + register a
+  // (kNoOperand: 0) of memory root `aux`; of a kDescriptorArray root, of the
+  // element in register c (0 outside the array or the element's range).
   kRootAddress,
   // Float controls (DenormFlushToZero, RoundingModeRTZ): the float
   // environment (MXCSR) of the instructions up to the next kFloatMode.

@@ -192,7 +192,7 @@ bool ReadsOf(const Program& p, const Inst& in, const LaneKernels& kernels, std::
     case Op::kAtomicIndexed: add(in.a); add(in.c, (in.ext & kAtomicWide) != 0 ? 5 : 3); return true;
     case Op::kArrayLengthIndexed: add(in.c); return true;
     case Op::kAddressAdd: add(in.a, 2); add(in.b); return true;
-    case Op::kRootAddress: add(in.a); return true;
+    case Op::kRootAddress: add(in.a); add(in.c); return true;
     case Op::kLoadAddress: add(in.a, 2); return true;
     case Op::kStoreAddress: add(in.a, 2); add(in.c); return true;
     case Op::kAtomicAddress: add(in.a, 2); add(in.c, (in.ext & kAtomicWide) != 0 ? 4 : 2); return true;

@@ -68,6 +68,10 @@ struct WaveState {
   uint32_t pc = 0;
   uint32_t subgroup_size = kWaveWidth;  // the Program's (ResetWave)
   uint32_t saved_mxcsr = kMxcsrDefault;  // the float environment kFloatMode restores
+  // The workgroup's shared memory, where variable pointers into it point
+  // (compute_dispatch sets it; none elsewhere).
+  std::byte* workgroup_memory = nullptr;
+  uint32_t workgroup_memory_size = 0;
 
   // Runaway shaders: when set, the wave checks the watchdog every
   // kWatchdogCheckInterval back edges and stops (aborted) once it expired.

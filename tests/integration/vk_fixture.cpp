@@ -433,6 +433,7 @@ void DeviceTest::SetUp() {
     enable11.storagePushConstant16 = supported.v11.storagePushConstant16;
     enable11.storageInputOutput16 = supported.v11.storageInputOutput16;
     enable11.variablePointersStorageBuffer = supported.v11.variablePointersStorageBuffer;
+    enable11.variablePointers = supported.v11.variablePointers;
     // The descriptor indexing members of the 1.2 struct, from
     // shaderInputAttachmentArrayDynamicIndexing to runtimeDescriptorArray.
     const VkBool32* have = &supported.v12.shaderInputAttachmentArrayDynamicIndexing;

@@ -38,6 +38,22 @@ uint32_t SignedOperands(const SpirvInstruction& inst, bool glsl_set) {
   }
 }
 
+// Whether the half results of `inst` on halves are halves already: it
+// picks, negates or rounds its operands to integers (which halves hold
+// exactly), so rounding them again would do nothing.
+bool ExactOnHalves(const SpirvInstruction& inst, bool glsl_set) {
+  if (inst.op == SpvOp::OpFNegate) return true;
+  if (inst.op != SpvOp::OpExtInst || !glsl_set) return false;
+  switch (inst[3]) {
+    case GLSLstd450FAbs: case GLSLstd450FSign: case GLSLstd450Floor: case GLSLstd450Ceil: case GLSLstd450Trunc:
+    case GLSLstd450Round: case GLSLstd450RoundEven: case GLSLstd450FMin: case GLSLstd450FMax:
+    case GLSLstd450FClamp: case GLSLstd450NMin: case GLSLstd450NMax: case GLSLstd450NClamp:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 uint32_t SignedOperandsOf(spv::Op op) {
@@ -241,6 +257,7 @@ bool Compiler::CompileNarrowInstruction(const SpirvInstruction& inst, bool* hand
       Emit(Op::kShiftRightLogical, v.reg + r, v.reg + r, ConstantRegister(32 - width));
       continue;
     }
+    if (results[r] == Narrow::kHalf && ExactOnHalves(inst, glsl_set)) continue;
     EmitCanonical(results[r], v.reg + r);
   }
   return true;

@@ -733,7 +733,27 @@ inline Word FloatToHalfBits(Word bits) {
 }
 constexpr auto kHalfToFloat = [](Word a) { return U(texel::HalfToFloat(uint16_t(a))); };
 constexpr auto kFloatToHalf = [](Word a) { return FloatToHalfBits(a); };
-constexpr auto kRoundToF16 = [](Word a) { return U(texel::HalfToFloat(uint16_t(FloatToHalfBits(a)))); };
+// The float of the half nearest to a (ties to even), in float bits and
+// with selects only, so that it vectorizes: every half operation ends
+// with one. NaNs as FloatToHalfBits keeps them; past 65504 infinity.
+constexpr auto kRoundToF16 = [](Word a) {
+  const Word sign = a & 0x80000000u, magnitude = a & 0x7FFFFFFFu;
+  // Normal halves: the float's mantissa rounded to 10 bits (a carry moves
+  // into the exponent); beyond the largest half, infinity.
+  const Word normal = (magnitude + 0xFFFu + ((magnitude >> 13) & 1u)) & 0xFFFFE000u;
+  const Word finite = normal > 0x477FE000u ? 0x7F800000u : normal;
+  // Below 2^-14: whole units of 2^-24, rounded to even; float holds them exactly.
+  const Word exponent = magnitude >> 23;
+  const Word shift = exponent >= 112u ? 14u : std::min<Word>(126u - exponent, 31u);
+  const Word significand = (magnitude & 0x7FFFFFu) | 0x800000u;
+  const Word kept = significand >> shift, rest = significand & ((1u << shift) - 1u), tie = 1u << (shift - 1u);
+  const Word units = kept + Word(rest > tie || (rest == tie && (kept & 1u) != 0));
+  const Word denormal = U(float(units) * 5.9604644775390625e-8f);  // * 2^-24: exact
+  // A NaN keeps its top 10 mantissa bits (some set: quiet if none were).
+  const Word payload = magnitude & 0x007FE000u;
+  const Word nan = 0x7F800000u | (payload != 0 ? payload : 0x00400000u);
+  return sign | (magnitude > 0x7F800000u ? nan : magnitude < 0x38800000u ? denormal : finite);
+};
 // Rounded to nearest, then one half ulp toward zero where that went outward
 // (the infinity past 65504 becomes 65504).
 constexpr auto kRoundToF16TowardZero = [](Word a) {

@@ -19,6 +19,7 @@
 
 #include "spirv_exec/lane_kernels.h"
 #include "spirv_exec/wave.h"
+#include "texel/float_formats.h"
 
 namespace duet::spirv_exec {
 namespace {
@@ -267,6 +268,42 @@ TEST(SpirvExecLaneKernelsTest, HalfConversions) {
   EXPECT_EQ(F(run(Op::kRoundToF16, U(std::ldexp(3.0f, -25)))), std::ldexp(1.0f, -23));  // denormal, rounded up
   EXPECT_EQ(run(Op::kRoundToF16, U(-0.0f)), U(-0.0f));
   EXPECT_EQ(run(Op::kRoundToF16, 0x7FA00000u), 0x7FA00000u);  // a signalling NaN stays one
+}
+
+// kRoundToF16 (selects on float bits) against the scalar reference
+// (texel::FloatToHalf, HalfToFloat) on every instruction set: every half
+// and the floats half an ulp either side (ties, both signs), and a sweep of
+// all float bit patterns, NaNs and denormals included.
+TEST(SpirvExecLaneKernelsTest, RoundToF16MatchesTheScalarReferenceOnEveryIsa) {
+  const LaneKernels* sets[3];
+  const uint32_t count = AvailableLaneKernels(sets);
+  auto reference = [](uint32_t x) {
+    const uint32_t magnitude = x & 0x7FFFFFFFu;
+    if (magnitude > 0x7F800000u) {  // NaN: the top mantissa bits, some set
+      const uint32_t payload = magnitude & 0x007FE000u;
+      return (x & 0x80000000u) | 0x7F800000u | (payload != 0 ? payload : 0x00400000u);
+    }
+    return U(texel::HalfToFloat(texel::FloatToHalf(F(x))));
+  };
+  std::vector<uint32_t> inputs;
+  for (uint32_t h = 0; h < 0x8000; ++h) {
+    const uint32_t f = U(texel::HalfToFloat(uint16_t(h)));
+    for (uint32_t x : {f, f + 0x1000u, f - 0x1000u, f + 0xFFFu, f + 0x1001u}) {
+      inputs.push_back(x);
+      inputs.push_back(x | 0x80000000u);
+    }
+  }
+  for (uint64_t x = 0; x <= 0xFFFFFFFFu; x += 4099) inputs.push_back(uint32_t(x));
+  for (uint32_t s = 0; s < count; ++s) {
+    const LaneKernels& k = *sets[s];
+    uint32_t a[W], out[W];
+    for (size_t i = 0; i < inputs.size(); i += W) {
+      for (uint32_t l = 0; l < W; ++l) a[l] = inputs[std::min(i + l, inputs.size() - 1)];
+      k.op[uint16_t(Op::kRoundToF16)][0](out, a, a, a, kAllLanes);
+      for (uint32_t l = 0; l < W; ++l)
+        ASSERT_EQ(out[l], reference(a[l])) << k.isa << " " << std::hex << a[l];
+    }
+  }
 }
 
 TEST(SpirvExecLaneKernelsTest, LoadsAndStoresStayInRange) {

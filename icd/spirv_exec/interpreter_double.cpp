@@ -18,8 +18,8 @@ using lanes::F;
 using lanes::U;
 using lanes::W;
 
-double D(uint64_t bits) { return std::bit_cast<double>(bits); }
-uint64_t Bits(double d) { return std::bit_cast<uint64_t>(d); }
+[[gnu::always_inline]] inline double D(uint64_t bits) { return std::bit_cast<double>(bits); }
+[[gnu::always_inline]] inline uint64_t Bits(double d) { return std::bit_cast<uint64_t>(d); }
 
 // Lane l of the pair from register r.
 uint64_t PairAt(WaveState& w, uint32_t reg, uint32_t l) {
@@ -27,10 +27,10 @@ uint64_t PairAt(WaveState& w, uint32_t reg, uint32_t l) {
 }
 
 // fmin and fmax as selects (which vectorize): a NaN operand gives the other.
-double Min(double a, double b) { return (a < b || b != b) ? a : b; }
-double Max(double a, double b) { return (a > b || b != b) ? a : b; }
+[[gnu::always_inline]] inline double Min(double a, double b) { return (a < b || b != b) ? a : b; }
+[[gnu::always_inline]] inline double Max(double a, double b) { return (a > b || b != b) ? a : b; }
 
-double Binary(DoubleOp op, double a, double b) {
+[[gnu::always_inline]] inline double Binary(DoubleOp op, double a, double b) {
   switch (op) {
     case DoubleOp::kAdd: return a + b;
     case DoubleOp::kSub: return a - b;
@@ -46,7 +46,7 @@ double Binary(DoubleOp op, double a, double b) {
   }
 }
 
-double Ternary(DoubleOp op, double a, double b, double c) {
+[[gnu::always_inline]] inline double Ternary(DoubleOp op, double a, double b, double c) {
   switch (op) {
     case DoubleOp::kFma: return std::fma(a, b, c);
     case DoubleOp::kClamp:
@@ -59,7 +59,7 @@ double Ternary(DoubleOp op, double a, double b, double c) {
   }
 }
 
-double Unary(DoubleOp op, double a) {
+[[gnu::always_inline]] inline double Unary(DoubleOp op, double a) {
   switch (op) {
     case DoubleOp::kNegate: return -a;
     case DoubleOp::kAbs: return std::fabs(a);
@@ -83,7 +83,7 @@ double Unary(DoubleOp op, double a) {
   }
 }
 
-bool Compare(DoubleOp op, double a, double b) {
+[[gnu::always_inline]] inline bool Compare(DoubleOp op, double a, double b) {
   const bool unordered = std::isnan(a) || std::isnan(b);
   switch (op) {
     case DoubleOp::kOrdEqual: return !unordered && a == b;
@@ -136,69 +136,92 @@ uint64_t Lane(const Inst& in, WaveState& w, DoubleOp op, uint32_t l) {
   }
 }
 
-// The hot operations run as one loop per operation over all lanes (inactive
-// ones compute unused values; IEEE exceptions are masked), on operands
-// gathered into doubles, so that the compiler can vectorize them.
-void Gather(WaveState& w, uint32_t reg, double* out) {
-  const uint32_t *low = w.Register(reg), *high = w.Register(reg + 1);
-  for (uint32_t l = 0; l < W; ++l) out[l] = D(uint64_t{low[l]} | uint64_t{high[l]} << 32);
-}
+// The hot operations run as one fused loop per operation over all lanes:
+// each lane's operands joined from their register pairs, computed, and its
+// result split into the destination pair where the lane is active
+// (inactive lanes compute unused values; IEEE exceptions are masked). The
+// loops are written so that the compiler vectorizes them, and built for
+// AVX-512 and AVX2 as well as the baseline (target_clones on WholeWave,
+// into which they are all inlined).
+struct PairLanes {
+  const uint32_t* low;
+  const uint32_t* high;
+  [[gnu::always_inline]] double operator[](uint32_t l) const { return D(uint64_t{low[l]} | uint64_t{high[l]} << 32); }
+};
 
 template <DoubleOp kOp>
-void BinaryLanes(WaveState& w, const Inst& in, uint64_t* out) {
-  alignas(64) double a[W], b[W];
-  Gather(w, in.a, a);
-  Gather(w, in.b, b);
+[[gnu::always_inline]] inline void BinaryLanes(PairLanes a, PairLanes b, uint64_t* out) {
   for (uint32_t l = 0; l < W; ++l) out[l] = Bits(Binary(kOp, a[l], b[l]));
 }
 
 template <DoubleOp kOp>
-void TernaryLanes(WaveState& w, const Inst& in, uint64_t* out) {
-  alignas(64) double a[W], b[W], c[W];
-  Gather(w, in.a, a);
-  Gather(w, in.b, b);
-  Gather(w, in.c, c);
+[[gnu::always_inline]] inline void TernaryLanes(PairLanes a, PairLanes b, PairLanes c, uint64_t* out) {
   for (uint32_t l = 0; l < W; ++l) out[l] = Bits(Ternary(kOp, a[l], b[l], c[l]));
 }
 
 template <DoubleOp kOp>
-void UnaryLanes(WaveState& w, const Inst& in, uint64_t* out) {
-  alignas(64) double a[W];
-  Gather(w, in.a, a);
+[[gnu::always_inline]] inline void UnaryLanes(PairLanes a, uint64_t* out) {
   for (uint32_t l = 0; l < W; ++l) out[l] = Bits(Unary(kOp, a[l]));
 }
 
 template <DoubleOp kOp>
-void CompareLanes(WaveState& w, const Inst& in, uint64_t* out) {
-  alignas(64) double a[W], b[W];
-  Gather(w, in.a, a);
-  Gather(w, in.b, b);
+[[gnu::always_inline]] inline void CompareLanes(PairLanes a, PairLanes b, uint64_t* out) {
   for (uint32_t l = 0; l < W; ++l) out[l] = Compare(kOp, a[l], b[l]);
 }
 
-// False for the operations without a whole-wave loop.
-bool AllLanes(DoubleOp op, WaveState& w, const Inst& in, uint64_t* out) {
+// The active lanes' results into the destination pair (its low register
+// only for a one-register result).
+[[gnu::always_inline]] inline void Split(const uint64_t* out, uint32_t* low, uint32_t* high, LaneMask active) {
+  if (active == kAllLanes) {
+    for (uint32_t l = 0; l < W; ++l) low[l] = uint32_t(out[l]);
+    if (high != nullptr)
+      for (uint32_t l = 0; l < W; ++l) high[l] = uint32_t(out[l] >> 32);
+    return;
+  }
+  for (LaneMask m = active; m != 0; m &= m - 1) {
+    const uint32_t l = uint32_t(std::countr_zero(m));
+    low[l] = uint32_t(out[l]);
+    if (high != nullptr) high[l] = uint32_t(out[l] >> 32);
+  }
+}
+
+// False for the operations without a whole-wave loop. Results go to a
+// scratch array first: the destination may be an operand.
+__attribute__((target_clones("avx512f", "avx2", "default"))) bool WholeWave(DoubleOp op, WaveState& w, const Inst& in,
+                                                                           LaneMask active) {
+  const PairLanes a{w.Register(in.a), w.Register(in.a + 1)};
+  const PairLanes b{w.Register(in.b), w.Register(in.b + 1)};
+  alignas(64) uint64_t out[W];
+  bool pair = true;
   switch (op) {
-    case DoubleOp::kAdd: BinaryLanes<DoubleOp::kAdd>(w, in, out); return true;
-    case DoubleOp::kSub: BinaryLanes<DoubleOp::kSub>(w, in, out); return true;
-    case DoubleOp::kMul: BinaryLanes<DoubleOp::kMul>(w, in, out); return true;
-    case DoubleOp::kDiv: BinaryLanes<DoubleOp::kDiv>(w, in, out); return true;
-    case DoubleOp::kMin: BinaryLanes<DoubleOp::kMin>(w, in, out); return true;
-    case DoubleOp::kMax: BinaryLanes<DoubleOp::kMax>(w, in, out); return true;
-    case DoubleOp::kFma: TernaryLanes<DoubleOp::kFma>(w, in, out); return true;
-    case DoubleOp::kClamp: TernaryLanes<DoubleOp::kClamp>(w, in, out); return true;
-    case DoubleOp::kMix: TernaryLanes<DoubleOp::kMix>(w, in, out); return true;
-    case DoubleOp::kNegate: UnaryLanes<DoubleOp::kNegate>(w, in, out); return true;
-    case DoubleOp::kAbs: UnaryLanes<DoubleOp::kAbs>(w, in, out); return true;
-    case DoubleOp::kFloor: UnaryLanes<DoubleOp::kFloor>(w, in, out); return true;
-    case DoubleOp::kSqrt: UnaryLanes<DoubleOp::kSqrt>(w, in, out); return true;
-    case DoubleOp::kOrdLess: CompareLanes<DoubleOp::kOrdLess>(w, in, out); return true;
-    case DoubleOp::kOrdLessEqual: CompareLanes<DoubleOp::kOrdLessEqual>(w, in, out); return true;
-    case DoubleOp::kOrdGreater: CompareLanes<DoubleOp::kOrdGreater>(w, in, out); return true;
-    case DoubleOp::kOrdGreaterEqual: CompareLanes<DoubleOp::kOrdGreaterEqual>(w, in, out); return true;
-    case DoubleOp::kOrdEqual: CompareLanes<DoubleOp::kOrdEqual>(w, in, out); return true;
+    case DoubleOp::kAdd: BinaryLanes<DoubleOp::kAdd>(a, b, out); break;
+    case DoubleOp::kSub: BinaryLanes<DoubleOp::kSub>(a, b, out); break;
+    case DoubleOp::kMul: BinaryLanes<DoubleOp::kMul>(a, b, out); break;
+    case DoubleOp::kDiv: BinaryLanes<DoubleOp::kDiv>(a, b, out); break;
+    case DoubleOp::kMin: BinaryLanes<DoubleOp::kMin>(a, b, out); break;
+    case DoubleOp::kMax: BinaryLanes<DoubleOp::kMax>(a, b, out); break;
+    case DoubleOp::kFma:
+    case DoubleOp::kClamp:
+    case DoubleOp::kMix: {
+      const PairLanes c{w.Register(in.c), w.Register(in.c + 1)};
+      if (op == DoubleOp::kFma) TernaryLanes<DoubleOp::kFma>(a, b, c, out);
+      if (op == DoubleOp::kClamp) TernaryLanes<DoubleOp::kClamp>(a, b, c, out);
+      if (op == DoubleOp::kMix) TernaryLanes<DoubleOp::kMix>(a, b, c, out);
+      break;
+    }
+    case DoubleOp::kNegate: UnaryLanes<DoubleOp::kNegate>(a, out); break;
+    case DoubleOp::kAbs: UnaryLanes<DoubleOp::kAbs>(a, out); break;
+    case DoubleOp::kFloor: UnaryLanes<DoubleOp::kFloor>(a, out); break;
+    case DoubleOp::kSqrt: UnaryLanes<DoubleOp::kSqrt>(a, out); break;
+    case DoubleOp::kOrdLess: CompareLanes<DoubleOp::kOrdLess>(a, b, out), pair = false; break;
+    case DoubleOp::kOrdLessEqual: CompareLanes<DoubleOp::kOrdLessEqual>(a, b, out), pair = false; break;
+    case DoubleOp::kOrdGreater: CompareLanes<DoubleOp::kOrdGreater>(a, b, out), pair = false; break;
+    case DoubleOp::kOrdGreaterEqual: CompareLanes<DoubleOp::kOrdGreaterEqual>(a, b, out), pair = false; break;
+    case DoubleOp::kOrdEqual: CompareLanes<DoubleOp::kOrdEqual>(a, b, out), pair = false; break;
     default: return false;
   }
+  Split(out, w.Register(in.dst), pair ? w.Register(in.dst + 1) : nullptr, active);
+  return true;
 }
 
 }  // namespace
@@ -210,10 +233,10 @@ void ExecuteDoubleInstruction(const Inst& in, WaveState& w) {
   if (op == DoubleOp::kDeterminant) return ExecuteDoubleDeterminant(in.ext, w.Register(in.dst), w.Register(in.a), active);
   if (op == DoubleOp::kMatrixInverse)
     return ExecuteDoubleMatrixInverse(in.ext, w.Register(in.dst), w.Register(in.a), active);
+  if (WholeWave(op, w, in, active)) return;
   // Results go to a scratch copy first: dst may overlap an operand.
   alignas(64) uint64_t out[W];
-  if (!AllLanes(op, w, in, out))
-    for (uint32_t l = 0; l < W; ++l) out[l] = ((active >> l) & 1) != 0 ? Lane(in, w, op, l) : 0;
+  for (uint32_t l = 0; l < W; ++l) out[l] = ((active >> l) & 1) != 0 ? Lane(in, w, op, l) : 0;
   lanes::ForActive(active, w.Register(in.dst), [&](uint32_t l) { return uint32_t(out[l]); });
   if (DoubleShapeOf(op, in.ext).result == 2)
     lanes::ForActive(active, w.Register(in.dst + 1), [&](uint32_t l) { return uint32_t(out[l] >> 32); });

@@ -495,6 +495,8 @@ bool Compiler::CompileBlock(const SpirvBlock& block) {
     const SpirvInstruction& inst = block.body[i];
     if (inst.op == SpvOp::OpPhi) continue;  // written by the incoming edges
     bool handled = false;
+    if (!CompileNonSemantic(inst, &handled)) return false;
+    if (handled) continue;
     const uint32_t float_mode = FloatModeOf(inst);
     const std::vector<std::pair<uint32_t, CompiledValue>> unflushed = FlushHalfOperands(inst);
     if (float_mode != 0) Emit(Op::kFloatMode, 0, 0, 0, float_mode);

@@ -145,6 +145,7 @@ class Compiler {
   bool CompileGlslInstruction(const SpirvInstruction& inst);                   // compile_glsl.cpp
   bool CompileImageInstruction(const SpirvInstruction& inst, bool* handled);   // compile_image.cpp
   bool CompileGroupInstruction(const SpirvInstruction& inst, bool* handled);   // compile_group.cpp
+  bool CompileNonSemantic(const SpirvInstruction& inst, bool* handled);        // compile_debug_printf.cpp
   // Float controls (compile_float_mode.cpp): the bit width of a float (or
   // vector or matrix of them) type, 0 for others; the MXCSR `inst` runs
   // under (0: the default).

@@ -18,6 +18,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "spirv_exec/debug_printf.h"
 #include "spirv_exec/glsl_std450.h"
 #include "spirv_exec/atomic_operation.h"
 #include "spirv_exec/interpreter_group.h"
@@ -413,6 +414,9 @@ WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* im
       case Op::kBarrier:
         if constexpr (kTrace) TraceInstruction(p, pc, w, active_before);
         return WaveStatus::kAtBarrier;
+      case Op::kPrint:
+        ExecutePrint(p, in, w);
+        break;
       case Op::kFloatMode:
         if (in.c != 0) {
           w.saved_mxcsr = _mm_getcsr();

@@ -180,6 +180,21 @@ enum class Op : uint16_t {
   // environment (MXCSR) of the instructions up to the next kFloatMode.
   // c != 0: save the current one and set c; c == 0: restore the saved one.
   kFloatMode,
+  // debugPrintfEXT (NonSemantic.DebugPrintf): each active invocation logs
+  // Program::prints[aux] formatted with its values (debug_printf.cpp).
+  kPrint,
+};
+
+// One debugPrintfEXT: its format and, per argument, its registers.
+struct PrintArgument {
+  enum class Kind : uint8_t { kUint, kInt, kFloat, kDouble, kUint64, kInt64, kBool };
+  uint32_t reg = 0;
+  uint32_t components = 1;  // a vector's (64-bit components take two registers each)
+  Kind kind = Kind::kUint;
+};
+struct PrintCall {
+  std::string format;
+  std::vector<PrintArgument> arguments;
 };
 
 // The MXCSR of a kFloatMode: all exceptions masked, plus these.
@@ -551,6 +566,7 @@ struct Program {
   // captured outputs and each buffer's vertex stride (XfbStride).
   bool transform_feedback = false;
   std::vector<XfbOutput> xfb_outputs;
+  std::vector<PrintCall> prints;  // kPrint's
   uint32_t xfb_strides[4] = {};
 };
 

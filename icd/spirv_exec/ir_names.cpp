@@ -86,6 +86,7 @@ const char* OpName(Op op) {
     case Op::kKill: return "Kill";
     case Op::kBarrier: return "Barrier";
     case Op::kFloatMode: return "FloatMode";
+    case Op::kPrint: return "Print";
     case Op::kEmit: return "Emit";
     case Op::kRootAddress: return "RootAddress";
     case Op::kImageRead: return "ImageRead";
@@ -150,6 +151,7 @@ bool OpWritesDst(Op op) {
     case Op::kImageWrite:
     case Op::kDemote:
     case Op::kFloatMode:
+    case Op::kPrint:
       return false;
     default:
       return true;

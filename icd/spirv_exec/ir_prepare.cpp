@@ -87,6 +87,7 @@ bool WritesOf(const Inst& in, const LaneKernels& kernels, Writes* writes) {
     case Op::kEmit:
     case Op::kDemote:
     case Op::kFloatMode:
+    case Op::kPrint:
       *writes = {};
       return true;
     case Op::kGlslUnpack: *writes = {in.dst, in.b}; return true;
@@ -193,6 +194,14 @@ bool ReadsOf(const Program& p, const Inst& in, const LaneKernels& kernels, std::
     case Op::kArrayLengthIndexed: add(in.c); return true;
     case Op::kAddressAdd: add(in.a, 2); add(in.b); return true;
     case Op::kRootAddress: add(in.a); add(in.c); return true;
+    case Op::kPrint:
+      if (in.aux >= p.prints.size()) return false;
+      for (const PrintArgument& arg : p.prints[in.aux].arguments)
+        add(arg.reg, arg.components * (arg.kind == PrintArgument::Kind::kDouble || arg.kind == PrintArgument::Kind::kUint64 ||
+                                               arg.kind == PrintArgument::Kind::kInt64
+                                           ? 2
+                                           : 1));
+      return true;
     case Op::kLoadAddress: add(in.a, 2); return true;
     case Op::kStoreAddress: add(in.a, 2); add(in.c); return true;
     case Op::kAtomicAddress: add(in.a, 2); add(in.c, (in.ext & kAtomicWide) != 0 ? 4 : 2); return true;

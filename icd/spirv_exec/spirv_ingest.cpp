@@ -86,6 +86,21 @@ std::vector<uint32_t> QuantizeSpecConstants(const std::vector<uint32_t>& words) 
   return out;
 }
 
+// Whether the module imports NonSemantic.DebugPrintf (debugPrintfEXT).
+bool ImportsDebugPrintf(const std::vector<uint32_t>& words) {
+  constexpr uint32_t kOpExtInstImport = 11;
+  static constexpr char kName[] = "NonSemantic.DebugPrintf";
+  for (size_t at = 5; at < words.size();) {
+    const uint32_t count = words[at] >> 16;
+    if (count == 0 || at + count > words.size()) return false;
+    if ((words[at] & 0xFFFF) == kOpExtInstImport && (count - 2) * 4 >= sizeof kName &&
+        std::memcmp(&words[at + 2], kName, sizeof kName) == 0)
+      return true;
+    at += count;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool PrepareModule(const std::vector<uint32_t>& words, const VkSpecializationInfo* specialization,
@@ -109,8 +124,9 @@ bool PrepareModule(const std::vector<uint32_t>& words, const VkSpecializationInf
   spvtools::Optimizer specialize(kTargetEnvironment);
   specialize.SetMessageConsumer(Collect(error));
   if (!spec_values.empty()) specialize.RegisterPass(spvtools::CreateSetSpecConstantDefaultValuePass(spec_values));
-  // Non-semantic instructions (debug info, reflection) carry nothing to run.
-  specialize.RegisterPass(spvtools::CreateStripNonSemanticInfoPass());
+  // Non-semantic instructions (debug info, reflection) carry nothing to run,
+  // but debugPrintfEXT's do: with them, the compiler skips the others.
+  if (!ImportsDebugPrintf(words)) specialize.RegisterPass(spvtools::CreateStripNonSemanticInfoPass());
   specialize.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass());
   const std::vector<uint32_t> inlinable = WithoutDontInline(SpellOutNarrowVectorBitcasts(words));
   std::vector<uint32_t> specialized;

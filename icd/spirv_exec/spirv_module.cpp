@@ -101,7 +101,16 @@ bool ParseSpirvModule(std::vector<uint32_t> words, SpirvModule* module, std::str
     switch (op) {
       case Op::OpExtInstImport: {
         uint32_t used = 0;
-        module->ext_inst_sets[inst[0]] = LiteralString(inst.words + 1, inst.word_count - 1, &used) == "GLSL.std.450";
+        const std::string name = LiteralString(inst.words + 1, inst.word_count - 1, &used);
+        module->ext_inst_sets[inst[0]] = name == "GLSL.std.450"                ? kGlslStd450Set
+                                         : name == "NonSemantic.DebugPrintf"  ? kDebugPrintfSet
+                                         : name.rfind("NonSemantic.", 0) == 0 ? kNonSemanticSet
+                                                                              : 0;
+        break;
+      }
+      case Op::OpString: {
+        uint32_t used = 0;
+        module->strings[inst[0]] = LiteralString(inst.words + 1, inst.word_count - 1, &used);
         break;
       }
       case Op::OpEntryPoint: {

@@ -102,6 +102,11 @@ struct SpirvEntryPoint {
   uint32_t flush_widths = 0, toward_zero_widths = 0;
 };
 
+// What an OpExtInstImport imports (SpirvModule::ext_inst_sets).
+inline constexpr uint32_t kGlslStd450Set = 1;
+inline constexpr uint32_t kDebugPrintfSet = 2;   // NonSemantic.DebugPrintf: debugPrintfEXT
+inline constexpr uint32_t kNonSemanticSet = 3;   // other NonSemantic.*: nothing to run
+
 struct SpirvModule {
   std::vector<uint32_t> words;
   std::unordered_map<uint32_t, SpirvType> types;
@@ -109,7 +114,8 @@ struct SpirvModule {
                                                              // OpSpecConstantOp
   std::unordered_map<uint32_t, Decorations> decorations;
   std::unordered_map<uint32_t, SpirvInstruction> variables;  // module-scope OpVariable
-  std::unordered_map<uint32_t, uint32_t> ext_inst_sets;      // id -> 1 for GLSL.std.450, 0 otherwise
+  std::unordered_map<uint32_t, uint32_t> ext_inst_sets;      // id -> k*Set below, 0 for others
+  std::unordered_map<uint32_t, std::string> strings;         // OpString
   std::vector<SpirvEntryPoint> entry_points;
   std::vector<SpirvFunction> functions;
   uint32_t workgroup_size_builtin = 0;  // a constant decorated BuiltIn WorkgroupSize

@@ -133,8 +133,8 @@ VKAPI_ATTR VkResult VKAPI_CALL GetPhysicalDeviceToolProperties(VkPhysicalDevice,
   return VK_SUCCESS;
 }
 
-// External memory: opaque fds and host allocations (memory.cpp); no
-// external fence or semaphore handle types.
+// External memory: opaque fds and host allocations (memory.cpp); fences
+// and semaphores: opaque fds (objects/sync.cpp).
 VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceExternalBufferProperties(VkPhysicalDevice,
                                                                      const VkPhysicalDeviceExternalBufferInfo* pInfo,
                                                                      VkExternalBufferProperties* pProperties) {
@@ -142,18 +142,24 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceExternalBufferProperties(VkPhysicalD
 }
 
 VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceExternalFenceProperties(VkPhysicalDevice,
-                                                                    const VkPhysicalDeviceExternalFenceInfo*,
+                                                                    const VkPhysicalDeviceExternalFenceInfo* pInfo,
                                                                     VkExternalFenceProperties* pProperties) {
-  pProperties->exportFromImportedHandleTypes = 0;
-  pProperties->compatibleHandleTypes = 0;
-  pProperties->externalFenceFeatures = 0;
+  const bool opaque = pInfo->handleType == VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT;
+  const VkExternalFenceHandleTypeFlags types = opaque ? VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT : 0;
+  pProperties->exportFromImportedHandleTypes = types;
+  pProperties->compatibleHandleTypes = types;
+  pProperties->externalFenceFeatures =
+      opaque ? VK_EXTERNAL_FENCE_FEATURE_EXPORTABLE_BIT | VK_EXTERNAL_FENCE_FEATURE_IMPORTABLE_BIT : 0;
 }
 
 VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceExternalSemaphoreProperties(
-    VkPhysicalDevice, const VkPhysicalDeviceExternalSemaphoreInfo*, VkExternalSemaphoreProperties* pProperties) {
-  pProperties->exportFromImportedHandleTypes = 0;
-  pProperties->compatibleHandleTypes = 0;
-  pProperties->externalSemaphoreFeatures = 0;
+    VkPhysicalDevice, const VkPhysicalDeviceExternalSemaphoreInfo* pInfo, VkExternalSemaphoreProperties* pProperties) {
+  const bool opaque = pInfo->handleType == VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+  const VkExternalSemaphoreHandleTypeFlags types = opaque ? VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT : 0;
+  pProperties->exportFromImportedHandleTypes = types;
+  pProperties->compatibleHandleTypes = types;
+  pProperties->externalSemaphoreFeatures =
+      opaque ? VK_EXTERNAL_SEMAPHORE_FEATURE_EXPORTABLE_BIT | VK_EXTERNAL_SEMAPHORE_FEATURE_IMPORTABLE_BIT : 0;
 }
 
 }  // namespace duet::api

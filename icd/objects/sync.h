@@ -10,18 +10,37 @@
 #include <cstdint>
 #include <utility>
 
+#include "objects/sync_payload.h"
 #include "util/object.h"
 
 namespace duet {
 
 struct Device;
 
+// A payload imported with VK_*_IMPORT_TEMPORARY_BIT stands in for the
+// object's own until a semaphore's next wait or a fence's reset.
+struct ImportablePayload {
+  SyncPayload own, temporary;
+  bool temporary_active = false;
+
+  SyncPayload& Current() { return temporary_active ? temporary : own; }
+  const SyncPayload& Current() const { return temporary_active ? temporary : own; }
+  void EndTemporary() {
+    if (!temporary_active) return;
+    temporary.Release();
+    temporary_active = false;
+  }
+};
+
 struct Fence : NonDispatchableObject {
   DUET_OBJECT_TYPE(VkFence, VK_OBJECT_TYPE_FENCE);
 
   Fence() : NonDispatchableObject(kObjectType) {}
 
-  bool signaled = false;
+  bool Signaled() const { return payload.Current().Load() != 0; }
+  void SetSignaled(bool signaled) { payload.Current().Store(signaled ? 1 : 0); }
+
+  ImportablePayload payload;  // 1 while signaled
 };
 
 struct Semaphore : NonDispatchableObject {
@@ -29,9 +48,12 @@ struct Semaphore : NonDispatchableObject {
 
   Semaphore() : NonDispatchableObject(kObjectType) {}
 
+  uint64_t Value() const { return payload.Current().Load(); }
+  void SetValue(uint64_t value) { payload.Current().Store(value); }
+
   VkSemaphoreType type = VK_SEMAPHORE_TYPE_BINARY;
   // Timeline: the counter. Binary: 1 while signaled, 0 after a wait consumed it.
-  uint64_t value = 0;
+  ImportablePayload payload;
 };
 
 struct Event : NonDispatchableObject {

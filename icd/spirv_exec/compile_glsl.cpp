@@ -235,15 +235,37 @@ bool Compiler::CompileGlslInstruction(const SpirvInstruction& inst) {
     case GLSLstd450InterpolateAtSample:
     case GLSLstd450InterpolateAtOffset: {
       // Fragment inputs are interpolated once per pixel, at its centre.
-      // Without multisampling that is also the centroid (the only sample);
-      // at a sample or an offset it is an approximation, to be replaced
-      // when the rasterizer can interpolate at any point of the pixel.
+      // Without multisampling that is also the centroid (the only sample).
+      // At an offset from the centre, the value moves along the input's
+      // fine derivatives (exact for inputs linear in screen space, first
+      // order for perspective ones), unless the shader runs per sample
+      // (its inputs are then at the sample, not the centre). At a sample it
+      // stays an approximation, to be replaced when the rasterizer can
+      // interpolate at any point.
       const CompiledValue& input = Value(inst[4]);
       if (input.kind != CompiledValue::Kind::kPointer || input.pointer.builtin_register == kNoRegister)
         return Fail("interpolateAt* of something other than a stage input");
       const PointerValue p = input.pointer;  // (Define may move values_)
       const CompiledValue& v = Define(inst[1], inst[0], count);
-      return LoadThrough(p, inst[0], v.reg);
+      if (!LoadThrough(p, inst[0], v.reg)) return false;
+      bool per_sample = program_.BuiltinInput(uint32_t(spv::BuiltIn::SampleId)) != UINT32_MAX ||
+                        program_.BuiltinInput(uint32_t(spv::BuiltIn::SamplePosition)) != UINT32_MAX;
+      for (const InterfaceSlot& slot : program_.inputs) per_sample = per_sample || slot.sample;
+      if (op != GLSLstd450InterpolateAtOffset || program_.stage != ShaderStage::kFragment || per_sample) return true;
+      const CompiledValue& offset = Value(inst[5]);
+      if (offset.count < 2) return Fail("interpolateAtOffset without a vec2 offset");
+      program_.uses_derivatives = true;
+      constexpr uint16_t kFine = 1;
+      const uint32_t dx = NewRegisters(1), dy = NewRegisters(1);
+      for (uint32_t c = 0; c < count; ++c) {
+        Emit(Op::kDerivX, dx, v.reg + c, 0, 0, kFine);
+        Emit(Op::kDerivY, dy, v.reg + c, 0, 0, kFine);
+        Emit(Op::kFMul, dx, dx, offset.reg);
+        Emit(Op::kFMul, dy, dy, offset.reg + 1);
+        Emit(Op::kFAdd, v.reg + c, v.reg + c, dx);
+        Emit(Op::kFAdd, v.reg + c, v.reg + c, dy);
+      }
+      return true;
     }
     default:
       return Fail("unsupported GLSL.std.450 instruction " + std::to_string(op));

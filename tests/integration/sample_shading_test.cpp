@@ -14,6 +14,7 @@
 #include "graphics_fixture.h"
 #include "shaders/centroid_interpolation.frag.h"
 #include "shaders/flat_color.frag.h"
+#include "shaders/offset_interpolation.frag.h"
 #include "shaders/pixel_position.vert.h"
 #include "shaders/sample_builtins.frag.h"
 #include "shaders/sample_fragcoord.frag.h"
@@ -325,6 +326,15 @@ TEST_F(SampleShadingTest, SampleInputsAreInterpolatedAtEachSample) {
                    "fract(x)^2");
   ExpectEveryPixel(pixels, 1, ResolvedAverage([](int s) { return kPositions[s][1] * kPositions[s][1]; }),
                    "fract(y)^2");
+}
+
+TEST_F(SampleShadingTest, InterpolateAtOffsetMovesFromThePixelCentre) {
+  PipelineDesc desc = RectPipeline(Module(kOffsetInterpolationFrag), kExtent);
+  desc.vertex = Module(kPixelPositionVert);
+  const std::vector<uint32_t> pixels = RenderResolved(desc, FullRect());
+  ExpectEveryPixel(pixels, 0, Unorm8(0.75), "x at the offset");
+  ExpectEveryPixel(pixels, 1, Unorm8(0.125), "y at the offset");
+  ExpectEveryPixel(pixels, 2, Unorm8(0.5), "x at the centre");
 }
 
 TEST_F(SampleShadingTest, CentroidInputsOfPartlyCoveredPixelsLieInsideThePrimitive) {

@@ -82,7 +82,9 @@ TEST(SpirvExecWaveTest, DemotedLanesRunOnButStoreNothing) {
     EXPECT_EQ(F(wave.Register(result)[l]), helper ? 1.0f : 0.0f) << "helperInvocationEXT() in lane " << l;
     EXPECT_EQ(F(wave.Register(result + 1)[l]), 2.0f) << "dFdxFine sees the demoted neighbours, lane " << l;
     EXPECT_EQ(F(wave.Register(result + 2)[l]), float(l) + 0.5f) << "interpolateAtCentroid, lane " << l;
-    EXPECT_EQ(F(wave.Register(result + 3)[l]), float(l) + 0.5f) << "interpolateAtOffset, lane " << l;
+    // color.w grows by 1 along a quad's rows and by 2 down its columns:
+    // at offset (0.25, -0.25) it is 0.25 - 0.5 less than at the centre.
+    EXPECT_EQ(F(wave.Register(result + 3)[l]), float(l) + 0.25f) << "interpolateAtOffset, lane " << l;
   }
 }
 

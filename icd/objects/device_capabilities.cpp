@@ -93,6 +93,9 @@ DeviceFeatures MakeFeatures() {
   // ETC2 and EAC, decoded the same way (texel/etc2_decode;
   // tests/unit/texel_etc2_decode_test.cpp, texture_compression_etc2_test.cpp).
   f.core.textureCompressionETC2 = VK_TRUE;
+  // ASTC LDR, every block size (texel/astc_decode; checked against libastcenc
+  // in tests/unit/texel_astc_decode_test.cpp, texture_compression_astc_test.cpp).
+  f.core.textureCompressionASTC_LDR = VK_TRUE;
 
   // Arrays of descriptors indexed per lane (spirv_exec: k*Indexed ops and
   // kImageArray), whatever the index and whatever the descriptors the

@@ -19,8 +19,8 @@ constexpr uint32_t W = kWaveWidth;
 
 // Where texel (x, y, z/layer) of a view's level lives: the texel block
 // holding it, or nullptr outside the level. A view of a block-compressed
-// image sees its blocks as 4x4 texels through a compressed view of the
-// image's class (view_block 4), or as one texel each through an uncompressed
+// image sees its blocks as their texels (4x4 to 12x12) through a compressed
+// view of the image's class, or as one texel each through an uncompressed
 // view (BLOCK_TEXEL_VIEW_COMPATIBLE, view_block 1).
 struct ViewTexels {
   const ImageView* view;
@@ -67,15 +67,13 @@ struct ViewTexels {
     return a.Block(uint32_t(x) / view_block_width, uint32_t(y) / view_block_height, uint32_t(z));
   }
 
-  // A texel of a block-compressed (BC) view: its line of its block decoded
-  // up to it. Returns false outside the level.
+  // A texel of a block-compressed view, decoded from its block. Returns
+  // false outside the level.
   bool LoadCompressed(int32_t x, int32_t y, int32_t z, texel::TexelValue* out) const {
     const std::byte* block = Texel(x, y, z);
     if (block == nullptr) return false;
-    texel::TexelValue line[4];
-    const uint32_t column = uint32_t(x) % view_block_width;
-    texel::DecodeBlockRow(view->format, block, uint32_t(y) % view_block_height, column + 1, line);
-    *out = line[column];
+    *out = texel::DecodeBlockTexel(view->format, block, uint32_t(x) % view_block_width,
+                                   uint32_t(y) % view_block_height);
     return true;
   }
 };

@@ -26,11 +26,13 @@ constexpr VkFormatFeatureFlags2 kWithoutFormat =
 constexpr VkFormat kLastCoreFormat = VK_FORMAT_ASTC_12x12_SRGB_BLOCK;
 
 // Of the compressed formats, the BC family (textureCompressionBC: BC1-BC7
-// decode in texel/bc_decode*) and ETC2/EAC (textureCompressionETC2:
-// texel/etc2_decode). ASTC has no decoder.
+// decode in texel/bc_decode*), ETC2/EAC (textureCompressionETC2:
+// texel/etc2_decode) and ASTC LDR (textureCompressionASTC_LDR:
+// texel/astc_decode). ASTC HDR and 3D ASTC have no decoder.
 bool IsSupported(const FormatInfo& f) {
   const bool compression_ok = f.compression == Compression::kNone || f.compression == Compression::kBC ||
-                              f.compression == Compression::kETC2 || f.compression == Compression::kEAC;
+                              f.compression == Compression::kETC2 || f.compression == Compression::kEAC ||
+                              f.compression == Compression::kASTC_LDR;
   const bool known = f.format <= kLastCoreFormat || f.format == VK_FORMAT_A4R4G4B4_UNORM_PACK16 ||
                      f.format == VK_FORMAT_A4B4G4R4_UNORM_PACK16;  // VK_EXT_4444_formats
   return known && compression_ok && f.plane_count == 1 && !f.chroma_subsampled &&

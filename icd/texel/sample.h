@@ -102,6 +102,7 @@ struct SampledImageState {
   uint32_t texel_stride = 0;  // bytes between neighbouring texels (all their samples)
   uint32_t sample_stride = 0; // bytes between samples of one texel
   uint32_t block_bytes = 0;   // block formats: bytes per block
+  uint32_t block_width = 1, block_height = 1;  // block formats: texels per block
   const TexelCodec* codec = nullptr;  // uncompressed formats: texels unpack through it (or inline_format)
   TexelLoadFn block_load = nullptr;   // otherwise (block formats): one texel through this function
   InlineTexelFormat inline_format = InlineTexelFormat::kNone;

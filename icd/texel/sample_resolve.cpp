@@ -42,19 +42,14 @@ void ChooseInlineFormat(VkFormat format, SampledImageState* out) {
   out->rgb8_table = srgb ? GetSrgbTables().decode : Unorm8Table();
 }
 
-// BC formats store 4x4 blocks; a texel read decodes the texel's line of its
-// block up to the texel, and keeps the texel.
-constexpr int32_t kBlockSize = 4;
-
-void LoadBcTexel(const SampledImageState& state, const SampledLevel& level, const std::byte* layer_base, int32_t x,
-                 int32_t y, int32_t z, TexelValue* out) {
+// Block-compressed formats: a texel read decodes the one texel of its block.
+void LoadBlockTexel(const SampledImageState& state, const SampledLevel& level, const std::byte* layer_base, int32_t x,
+                    int32_t y, int32_t z, TexelValue* out) {
+  const auto bx = static_cast<uint32_t>(x) / state.block_width, by = static_cast<uint32_t>(y) / state.block_height;
   const std::byte* block = layer_base + static_cast<size_t>(z) * level.slice_pitch +
-                           static_cast<size_t>(y / kBlockSize) * level.row_pitch +
-                           static_cast<size_t>(x / kBlockSize) * state.block_bytes;
-  TexelValue line[kBlockSize];
-  const auto column = static_cast<uint32_t>(x % kBlockSize);
-  DecodeBlockRow(state.format, block, static_cast<uint32_t>(y % kBlockSize), column + 1, line);
-  *out = line[column];
+                           static_cast<size_t>(by) * level.row_pitch + static_cast<size_t>(bx) * state.block_bytes;
+  *out = DecodeBlockTexel(state.format, block, static_cast<uint32_t>(x) - bx * state.block_width,
+                          static_cast<uint32_t>(y) - by * state.block_height);
 }
 
 // Formats without a codec or decoder (never advertised for sampling) read
@@ -220,8 +215,10 @@ void ResolveSampledImage(const ImageView& view, const SamplerState* sampler, Sam
   out->sample_stride = plane.block_size;
   out->texel_stride = plane.block_size * image.layout.samples;
   if (IsDecodedBlockFormat(view.format)) {
-    out->block_load = LoadBcTexel;
+    out->block_load = LoadBlockTexel;
     out->block_bytes = plane.block_size;
+    out->block_width = view_info->block_width;
+    out->block_height = view_info->block_height;
     out->value_class = ValueClass::kFloat;
   } else {
     out->codec = aspect == VK_IMAGE_ASPECT_COLOR_BIT ? GetTexelCodec(view.format) : GetAspectCodec(view.format, aspect);

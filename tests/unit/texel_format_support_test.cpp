@@ -215,7 +215,7 @@ TEST(FormatSupport, WithoutFormatListHasTheWithoutFormatBits) {
 }
 
 // The compressed tables require one whole family (BC, ETC2/EAC or ASTC LDR)
-// to be sampleable: the driver decodes BC.
+// to be sampleable: the driver decodes all three.
 TEST(FormatSupport, OneCompressedFamilyIsSampleable) {
   auto family_sampleable = [](Compression family) {
     bool any = false;
@@ -232,20 +232,21 @@ TEST(FormatSupport, OneCompressedFamilyIsSampleable) {
 }
 
 TEST(FormatSupport, UnsupportedKindsAdvertiseNothing) {
-  for (VkFormat format : {VK_FORMAT_UNDEFINED, VK_FORMAT_R4G4_UNORM_PACK8, VK_FORMAT_ASTC_4x4_SRGB_BLOCK,
+  for (VkFormat format : {VK_FORMAT_UNDEFINED, VK_FORMAT_R4G4_UNORM_PACK8, VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK,
                           VK_FORMAT_G8B8G8R8_422_UNORM, VK_FORMAT_G8_B8R8_2PLANE_420_UNORM,
-                          VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK,
+                          VK_FORMAT_ASTC_12x12_SFLOAT_BLOCK,
                           VK_FORMAT_R16G16_S10_5_NV, static_cast<VkFormat>(12345)}) {
     const FormatFeatures f = GetFormatFeatures(format);
     EXPECT_EQ(f.linear | f.optimal | f.buffer, 0u) << format;
   }
 }
 
-TEST(FormatSupport, EverySupportedFormatIsCoreUncompressedOrBcOrEtc2SinglePlane) {
+TEST(FormatSupport, EverySupportedFormatIsCoreUncompressedOrBcOrEtc2OrAstcLdrSinglePlane) {
   const std::vector<const FormatInfo*> supported = SupportedFormats();
   // 130 uncompressed Vulkan 1.0 formats, less R4G4_UNORM_PACK8, the 16 BC
-  // formats, the 10 ETC2 and EAC formats and the two of VK_EXT_4444_formats.
-  EXPECT_EQ(supported.size(), 129u + 16u + 10u + 2u);
+  // formats, the 10 ETC2 and EAC formats, the 28 ASTC LDR formats and the two
+  // of VK_EXT_4444_formats.
+  EXPECT_EQ(supported.size(), 129u + 16u + 10u + 28u + 2u);
   for (const FormatInfo* info : supported) {
     if (info->format == VK_FORMAT_A4R4G4B4_UNORM_PACK16 || info->format == VK_FORMAT_A4B4G4R4_UNORM_PACK16) {
       // VK_EXT_4444_formats: sampled, filtered and blitted from, in optimal tiling.
@@ -260,6 +261,9 @@ TEST(FormatSupport, EverySupportedFormatIsCoreUncompressedOrBcOrEtc2SinglePlane)
     } else if (info->compression == Compression::kETC2 || info->compression == Compression::kEAC) {
       EXPECT_GE(info->format, VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK) << info->name;
       EXPECT_LE(info->format, VK_FORMAT_EAC_R11G11_SNORM_BLOCK) << info->name;
+    } else if (info->compression == Compression::kASTC_LDR) {
+      EXPECT_GE(info->format, VK_FORMAT_ASTC_4x4_UNORM_BLOCK) << info->name;
+      EXPECT_LE(info->format, VK_FORMAT_ASTC_12x12_SRGB_BLOCK) << info->name;
     } else {
       EXPECT_LE(info->format, VK_FORMAT_D32_SFLOAT_S8_UINT) << info->name;
       EXPECT_EQ(info->compression, Compression::kNone) << info->name;
@@ -287,12 +291,13 @@ TEST(FormatSupport, MinMaxFilteringWhereTheSpecAsks) {
   EXPECT_EQ(SupportedFeatures().vulkan12.samplerFilterMinmax, VK_TRUE);
 }
 
-TEST(FormatSupport, BcAndEtc2FormatsHaveTheTextureCompressionFeatures) {
-  size_t count = 0, etc2 = 0;
+TEST(FormatSupport, BcEtc2AndAstcFormatsHaveTheTextureCompressionFeatures) {
+  size_t count = 0, etc2 = 0, astc = 0;
   for (const FormatInfo& info : AllFormatInfos()) {
     const bool is_etc2 = info.compression == Compression::kETC2 || info.compression == Compression::kEAC;
-    if (info.compression != Compression::kBC && !is_etc2) continue;
-    ++(is_etc2 ? etc2 : count);
+    const bool is_astc = info.compression == Compression::kASTC_LDR && info.format <= VK_FORMAT_ASTC_12x12_SRGB_BLOCK;
+    if (info.compression != Compression::kBC && !is_etc2 && !is_astc) continue;
+    ++(is_etc2 ? etc2 : is_astc ? astc : count);
     const FormatFeatures f = GetFormatFeatures(info.format);
     EXPECT_EQ(f.optimal, S | BS | L | MM | kTransfer) << info.name;
     EXPECT_EQ(f.linear, f.optimal) << info.name;
@@ -300,10 +305,11 @@ TEST(FormatSupport, BcAndEtc2FormatsHaveTheTextureCompressionFeatures) {
   }
   EXPECT_EQ(count, 16u) << "BC1 RGB/RGBA, BC2, BC3, BC4, BC5 (UNORM and sRGB or SNORM), BC6H, BC7";
   EXPECT_EQ(etc2, 10u) << "ETC2 RGB8, RGB8A1, RGBA8 (UNORM and sRGB), EAC R11, RG11 (UNORM and SNORM)";
+  EXPECT_EQ(astc, 28u) << "ASTC 4x4 .. 12x12, UNORM and sRGB";
   // And the device says so.
   EXPECT_EQ(SupportedFeatures().core.textureCompressionBC, VK_TRUE);
   EXPECT_EQ(SupportedFeatures().core.textureCompressionETC2, VK_TRUE);
-  EXPECT_EQ(SupportedFeatures().core.textureCompressionASTC_LDR, VK_FALSE);
+  EXPECT_EQ(SupportedFeatures().core.textureCompressionASTC_LDR, VK_TRUE);
 }
 
 TEST(FormatSupport, FeatureImplications) {
@@ -587,7 +593,7 @@ TEST(ImageFormatLimits, UnsupportedFlagsAndTilings) {
 TEST(ImageFormatLimits, UnsupportedFormatsZeroTheResult) {
   VkImageFormatProperties p;
   std::memset(&p, 0xAB, sizeof p);
-  EXPECT_EQ(Limits(VK_FORMAT_ASTC_4x4_UNORM_BLOCK, VK_IMAGE_TYPE_2D, kOptimal, kSampledUsage, 0, &p),
+  EXPECT_EQ(Limits(VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK, VK_IMAGE_TYPE_2D, kOptimal, kSampledUsage, 0, &p),
             VK_ERROR_FORMAT_NOT_SUPPORTED);
   const VkImageFormatProperties zero{};
   EXPECT_EQ(std::memcmp(&p, &zero, sizeof p), 0);

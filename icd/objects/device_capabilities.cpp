@@ -204,6 +204,9 @@ DeviceFeatures MakeFeatures() {
   f.core.alphaToOne = VK_TRUE;
   f.extension.indexTypeUint8 = VK_TRUE;
   f.extension.primitiveTopologyListRestart = VK_TRUE;
+  // Patch lists too: each run between restarts makes whole patches
+  // (primitive/tessellation_stage; tessellation_test.cpp).
+  f.extension.primitiveTopologyPatchListRestart = VK_TRUE;
   // Each tile's fragments are shaded and written in primitive order, so an
   // input attachment read of the attachment being written sees every
   // earlier fragment (VK_EXT/ARM_rasterization_order_attachment_access;
@@ -683,6 +686,8 @@ DeviceProperties MakeProperties() {
   p.extension.robustUniformBufferAccessSizeAlignment = 1;
   p.extension.maxVertexAttribDivisor = UINT32_MAX;
   p.extension.provokingVertexModePerPipeline = VK_TRUE;  // the mode is pipeline state, nothing more
+  // Fans are captured in the provoking-vertex order too (primitive/input_assembly).
+  p.extension.transformFeedbackPreservesTriangleFanProvokingVertex = VK_TRUE;
   p.extension.dynamicPrimitiveTopologyUnrestricted = VK_TRUE;  // any topology class at draw time
   p.extension.maxTransformFeedbackStreams = 4;
   p.extension.maxTransformFeedbackBuffers = 4;

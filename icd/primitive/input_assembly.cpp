@@ -1,5 +1,7 @@
 #include "primitive/input_assembly.h"
 
+#include <algorithm>
+
 namespace duet::raster {
 
 uint32_t TopologyVertices(VkPrimitiveTopology topology) {
@@ -34,6 +36,12 @@ uint64_t PrimitiveCount(VkPrimitiveTopology topology, uint64_t n) {
   }
 }
 
+uint64_t PatchPrimitives(std::span<const uint32_t> indices, uint32_t control_points) {
+  uint64_t patches = 0;
+  ForEachRun(indices, [&](std::span<const uint32_t> run) { patches += run.size() / std::max(control_points, 1u); });
+  return patches;
+}
+
 uint64_t StripPrimitives(VkPrimitiveTopology topology, std::span<const uint32_t> indices) {
   uint64_t primitives = 0;
   ForEachRun(indices, [&](std::span<const uint32_t> run) { primitives += PrimitiveCount(topology, run.size()); });
@@ -65,7 +73,12 @@ void AssemblePrimitives(VkPrimitiveTopology topology, std::span<const uint32_t> 
         else if (provoking_last) put({i + 1, i, i + 2});
         else put({i, i + 2, i + 1});
         break;
-      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN: put({i + 1, i + 2, 0}); break;
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:
+        // The provoking vertex (i + 1, or i + 2 in last-vertex mode) at its
+        // end of the triangle, the winding kept by a rotation.
+        if (provoking_last) put({0, i + 1, i + 2});
+        else put({i + 1, i + 2, 0});
+        break;
       case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY: put({4 * i, 4 * i + 1, 4 * i + 2, 4 * i + 3}); break;
       case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY: put({i, i + 1, i + 2, i + 3}); break;
       case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY:

@@ -30,6 +30,8 @@ void ForEachRun(std::span<const uint32_t> indices, F&& fn) {
 uint64_t PrimitiveCount(VkPrimitiveTopology topology, uint64_t n);
 // ... of the runs of `indices` (UINT32_MAX between runs).
 uint64_t StripPrimitives(VkPrimitiveTopology topology, std::span<const uint32_t> indices);
+// Patches of `control_points` vertices in each run of `indices`.
+uint64_t PatchPrimitives(std::span<const uint32_t> indices, uint32_t control_points);
 
 // Appends the vertices of each primitive of `run` (no restarts), each
 // primitive TopologyVertices(topology) entries. `provoking_last`: the

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstring>
 
+#include "primitive/input_assembly.h"
 #include "primitive/tessellator.h"
 #include "util/thread_pool.h"
 
@@ -253,13 +254,14 @@ void Tessellate(const TessellationStage& stage, const ShadedVertices& vertices, 
   out->indices.clear();
   out->vertices.data.clear();
   out->vertices.stride = kVaryingsOffset + stage.output_layout->floats;
-  // Patches whose slots are all vertices (a restart cuts one short: invalid).
+  // Patches of n vertices from each run between primitive restarts
+  // (primitiveTopologyPatchListRestart): a restart drops the unfinished
+  // patch before it, as in the other list topologies.
   std::vector<uint32_t> patch_slots;
   patch_slots.reserve(slots.size());
-  for (size_t first = 0; first + n <= slots.size(); first += n)
-    if (std::none_of(slots.begin() + ptrdiff_t(first), slots.begin() + ptrdiff_t(first + n),
-                     [](uint32_t s) { return s == UINT32_MAX; }))
-      patch_slots.insert(patch_slots.end(), slots.begin() + ptrdiff_t(first), slots.begin() + ptrdiff_t(first + n));
+  ForEachRun(slots, [&](std::span<const uint32_t> run) {
+    patch_slots.insert(patch_slots.end(), run.begin(), run.begin() + ptrdiff_t(run.size() / n * n));
+  });
   const size_t patches = patch_slots.size() / n;
   out->patches = patches;
   out->evaluations = 0;

@@ -383,8 +383,7 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
   const uint64_t assembled =
       statistics == nullptr ? 0
       : state.topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST
-          ? uint64_t(std::count_if(slots.begin(), slots.end(), [](uint32_t s) { return s != UINT32_MAX; })) /
-                std::max(state.patch_control_points, 1u)
+          ? PatchPrimitives(slots, state.patch_control_points)
           : StripPrimitives(state.topology, slots);
   const uint64_t elements =
       any_restart ? uint64_t(std::count_if(slots.begin(), slots.end(), [](uint32_t s) { return s != UINT32_MAX; }))

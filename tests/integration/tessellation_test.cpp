@@ -6,7 +6,8 @@
 // per-patch outputs, PrimitiveId and PatchVertices in both stages, patch
 // control points static and dynamic; the winding the vertex order asks for
 // under either domain origin (static and dynamic); pipeline statistics; a
-// geometry shader after tessellation; tessellation under multiview.
+// geometry shader after tessellation; tessellation under multiview; patch
+// lists split by primitive restarts.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -46,11 +47,14 @@ struct Levels {
 class TessellationTest : public GraphicsTest {
  protected:
   TessellationTest() {
-    device_options_.extensions = {"VK_EXT_extended_dynamic_state2", "VK_EXT_extended_dynamic_state3"};
+    device_options_.extensions = {"VK_EXT_extended_dynamic_state2", "VK_EXT_extended_dynamic_state3",
+                                  "VK_EXT_primitive_topology_list_restart"};
     eds2_.extendedDynamicState2PatchControlPoints = VK_TRUE;
     eds3_.extendedDynamicState3TessellationDomainOrigin = VK_TRUE;
+    list_restart_.primitiveTopologyPatchListRestart = VK_TRUE;
     device_options_.extension_features = {reinterpret_cast<VkBaseOutStructure*>(&eds2_),
-                                          reinterpret_cast<VkBaseOutStructure*>(&eds3_)};
+                                          reinterpret_cast<VkBaseOutStructure*>(&eds3_),
+                                          reinterpret_cast<VkBaseOutStructure*>(&list_restart_)};
   }
   void SetUp() override {
     GraphicsTest::SetUp();
@@ -126,6 +130,8 @@ class TessellationTest : public GraphicsTest {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT};
   VkPhysicalDeviceExtendedDynamicState3FeaturesEXT eds3_{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT};
+  VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT list_restart_{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVE_TOPOLOGY_LIST_RESTART_FEATURES_EXT};
 };
 
 // The points dividing an isoline, sorted: equal spacing cuts it into
@@ -260,6 +266,66 @@ TEST_F(TessellationTest, ControlInvocationsShareOutputsAcrossABarrier) {
     EXPECT_EQ(stats[1], kPatches);      // control shader patches
     EXPECT_EQ(stats[2], 2 * kPatches);  // two points per patch
   }
+}
+
+// primitiveTopologyPatchListRestart: an indexed patch list with primitive
+// restart makes whole patches of each run between restart indices, and a
+// restart drops the unfinished patch before it. Patches of 5 from
+// {0 | 1 2 3 4 5 6 7 | 8 9 10 11 12}: (1..5) and (8..12), numbered 0 and 1.
+TEST_F(TessellationTest, PatchListRestartsStartNewPatches) {
+  const DescriptorSet set = MakeDescriptorSet({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER});
+  PipelineDesc desc = Desc(kTessellationBarrierTesc, sizeof kTessellationBarrierTesc, kTessellationBarrierTese,
+                           sizeof kTessellationBarrierTese, 5, false);
+  desc.layout = MakePipelineLayout({set.layout});
+  desc.primitive_restart = true;
+  const VkPipeline pipeline = MakePipeline(desc);
+  HostBuffer records = Upload(std::vector<float>(3 * 8, -1.0f), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  WriteBuffer(set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, records.buffer);
+  std::vector<Point> points;
+  for (uint32_t j = 0; j < 13; ++j) points.push_back({float(j), 0, 0, 1});
+  HostBuffer vertices = Upload(points, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+  const std::vector<uint16_t> indices = {0, 0xFFFF, 1, 2, 3, 4, 5, 6, 7, 0xFFFF, 8, 9, 10, 11, 12};
+  HostBuffer index_buffer = Upload(indices, VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+
+  VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+  qci.queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS;
+  qci.queryCount = 1;
+  qci.pipelineStatistics = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT |
+                           VK_QUERY_PIPELINE_STATISTIC_TESSELLATION_CONTROL_SHADER_PATCHES_BIT;
+  VkQueryPool pool = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateQueryPool(device_, &qci, nullptr, &pool), VK_SUCCESS);
+  Defer([this, pool] { vkDestroyQueryPool(device_, pool, nullptr); });
+
+  const Target target = MakeTarget(VK_FORMAT_R8G8B8A8_UNORM, kExtent);
+  VkCommandBuffer cb = BeginCommands();
+  vkCmdResetQueryPool(cb, pool, 0, 1);
+  BeginRendering(cb, {{&target, VK_ATTACHMENT_LOAD_OP_CLEAR, {}}});
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  const VkDeviceSize offset = 0;
+  vkCmdBindVertexBuffers(cb, 0, 1, &vertices.buffer, &offset);
+  vkCmdBindIndexBuffer(cb, index_buffer.buffer, 0, VK_INDEX_TYPE_UINT16);
+  vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, desc.layout, 0, 1, &set.set, 0, nullptr);
+  vkCmdBeginQuery(cb, pool, 0, 0);
+  vkCmdDrawIndexed(cb, uint32_t(indices.size()), 1, 0, 0, 0);
+  vkCmdEndQuery(cb, pool, 0);
+  vkCmdEndRendering(cb);
+  EndSubmitWait(cb);
+
+  const float* r = records.as<float>();
+  const uint32_t first_vertex[2] = {1, 8};
+  for (uint32_t p = 0; p < 2; ++p) {
+    const float* info = &r[p * 8];
+    EXPECT_EQ(info[2], float(p)) << "PrimitiveId of patch " << p;
+    // value[i] = x of the patch's vertex i + 100 i.
+    for (uint32_t i = 0; i < 3; ++i) EXPECT_EQ(info[4 + i], float(first_vertex[p] + 101 * i)) << "patch " << p;
+  }
+  EXPECT_EQ(r[2 * 8 + 2], -1.0f) << "a third patch";
+  uint64_t stats[2] = {};
+  ASSERT_EQ(vkGetQueryPoolResults(device_, pool, 0, 1, sizeof stats, stats, sizeof stats,
+                                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+            VK_SUCCESS);
+  EXPECT_EQ(stats[0], 2u);  // input assembly primitives
+  EXPECT_EQ(stats[1], 2u);  // control shader patches
 }
 
 // One triangle (levels 1) over the upper left half of the viewport, culled

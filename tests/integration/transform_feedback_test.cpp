@@ -209,25 +209,45 @@ TEST_F(TransformFeedbackTest, StripsAsTrianglesAndOverflow) {
 
 // transformFeedbackPreservesProvokingVertex: in last-vertex mode a strip's
 // odd triangles swap their first two vertices instead, keeping the
-// provoking vertex (the strip's newest) last.
-TEST_F(TransformFeedbackTest, StripsKeepTheLastProvokingVertexLast) {
-  const VkPipeline pipeline = Pipeline(kXfbCaptureVert, sizeof kXfbCaptureVert, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP,
-                                       nullptr, 0, true);
-  HostBuffer b0 = Buffer(16 * 9), b1 = Buffer(8 * 9);
-  VkCommandBuffer cb = BeginCommands();
-  BeginRenderingEmpty(cb);
-  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-  const VkBuffer buffers[2] = {b0.buffer, b1.buffer};
-  const VkDeviceSize offsets[2] = {0, 0};
-  bind_(cb, 0, 2, buffers, offsets, nullptr);
-  begin_(cb, 0, 0, nullptr, nullptr);
-  vkCmdDraw(cb, 5, 1, 0, 0);
-  end_(cb, 0, 0, nullptr, nullptr);
-  vkCmdEndRendering(cb);
-  EndSubmitWait(cb);
-  const std::vector<float> data = Floats(b0, 36);
-  const int expected[9] = {0, 1, 2, 2, 1, 3, 2, 3, 4};
-  for (int v = 0; v < 9; ++v) EXPECT_EQ(data[4 * v], float(expected[v])) << "vertex " << v;
+// provoking vertex (the strip's newest) last. Fans
+// (transformFeedbackPreservesTriangleFanProvokingVertex) are captured from
+// their provoking vertex i + 1 in first-vertex mode, and rotated to end at
+// i + 2 in last-vertex mode.
+TEST_F(TransformFeedbackTest, StripsAndFansKeepTheProvokingVertexInPlace) {
+  VkPhysicalDeviceProvokingVertexPropertiesEXT provoking{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_PROPERTIES_EXT};
+  VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &provoking};
+  vkGetPhysicalDeviceProperties2(phys_, &properties);
+  EXPECT_EQ(provoking.transformFeedbackPreservesTriangleFanProvokingVertex, VK_TRUE);
+  struct Case {
+    VkPrimitiveTopology topology;
+    bool last;
+    int expected[9];
+  };
+  const Case cases[] = {
+      {VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP, true, {0, 1, 2, 2, 1, 3, 2, 3, 4}},
+      {VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN, false, {1, 2, 0, 2, 3, 0, 3, 4, 0}},
+      {VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN, true, {0, 1, 2, 0, 2, 3, 0, 3, 4}},
+  };
+  for (const Case& c : cases) {
+    const VkPipeline pipeline = Pipeline(kXfbCaptureVert, sizeof kXfbCaptureVert, c.topology, nullptr, 0, c.last);
+    HostBuffer b0 = Buffer(16 * 9), b1 = Buffer(8 * 9);
+    VkCommandBuffer cb = BeginCommands();
+    BeginRenderingEmpty(cb);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    const VkBuffer buffers[2] = {b0.buffer, b1.buffer};
+    const VkDeviceSize offsets[2] = {0, 0};
+    bind_(cb, 0, 2, buffers, offsets, nullptr);
+    begin_(cb, 0, 0, nullptr, nullptr);
+    vkCmdDraw(cb, 5, 1, 0, 0);
+    end_(cb, 0, 0, nullptr, nullptr);
+    vkCmdEndRendering(cb);
+    EndSubmitWait(cb);
+    const std::vector<float> data = Floats(b0, 36);
+    for (int v = 0; v < 9; ++v) {
+      EXPECT_EQ(data[4 * v], float(c.expected[v])) << "topology " << c.topology << " last " << c.last << " vertex " << v;
+    }
+  }
 }
 
 // Capture paused at the end of one render pass instance resumes in the

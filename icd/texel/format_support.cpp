@@ -117,8 +117,10 @@ VkFormatFeatureFlags2 ColorBufferFeatures(const FormatInfo& f) {
 constexpr VkFormatFeatureFlags2 kCompressedFeatures = kTransfer | kSampled | kFiltered;
 
 VkFormatFeatureFlags2 DepthStencilFeatures(const FormatInfo& f) {
-  // Not a blit destination: blits write through the colour path only.
-  VkFormatFeatureFlags2 features = kTransfer | kSampled | VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT;
+  // Blits (nearest, between images of one format, as the spec allows for
+  // depth/stencil) convert each aspect through its codec and back, exactly.
+  VkFormatFeatureFlags2 features =
+      kTransfer | kSampled | VK_FORMAT_FEATURE_2_BLIT_DST_BIT | VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT;
   // Linear filtering applies to the depth aspect only; Vulkan 1.3 requires
   // depth comparison for every sampleable depth format.
   if (f.has_depth) {

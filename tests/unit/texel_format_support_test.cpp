@@ -325,7 +325,7 @@ TEST(FormatSupport, FeatureImplications) {
         EXPECT_TRUE(image & C) << info->name;
       }
       if (image & BD) {
-        EXPECT_TRUE(image & C) << info->name;
+        EXPECT_TRUE(image & (C | DS)) << info->name;
       }
       if (image & SA) {
         EXPECT_TRUE(image & ST) << info->name;
@@ -400,8 +400,9 @@ TEST(FormatSupport, DepthStencilFormatsAreOptimalOnly) {
     const FormatFeatures f = GetFormatFeatures(format);
     EXPECT_EQ(f.linear, 0u) << Name(format);
     EXPECT_EQ(f.buffer, 0u) << Name(format);
-    EXPECT_EQ(f.optimal & (S | BS | DS | kTransfer), S | BS | DS | kTransfer) << Name(format);
-    EXPECT_EQ(f.optimal & (BD | C | B | ST), 0u) << Name(format);
+    // Blits from and to (nearest, as the spec allows for depth/stencil).
+    EXPECT_EQ(f.optimal & (S | BS | BD | DS | kTransfer), S | BS | BD | DS | kTransfer) << Name(format);
+    EXPECT_EQ(f.optimal & (C | B | ST), 0u) << Name(format);
     const bool depth = GetFormatInfo(format)->has_depth;
     // Vulkan 1.3: sampleable depth formats support depth comparison.
     EXPECT_EQ((f.optimal & VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_DEPTH_COMPARISON_BIT) != 0, depth) << Name(format);

@@ -10,6 +10,8 @@
 #   BUILD_DIR/fuzz_spirv_ingest BUILD_DIR/crash-<hash>
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/fuzz_report.sh
+source "$root/scripts/fuzz_report.sh"
 build=$(realpath -m "${1:-$root/build/fuzz}")
 shift || true
 options=("$@")
@@ -48,22 +50,10 @@ scratch=$build/corpus-run
 rm -rf "$scratch"
 mkdir -p "$scratch"
 cd "$build"
-# libFuzzer's progress (hundreds of lines) goes to fuzz.log; what it found
-# is printed: on failure the report from its first error on, so that a CI
-# log cut short still shows why. Options given later win (-timeout=...).
+# libFuzzer's progress goes to fuzz.log (fuzz_report prints what it found).
+# Options given later win (-timeout=...).
 log=$build/fuzz.log
 status=0
 ./fuzz_spirv_ingest -timeout=10 -rss_limit_mb=4096 "${options[@]}" "$scratch" "$corpus" >"$log" 2>&1 || status=$?
-if [[ $status -eq 0 ]]; then
-  grep -E '^(#[0-9]+[[:space:]]+DONE|Done )' "$log" || tail -n 3 "$log"
-else
-  echo "fuzz: fuzz_spirv_ingest exited with status $status; its report (whole log: $log):"
-  first=$(grep -n -m1 -E 'ERROR|==[0-9]+==|runtime error|Timeout|out-of-memory|deadly signal' "$log" | cut -d: -f1 || true)
-  if [[ -n $first ]]; then
-    sed -n "$((first > 5 ? first - 5 : 1)),\$p" "$log" | grep -vE '^#[0-9]+[[:space:]]+(NEW|REDUCE|pulse)' | head -n 120
-  else
-    tail -n 60 "$log"
-  fi
-  ls "$build"/crash-* "$build"/timeout-* "$build"/oom-* "$build"/leak-* 2>/dev/null || true
-fi
+fuzz_report fuzz_spirv_ingest "$status" "$log" "$build"
 exit $status

@@ -484,17 +484,17 @@ DeviceProperties MakeProperties() {
   l.maxVertexInputBindingStride = 2048;
   l.maxVertexOutputComponents = 128;
   l.maxTessellationGenerationLevel = 64;
-  l.maxTessellationPatchSize = 32;
+  l.maxTessellationPatchSize = limits::kMaxTessellationPatchSize;
   l.maxTessellationControlPerVertexInputComponents = 128;
   l.maxTessellationControlPerVertexOutputComponents = 128;
   l.maxTessellationControlPerPatchOutputComponents = 120;
   l.maxTessellationControlTotalOutputComponents = 4096;
   l.maxTessellationEvaluationInputComponents = 128;
   l.maxTessellationEvaluationOutputComponents = 128;
-  l.maxGeometryShaderInvocations = 127;  // a lane each: no reason for the minimum (32)
+  l.maxGeometryShaderInvocations = limits::kMaxGeometryShaderInvocations;
   l.maxGeometryInputComponents = 64;
   l.maxGeometryOutputComponents = 128;
-  l.maxGeometryOutputVertices = 256;
+  l.maxGeometryOutputVertices = limits::kMaxGeometryOutputVertices;
   l.maxGeometryTotalOutputComponents = 1024;
   l.maxFragmentInputComponents = 128;
   l.maxFragmentOutputAttachments = 8;
@@ -502,10 +502,8 @@ DeviceProperties MakeProperties() {
   l.maxFragmentCombinedOutputResources = 8 + (1u << 16);
   l.maxComputeSharedMemorySize = 32768;
   l.maxComputeWorkGroupCount[0] = l.maxComputeWorkGroupCount[1] = l.maxComputeWorkGroupCount[2] = 65535;
-  l.maxComputeWorkGroupInvocations = 1024;
-  l.maxComputeWorkGroupSize[0] = 1024;
-  l.maxComputeWorkGroupSize[1] = 1024;
-  l.maxComputeWorkGroupSize[2] = 64;
+  l.maxComputeWorkGroupInvocations = limits::kMaxComputeWorkGroupInvocations;
+  for (int i = 0; i < 3; ++i) l.maxComputeWorkGroupSize[i] = limits::kMaxComputeWorkGroupSize[i];
   l.subPixelPrecisionBits = 8;
   l.subTexelPrecisionBits = 8;
   l.mipmapPrecisionBits = 8;

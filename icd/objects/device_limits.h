@@ -36,5 +36,13 @@ inline constexpr uint32_t kMaxViewports = 16;
 inline constexpr uint32_t kMaxBoundDescriptorSets = 8;
 // Descriptors of one push descriptor set (maxPushDescriptors).
 inline constexpr uint32_t kMaxPushDescriptors = 32;
+// A compute workgroup (maxComputeWorkGroupSize, maxComputeWorkGroupInvocations);
+// pipeline creation refuses shaders beyond them.
+inline constexpr uint32_t kMaxComputeWorkGroupSize[3] = {1024, 1024, 64};
+inline constexpr uint32_t kMaxComputeWorkGroupInvocations = 1024;
+// Geometry and tessellation shaders beyond these are refused too.
+inline constexpr uint32_t kMaxGeometryShaderInvocations = 127;  // a lane each: no reason for the minimum (32)
+inline constexpr uint32_t kMaxGeometryOutputVertices = 256;
+inline constexpr uint32_t kMaxTessellationPatchSize = 32;
 
 }  // namespace duet::limits

@@ -19,6 +19,7 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "objects/device_limits.h"
 #include "spirv_exec/compiler.h"
 
 namespace duet::spirv_exec {
@@ -417,6 +418,20 @@ bool Compiler::DeclareGlobals(const SpirvEntryPoint& entry) {
     for (int i = 0; i < 3 && 2u + i < c.word_count; ++i) {
       uint32_t value = 0;
       if (m.ScalarConstant(c[2 + i], &value)) program_.local_size[i] = value;
+    }
+  }
+  // A workgroup past the device's limits is invalid; refusing it keeps a
+  // hostile module from sizing the dispatch's per-invocation state.
+  if (program_.stage == ShaderStage::kCompute) {
+    uint64_t invocations = 1;
+    for (int i = 0; i < 3; ++i) {
+      if (program_.local_size[i] == 0 || program_.local_size[i] > limits::kMaxComputeWorkGroupSize[i]) {
+        return Fail("LocalSize " + std::to_string(program_.local_size[i]) + " is outside the device's limits");
+      }
+      invocations *= program_.local_size[i];
+    }
+    if (invocations > limits::kMaxComputeWorkGroupInvocations) {
+      return Fail("a workgroup of " + std::to_string(invocations) + " invocations is over the device's limit");
     }
   }
 

@@ -7,6 +7,7 @@
 #include <functional>
 #include <unordered_set>
 
+#include "objects/device_limits.h"
 #include "spirv_exec/double_conversion.h"
 #include "spirv_exec/ir_prepare.h"
 #include "spirv_exec/spec_constant_op.h"
@@ -633,9 +634,19 @@ bool CompileStage(const std::vector<uint32_t>& words, const char* entry_name, Sh
       g.output = entry.output_primitive == spv::ExecutionMode::OutputPoints      ? GeometryModes::Output::kPoints
                  : entry.output_primitive == spv::ExecutionMode::OutputLineStrip ? GeometryModes::Output::kLineStrip
                                                                                  : GeometryModes::Output::kTriangleStrip;
+      if (g.invocations > limits::kMaxGeometryShaderInvocations ||
+          g.output_vertices > limits::kMaxGeometryOutputVertices) {
+        *error = "geometry shader invocations or output vertices over the device's limits";
+        return false;
+      }
     }
-    if (stage == ShaderStage::kTessControl || stage == ShaderStage::kTessEvaluation)
+    if (stage == ShaderStage::kTessControl || stage == ShaderStage::kTessEvaluation) {
       program->tessellation = TessellationModesOf(entry);
+      if (program->tessellation.output_vertices > limits::kMaxTessellationPatchSize) {
+        *error = "tessellation OutputVertices over maxTessellationPatchSize";
+        return false;
+      }
+    }
     Compiler compiler(module, program);
     if (!compiler.Compile(entry, error)) return false;
     program->writes_memory = WritesMemory(*program);

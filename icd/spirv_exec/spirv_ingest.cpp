@@ -101,6 +101,40 @@ bool ImportsDebugPrintf(const std::vector<uint32_t>& words) {
   return false;
 }
 
+// `words` declaring SPV_KHR_non_semantic_info when it imports a NonSemantic.*
+// instruction set without it (SPIR-V 1.6 made the extension core). SPIRV-Tools
+// 2023.1 only treats such instructions as non-semantic when the extension is
+// declared; otherwise its passes strip the OpStrings they reference and then
+// crash on the dangling ids.
+std::vector<uint32_t> WithNonSemanticExtension(const std::vector<uint32_t>& words) {
+  constexpr uint32_t kOpExtension = 10, kOpExtInstImport = 11, kOpCapability = 17;
+  static constexpr char kExtension[] = "SPV_KHR_non_semantic_info";
+  static constexpr char kPrefix[] = "NonSemantic.";
+  auto string_at = [&](size_t at, uint32_t count, uint32_t first) {
+    const size_t bytes = size_t(count - first) * 4;
+    const char* text = reinterpret_cast<const char*>(&words[at + first]);
+    return std::string(text, strnlen(text, bytes));
+  };
+  bool declared = false, imported = false;
+  size_t after_capabilities = 5;
+  for (size_t at = 5; at < words.size();) {
+    const uint32_t count = words[at] >> 16, opcode = words[at] & 0xFFFF;
+    if (count == 0 || at + count > words.size()) return words;  // (not valid: left as it was)
+    if (opcode == kOpCapability) after_capabilities = at + count;
+    if (opcode == kOpExtension && count > 1) declared |= string_at(at, count, 1) == kExtension;
+    if (opcode == kOpExtInstImport && count > 2) imported |= string_at(at, count, 2).starts_with(kPrefix);
+    at += count;
+  }
+  if (!imported || declared || words.size() < 5) return words;
+  std::vector<uint32_t> extension((sizeof kExtension + 3) / 4 + 1, 0);
+  extension[0] = uint32_t(extension.size()) << 16 | kOpExtension;
+  std::memcpy(&extension[1], kExtension, sizeof kExtension);
+  std::vector<uint32_t> out(words.begin(), words.begin() + ptrdiff_t(after_capabilities));
+  out.insert(out.end(), extension.begin(), extension.end());
+  out.insert(out.end(), words.begin() + ptrdiff_t(after_capabilities), words.end());
+  return out;
+}
+
 }  // namespace
 
 bool PrepareModule(const std::vector<uint32_t>& words, const VkSpecializationInfo* specialization,
@@ -128,7 +162,8 @@ bool PrepareModule(const std::vector<uint32_t>& words, const VkSpecializationInf
   // but debugPrintfEXT's do: with them, the compiler skips the others.
   if (!ImportsDebugPrintf(words)) specialize.RegisterPass(spvtools::CreateStripNonSemanticInfoPass());
   specialize.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass());
-  const std::vector<uint32_t> inlinable = WithoutDontInline(SpellOutNarrowVectorBitcasts(words));
+  const std::vector<uint32_t> inlinable =
+      WithoutDontInline(SpellOutNarrowVectorBitcasts(WithNonSemanticExtension(words)));
   std::vector<uint32_t> specialized;
   if (!specialize.Run(inlinable.data(), inlinable.size(), &specialized, options)) return false;
   specialized = QuantizeSpecConstants(specialized);

@@ -2,11 +2,13 @@
 // accepts but its optimizer would crash on are rejected at validation
 // (regressions found by tools/fuzz/fuzz_spirv_ingest).
 #include <gtest/gtest.h>
+#include <spirv-tools/libspirv.hpp>
 
 #include <chrono>
 #include <string>
 #include <vector>
 
+#include "shaders/debug_printf.comp.h"
 #include "shaders/huge_private_array.spvasm.h"
 #include "shaders/std430_uniform.comp.h"
 #include "shaders/workgroup_size_builtin.spvasm.h"
@@ -61,6 +63,67 @@ TEST(SpirvExecIngestTest, ProgramsPastTheRegisterLimitAreRefused) {
   EXPECT_FALSE(CompileStage(words, "main", ShaderStage::kCompute, &program, &error));
   EXPECT_NE(error.find("registers"), std::string::npos) << error;
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+// The words of `module` without its instructions of `opcode` whose word
+// `word` is `value` (or all of them when `word` is 0).
+std::vector<uint32_t> Without(std::vector<uint32_t> module, uint32_t opcode, size_t word = 0, uint32_t value = 0) {
+  for (size_t at = 5; at < module.size();) {
+    const uint32_t count = module[at] >> 16;
+    if (count == 0) break;
+    if ((module[at] & 0xFFFF) == opcode && (word == 0 || (word < count && module[at + word] == value))) {
+      module.erase(module.begin() + ptrdiff_t(at), module.begin() + ptrdiff_t(at + count));
+    } else {
+      at += count;
+    }
+  }
+  return module;
+}
+
+// SPIR-V 1.6 modules may import NonSemantic.* sets without declaring
+// SPV_KHR_non_semantic_info (it became core); SPIRV-Tools' passes then
+// dropped the OpStrings debugPrintfEXT reads and crashed (a find of the
+// execution fuzzer). The driver declares the extension for them.
+TEST(SpirvExecIngestTest, NonSemanticImportsNeedNoExtensionDeclaration) {
+  const std::vector<uint32_t> declared(std::begin(kDebugPrintfComp), std::end(kDebugPrintfComp));
+  constexpr uint32_t kOpExtension = 10;
+  const std::vector<uint32_t> words = Without(declared, kOpExtension);
+  ASSERT_LT(words.size(), declared.size());
+  std::string error;
+  ASSERT_TRUE(ValidateSpirv(words.data(), words.size(), {}, &error)) << error;
+  std::vector<uint32_t> prepared;
+  ASSERT_TRUE(PrepareModule(words, nullptr, {}, &prepared, &error)) << error;
+  Program program;
+  ASSERT_TRUE(CompileStage(prepared, "main", ShaderStage::kCompute, &program, &error)) << error;
+  EXPECT_FALSE(program.prints.empty()) << "debugPrintfEXT kept";
+}
+
+// Workgroups past maxComputeWorkGroupSize / Invocations are refused at
+// compilation: a hostile module must not size the dispatch's state (the
+// execution fuzzer's first find asked for 80 x 393217 x 393217 invocations).
+TEST(SpirvExecIngestTest, WorkgroupsPastTheDeviceLimitsAreRefused) {
+  auto with_local_size = [](uint32_t x, uint32_t y, uint32_t z) {
+    const std::string text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n"
+                             "OpEntryPoint GLCompute %main \"main\"\n"
+                             "OpExecutionMode %main LocalSize " +
+                             std::to_string(x) + " " + std::to_string(y) + " " + std::to_string(z) +
+                             "\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n"
+                             "%main = OpFunction %void None %fn\n%entry = OpLabel\nOpReturn\nOpFunctionEnd\n";
+    std::vector<uint32_t> words;
+    EXPECT_TRUE(spvtools::SpirvTools(SPV_ENV_VULKAN_1_3).Assemble(text, &words));
+    return words;
+  };
+  struct Case {
+    uint32_t x, y, z;
+    bool ok;
+  };
+  for (const Case& c : {Case{1024, 1, 1, true}, Case{32, 32, 1, true}, Case{1, 1, 64, true}, Case{2048, 1, 1, false},
+                        Case{64, 32, 1, false}, Case{1, 1, 65, false}, Case{0, 1, 1, false}}) {
+    Program program;
+    std::string error;
+    EXPECT_EQ(CompileStage(with_local_size(c.x, c.y, c.z), "main", ShaderStage::kCompute, &program, &error), c.ok)
+        << c.x << "x" << c.y << "x" << c.z << ": " << error;
+  }
 }
 
 // Block layouts follow the device's enabled features: a std430 uniform block

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the shader-execution fuzzer (tools/fuzz_exec: the whole driver with
 # clang, AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer) and runs
-# it over compute shaders: first every kept regression input
+# it over shaders: first every kept regression input
 # (tools/fuzz_exec/regressions/), then mutations seeded with the test
-# shaders' compute modules.
+# shaders' compute, vertex and fragment modules.
 #
 #   scripts/fuzz_exec.sh [BUILD_DIR] [--build-only | libFuzzer options...]
 #
@@ -39,10 +39,10 @@ command -v ninja >/dev/null && configure+=(-G Ninja)
 cmake --build "$build" -j2 --target fuzz_shader_execute
 [[ ${options[0]} == --build-only ]] && exit 0
 
-# Seeds: the test shaders' compute modules.
+# Seeds: the test shaders' compute, vertex and fragment modules.
 corpus=$build/corpus
 mkdir -p "$corpus"
-for shader in "$root"/tests/shaders/*.comp; do
+for shader in "$root"/tests/shaders/*.comp "$root"/tests/shaders/*.vert "$root"/tests/shaders/*.frag; do
   out=$corpus/$(basename "$shader").spv
   [[ $out -nt $shader ]] || glslangValidator -V --target-env vulkan1.3 --quiet -I"$root/tests/shaders" \
     -o "$out" "$shader" >/dev/null || rm -f "$out"

@@ -681,7 +681,7 @@ class TileRasterizer {
       auto anchor = [&](double v, double vx, double vy) {
         return FloatPlane{float(v + vx * to_x + vy * to_y), float(vx), float(vy)};
       };
-      const double* planes = &d_.attributes[size_t(index) * d_.attribute_stride];
+      const double* planes = d_.attributes.data() + size_t(index) * d_.attribute_stride;
       anchored_.resize(d_.components.size() + 1);
       for (size_t k = 0; k < d_.components.size(); ++k)  // (flat inputs have no planes)
         if (d_.components[k].mode != Interpolation::kFlat)

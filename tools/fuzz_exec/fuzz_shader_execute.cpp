@@ -1,8 +1,11 @@
-// libFuzzer target that runs hostile compute shaders: arbitrary bytes become
-// a shader module, a compute pipeline whose layout matches the module's
-// buffer bindings, and one or two workgroups dispatched over small buffers
-// filled from the input, through the driver's own entry points (no loader),
-// built with AddressSanitizer and UndefinedBehaviorSanitizer. Whatever the
+// libFuzzer target that runs hostile shaders: arbitrary bytes become a shader
+// module and a pipeline whose layout matches the module's buffer bindings,
+// run over small buffers filled from the input, through the driver's own
+// entry points (no loader), built with AddressSanitizer and
+// UndefinedBehaviorSanitizer. A compute module dispatches one or two
+// workgroups; a vertex module draws a triangle (its inputs read from a
+// vertex buffer) before a fixed fragment shader, a fragment module covers
+// an 8x8 target behind a fixed full-screen vertex shader. Whatever the
 // module does (indices out of bounds, endless loops, division by zero,
 // recursion-free deep control flow, huge private arrays) nothing may crash,
 // trip a sanitizer or run past the shader watchdog (DUET_WATCHDOG_MS, set to
@@ -10,8 +13,8 @@
 // input gets a new one.
 //
 // Modules with image, sampler or texel-buffer descriptors are created and
-// compiled but not dispatched (the layout would need images of the formats
-// and dimensions the shader expects).
+// compiled but not run (the layout would need images of the formats and
+// dimensions the shader expects).
 //
 // Build and run: scripts/fuzz_exec.sh (or the ctest test fuzz_shader_execute_smoke).
 #include <vulkan/vulkan_core.h>
@@ -23,6 +26,9 @@
 #include <map>
 #include <vector>
 
+#include "fuzz_exec_fixed_frag.h"
+#include "fuzz_exec_fixed_vert.h"
+
 extern "C" VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vk_icdGetInstanceProcAddr(VkInstance instance,
                                                                               const char* name);
 
@@ -31,6 +37,10 @@ namespace {
 constexpr uint32_t kBufferBytes = 256;
 constexpr uint32_t kPushConstantBytes = 256;  // maxPushConstantsSize
 constexpr uint32_t kMaxBindings = 16;
+constexpr uint32_t kMaxVertexLocations = 16;
+constexpr uint32_t kVertexStride = 64;  // four vec4 attributes a vertex (location % 4)
+constexpr uint32_t kVertices = 3;
+constexpr uint32_t kTargetSize = 8;
 
 // The driver's entry points, looked up once.
 struct Api {
@@ -49,7 +59,12 @@ struct Api {
   DUET_FUZZ_FN(CreateCommandPool) DUET_FUZZ_FN(DestroyCommandPool) DUET_FUZZ_FN(AllocateCommandBuffers)         \
   DUET_FUZZ_FN(BeginCommandBuffer) DUET_FUZZ_FN(EndCommandBuffer) DUET_FUZZ_FN(CmdBindPipeline)                \
   DUET_FUZZ_FN(CmdBindDescriptorSets) DUET_FUZZ_FN(CmdPushConstants) DUET_FUZZ_FN(CmdDispatch)                 \
-  DUET_FUZZ_FN(QueueSubmit) DUET_FUZZ_FN(QueueWaitIdle)
+  DUET_FUZZ_FN(QueueSubmit) DUET_FUZZ_FN(QueueWaitIdle) DUET_FUZZ_FN(FreeDescriptorSets)                      \
+  DUET_FUZZ_FN(FreeCommandBuffers) DUET_FUZZ_FN(CreateGraphicsPipelines) DUET_FUZZ_FN(CreateImage)              \
+  DUET_FUZZ_FN(DestroyImage) DUET_FUZZ_FN(GetImageMemoryRequirements) DUET_FUZZ_FN(BindImageMemory)             \
+  DUET_FUZZ_FN(CreateImageView) DUET_FUZZ_FN(DestroyImageView) DUET_FUZZ_FN(CmdBeginRendering)                  \
+  DUET_FUZZ_FN(CmdEndRendering) DUET_FUZZ_FN(CmdBindVertexBuffers) DUET_FUZZ_FN(CmdDraw)                        \
+  DUET_FUZZ_FN(CmdPipelineBarrier)
   DUET_FUZZ_FNS
 #undef DUET_FUZZ_FN
 
@@ -60,19 +75,32 @@ struct Api {
   }
 };
 
-// The buffer descriptors a module declares, by (set, binding), from its
-// decorations and variables. `other` when it declares any other kind.
+// What a module asks of its pipeline: the stage of its "main" entry point,
+// its buffer descriptors by (set, binding), and a vertex shader's input
+// locations. `other` when it declares anything else (images, samplers,
+// large or runtime arrays of descriptors): then it is compiled, not run.
 struct Interface {
+  VkShaderStageFlagBits stage = VkShaderStageFlagBits(0);
   std::map<std::pair<uint32_t, uint32_t>, VkDescriptorType> buffers;
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> counts;
+  std::vector<uint32_t> input_locations;
   bool other = false;
 };
+
+VkShaderStageFlagBits StageOf(uint32_t execution_model) {
+  switch (execution_model) {
+    case 0: return VK_SHADER_STAGE_VERTEX_BIT;
+    case 4: return VK_SHADER_STAGE_FRAGMENT_BIT;
+    case 5: return VK_SHADER_STAGE_COMPUTE_BIT;
+    default: return VkShaderStageFlagBits(0);
+  }
+}
 
 Interface ReadInterface(const std::vector<uint32_t>& words) {
   Interface out;
   if (words.size() < 5) return out;
-  std::map<uint32_t, uint32_t> set_of, binding_of, pointee_of, array_length_of, constant_of;
-  std::map<uint32_t, bool> block, buffer_block;
+  std::map<uint32_t, uint32_t> set_of, binding_of, location_of, pointee_of, array_length_of, constant_of;
+  std::map<uint32_t, bool> block, buffer_block, builtin;
   std::map<uint32_t, uint32_t> array_element_of;
   struct Variable {
     uint32_t id, type, storage;
@@ -82,9 +110,14 @@ Interface ReadInterface(const std::vector<uint32_t>& words) {
     const uint32_t count = words[i] >> 16, opcode = words[i] & 0xFFFF;
     if (count == 0 || i + count > words.size()) break;
     const uint32_t* w = &words[i];
-    if (opcode == 71 && count >= 3) {  // OpDecorate
+    if (opcode == 15 && count >= 4 && out.stage == 0 &&  // OpEntryPoint named "main"
+        std::strncmp(reinterpret_cast<const char*>(&w[3]), "main", (count - 3) * 4) == 0) {
+      out.stage = StageOf(w[1]);
+    } else if (opcode == 71 && count >= 3) {  // OpDecorate
       if (w[2] == 34 && count >= 4) set_of[w[1]] = w[3];          // DescriptorSet
       if (w[2] == 33 && count >= 4) binding_of[w[1]] = w[3];      // Binding
+      if (w[2] == 30 && count >= 4) location_of[w[1]] = w[3];     // Location
+      if (w[2] == 11) builtin[w[1]] = true;                       // BuiltIn
       if (w[2] == 2) block[w[1]] = true;                          // Block
       if (w[2] == 3) buffer_block[w[1]] = true;                   // BufferBlock
     } else if (opcode == 32 && count >= 4) {                      // OpTypePointer
@@ -103,6 +136,12 @@ Interface ReadInterface(const std::vector<uint32_t>& words) {
     i += count;
   }
   for (const Variable& v : variables) {
+    if (v.storage == 1 && out.stage == VK_SHADER_STAGE_VERTEX_BIT && location_of.count(v.id)) {  // Input
+      // Each input location gets a 4-component attribute; arrays and
+      // matrices span several.
+      for (uint32_t k = 0; k < 4; ++k) out.input_locations.push_back(location_of[v.id] + k);
+      continue;
+    }
     if (!set_of.count(v.id) && !binding_of.count(v.id)) continue;
     const std::pair<uint32_t, uint32_t> key{set_of[v.id], binding_of[v.id]};
     uint32_t type = pointee_of[v.type], descriptors = 1;
@@ -125,6 +164,7 @@ Interface ReadInterface(const std::vector<uint32_t>& words) {
     }
     out.counts[key] = descriptors;
   }
+  for (uint32_t location : out.input_locations) out.other |= location >= kMaxVertexLocations;
   return out;
 }
 
@@ -152,27 +192,26 @@ class Runner {
     if (device_ == VK_NULL_HANDLE && !CreateDevice()) return;
     std::vector<uint32_t> words(size / 4);
     if (!words.empty()) std::memcpy(words.data(), data, words.size() * 4);
-    VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    mci.codeSize = words.size() * 4;
-    mci.pCode = words.data();
-    VkShaderModule module = VK_NULL_HANDLE;
-    if (words.empty() || api_.CreateShaderModule(device_, &mci, nullptr, &module) != VK_SUCCESS) return;
+    VkShaderModule module = MakeModule(words.data(), words.size() * 4);
+    if (module == VK_NULL_HANDLE) return;
     const Interface iface = ReadInterface(words);
 
     // One set layout per set the module uses (up to 4), every buffer binding in it.
+    const VkShaderStageFlags stages = iface.stage == VK_SHADER_STAGE_COMPUTE_BIT ? VkShaderStageFlags(VK_SHADER_STAGE_COMPUTE_BIT)
+                                                                               : VK_SHADER_STAGE_ALL_GRAPHICS;
     std::array<VkDescriptorSetLayout, 4> layouts{};
     uint32_t set_count = 0;
     for (const auto& [key, type] : iface.buffers) set_count = std::max(set_count, key.first + 1);
     for (uint32_t s = 0; s < set_count; ++s) {
       std::vector<VkDescriptorSetLayoutBinding> bindings;
       for (const auto& [key, type] : iface.buffers)
-        if (key.first == s) bindings.push_back({key.second, type, iface.counts.at(key), VK_SHADER_STAGE_COMPUTE_BIT});
+        if (key.first == s) bindings.push_back({key.second, type, iface.counts.at(key), stages});
       VkDescriptorSetLayoutCreateInfo lci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
       lci.bindingCount = uint32_t(bindings.size());
       lci.pBindings = bindings.data();
       api_.CreateDescriptorSetLayout(device_, &lci, nullptr, &layouts[s]);
     }
-    const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushConstantBytes};
+    const VkPushConstantRange push{stages, 0, kPushConstantBytes};
     VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     plci.setLayoutCount = set_count;
     plci.pSetLayouts = layouts.data();
@@ -181,13 +220,11 @@ class Runner {
     VkPipelineLayout layout = VK_NULL_HANDLE;
     api_.CreatePipelineLayout(device_, &plci, nullptr, &layout);
 
-    VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module,
-                  "main"};
-    cpci.layout = layout;
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    const VkResult created = api_.CreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cpci, nullptr, &pipeline);
-    if (created == VK_SUCCESS && !iface.other) Dispatch(pipeline, layout, layouts, set_count, iface, data, size);
+    const VkPipeline pipeline = MakePipeline(iface, module, layout);
+    if (pipeline != VK_NULL_HANDLE && !iface.other) {
+      const Work work{pipeline, layout, stages, layouts, set_count, &iface, data, size};
+      Execute(work);
+    }
     if (pipeline != VK_NULL_HANDLE) api_.DestroyPipeline(device_, pipeline, nullptr);
     api_.DestroyPipelineLayout(device_, layout, nullptr);
     for (uint32_t s = 0; s < set_count; ++s) api_.DestroyDescriptorSetLayout(device_, layouts[s], nullptr);
@@ -196,6 +233,90 @@ class Runner {
   }
 
  private:
+  struct Work {
+    VkPipeline pipeline;
+    VkPipelineLayout layout;
+    VkShaderStageFlags stages;
+    const std::array<VkDescriptorSetLayout, 4>& layouts;
+    uint32_t set_count;
+    const Interface* iface;
+    const uint8_t* data;
+    size_t size;
+  };
+
+  VkShaderModule MakeModule(const uint32_t* code, size_t bytes) {
+    VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    mci.codeSize = bytes;
+    mci.pCode = code;
+    VkShaderModule module = VK_NULL_HANDLE;
+    if (bytes == 0 || api_.CreateShaderModule(device_, &mci, nullptr, &module) != VK_SUCCESS) return VK_NULL_HANDLE;
+    return module;
+  }
+
+  VkPipeline MakePipeline(const Interface& iface, VkShaderModule module, VkPipelineLayout layout) {
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    if (iface.stage == VK_SHADER_STAGE_COMPUTE_BIT) {
+      VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+      cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
+                    module, "main"};
+      cpci.layout = layout;
+      if (api_.CreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cpci, nullptr, &pipeline) != VK_SUCCESS)
+        return VK_NULL_HANDLE;
+      return pipeline;
+    }
+    if (iface.stage != VK_SHADER_STAGE_VERTEX_BIT && iface.stage != VK_SHADER_STAGE_FRAGMENT_BIT) return pipeline;
+    // The module's stage, and the fixed shader of the other.
+    const bool vertex = iface.stage == VK_SHADER_STAGE_VERTEX_BIT;
+    const VkPipelineShaderStageCreateInfo shader_stages[2] = {
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT,
+         vertex ? module : fixed_vertex_, "main"},
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
+         vertex ? fixed_fragment_ : module, "main"}};
+    std::vector<VkVertexInputAttributeDescription> attributes;
+    for (uint32_t location : iface.input_locations)
+      attributes.push_back({location, 0, VK_FORMAT_R32G32B32A32_SFLOAT, (location % 4) * 16});
+    const VkVertexInputBindingDescription binding{0, kVertexStride, VK_VERTEX_INPUT_RATE_VERTEX};
+    VkPipelineVertexInputStateCreateInfo input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    input.vertexBindingDescriptionCount = attributes.empty() ? 0 : 1;
+    input.pVertexBindingDescriptions = &binding;
+    input.vertexAttributeDescriptionCount = uint32_t(attributes.size());
+    input.pVertexAttributeDescriptions = attributes.data();
+    VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+    assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    const VkViewport viewport{0, 0, float(kTargetSize), float(kTargetSize), 0, 1};
+    const VkRect2D scissor{{0, 0}, {kTargetSize, kTargetSize}};
+    VkPipelineViewportStateCreateInfo viewports{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+    viewports.viewportCount = viewports.scissorCount = 1;
+    viewports.pViewports = &viewport;
+    viewports.pScissors = &scissor;
+    VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+    raster.lineWidth = 1.0f;
+    VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+    multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+    VkPipelineColorBlendAttachmentState blend_attachment{};
+    blend_attachment.colorWriteMask = 0xF;
+    VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+    blend.attachmentCount = 1;
+    blend.pAttachments = &blend_attachment;
+    const VkFormat color_format = VK_FORMAT_R8G8B8A8_UNORM;
+    VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
+    rendering.colorAttachmentCount = 1;
+    rendering.pColorAttachmentFormats = &color_format;
+    VkGraphicsPipelineCreateInfo gpci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
+    gpci.stageCount = 2;
+    gpci.pStages = shader_stages;
+    gpci.pVertexInputState = &input;
+    gpci.pInputAssemblyState = &assembly;
+    gpci.pViewportState = &viewports;
+    gpci.pRasterizationState = &raster;
+    gpci.pMultisampleState = &multisample;
+    gpci.pColorBlendState = &blend;
+    gpci.layout = layout;
+    if (api_.CreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &gpci, nullptr, &pipeline) != VK_SUCCESS)
+      return VK_NULL_HANDLE;
+    return pipeline;
+  }
+
   bool CreateDevice() {
     // Every feature the device has, so that any valid module can be run.
     VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
@@ -229,27 +350,57 @@ class Runner {
     dpci.poolSizeCount = 2;
     dpci.pPoolSizes = sizes;
     api_.CreateDescriptorPool(device_, &dpci, nullptr, &descriptor_pool_);
+    fixed_vertex_ = MakeModule(kFuzzExecFixedVert, sizeof kFuzzExecFixedVert);
+    fixed_fragment_ = MakeModule(kFuzzExecFixedFrag, sizeof kFuzzExecFixedFrag);
+    // The 8x8 colour target the graphics inputs draw into.
+    VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ici.imageType = VK_IMAGE_TYPE_2D;
+    ici.format = VK_FORMAT_R8G8B8A8_UNORM;
+    ici.extent = {kTargetSize, kTargetSize, 1};
+    ici.mipLevels = ici.arrayLayers = 1;
+    ici.samples = VK_SAMPLE_COUNT_1_BIT;
+    ici.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+    api_.CreateImage(device_, &ici, nullptr, &target_);
+    VkMemoryRequirements requirements;
+    api_.GetImageMemoryRequirements(device_, target_, &requirements);
+    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, requirements.size, host_type_};
+    api_.AllocateMemory(device_, &mai, nullptr, &target_memory_);
+    api_.BindImageMemory(device_, target_, target_memory_, 0);
+    VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    vci.image = target_;
+    vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    vci.format = VK_FORMAT_R8G8B8A8_UNORM;
+    vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    api_.CreateImageView(device_, &vci, nullptr, &target_view_);
     lost_ = false;
-    return true;
+    return fixed_vertex_ != VK_NULL_HANDLE && fixed_fragment_ != VK_NULL_HANDLE && target_view_ != VK_NULL_HANDLE;
   }
 
   void DestroyDevice() {
+    api_.DestroyImageView(device_, target_view_, nullptr);
+    api_.DestroyImage(device_, target_, nullptr);
+    api_.FreeMemory(device_, target_memory_, nullptr);
+    api_.DestroyShaderModule(device_, fixed_vertex_, nullptr);
+    api_.DestroyShaderModule(device_, fixed_fragment_, nullptr);
     api_.DestroyDescriptorPool(device_, descriptor_pool_, nullptr);
     api_.DestroyCommandPool(device_, pool_, nullptr);
     api_.DestroyDevice(device_, nullptr);
     device_ = VK_NULL_HANDLE;
   }
 
-  void Dispatch(VkPipeline pipeline, VkPipelineLayout layout, const std::array<VkDescriptorSetLayout, 4>& layouts,
-                uint32_t set_count, const Interface& iface, const uint8_t* data, size_t size) {
-    // One host-visible allocation holds every descriptor's buffer, filled
-    // from the input (repeated), so the shader reads values the input chose.
+  // Runs the pipeline once: buffers filled from the input behind every
+  // descriptor (and the vertex buffer), push constants from it too.
+  void Execute(const Work& w) {
+    const Interface& iface = *w.iface;
     uint32_t descriptors = 0;
     for (const auto& [key, count] : iface.counts) descriptors += count;
-    const VkDeviceSize total = VkDeviceSize(std::max(descriptors, 1u)) * kBufferBytes;
+    // One host-visible allocation: the vertex buffer, then each descriptor's buffer.
+    const VkDeviceSize vertex_bytes = VkDeviceSize(kVertexStride) * kVertices;
+    const VkDeviceSize total = vertex_bytes + VkDeviceSize(descriptors) * kBufferBytes;
     VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     bci.size = total;
-    bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;
+    bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+                VK_BUFFER_USAGE_VERTEX_BUFFER_BIT;
     VkBuffer buffer = VK_NULL_HANDLE;
     if (api_.CreateBuffer(device_, &bci, nullptr, &buffer) != VK_SUCCESS) return;
     VkMemoryRequirements requirements;
@@ -264,13 +415,13 @@ class Runner {
     void* mapped = nullptr;
     api_.MapMemory(device_, memory, 0, VK_WHOLE_SIZE, 0, &mapped);
     auto* bytes = static_cast<uint8_t*>(mapped);
-    for (VkDeviceSize i = 0; bytes != nullptr && i < total; ++i) bytes[i] = size != 0 ? data[i % size] : 0;
+    for (VkDeviceSize i = 0; bytes != nullptr && i < total; ++i) bytes[i] = w.size != 0 ? w.data[i % w.size] : 0;
 
     std::array<VkDescriptorSet, 4> sets{};
     VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, descriptor_pool_,
-                                     set_count, layouts.data()};
-    const bool have_sets = set_count == 0 || api_.AllocateDescriptorSets(device_, &dsai, sets.data()) == VK_SUCCESS;
-    VkDeviceSize offset = 0;
+                                     w.set_count, w.layouts.data()};
+    const bool have_sets = w.set_count == 0 || api_.AllocateDescriptorSets(device_, &dsai, sets.data()) == VK_SUCCESS;
+    VkDeviceSize offset = vertex_bytes;
     for (const auto& [key, type] : iface.buffers) {
       for (uint32_t e = 0; have_sets && e < iface.counts.at(key); ++e, offset += kBufferBytes) {
         const VkDescriptorBufferInfo info{buffer, offset, kBufferBytes};
@@ -290,14 +441,18 @@ class Runner {
     if (have_sets && api_.AllocateCommandBuffers(device_, &cbai, &cb) == VK_SUCCESS) {
       const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
       api_.BeginCommandBuffer(cb, &begin);
-      api_.CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-      if (set_count != 0) {
-        api_.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, set_count, sets.data(), 0, nullptr);
-      }
+      const bool compute = iface.stage == VK_SHADER_STAGE_COMPUTE_BIT;
+      const VkPipelineBindPoint point = compute ? VK_PIPELINE_BIND_POINT_COMPUTE : VK_PIPELINE_BIND_POINT_GRAPHICS;
+      api_.CmdBindPipeline(cb, point, w.pipeline);
+      if (w.set_count != 0) api_.CmdBindDescriptorSets(cb, point, w.layout, 0, w.set_count, sets.data(), 0, nullptr);
       uint8_t push[kPushConstantBytes];
-      for (uint32_t i = 0; i < kPushConstantBytes; ++i) push[i] = size != 0 ? data[(i * 7) % size] : 0;
-      api_.CmdPushConstants(cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushConstantBytes, push);
-      api_.CmdDispatch(cb, 1 + uint32_t(size % 2), 1, 1);
+      for (uint32_t i = 0; i < kPushConstantBytes; ++i) push[i] = w.size != 0 ? w.data[(i * 7) % w.size] : 0;
+      api_.CmdPushConstants(cb, w.layout, w.stages, 0, kPushConstantBytes, push);
+      if (compute) {
+        api_.CmdDispatch(cb, 1 + uint32_t(w.size % 2), 1, 1);
+      } else {
+        Draw(cb, buffer);
+      }
       api_.EndCommandBuffer(cb);
       VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
       submit.commandBufferCount = 1;
@@ -305,19 +460,37 @@ class Runner {
       if (api_.QueueSubmit(queue_, 1, &submit, VK_NULL_HANDLE) == VK_ERROR_DEVICE_LOST) lost_ = true;
       if (api_.QueueWaitIdle(queue_) == VK_ERROR_DEVICE_LOST) lost_ = true;
     }
-    if (set_count != 0 && have_sets) {
-      // (The pool frees its sets when it is destroyed; free them now to reuse it.)
-      PFN_vkFreeDescriptorSets free_sets =
-          reinterpret_cast<PFN_vkFreeDescriptorSets>(api_.gipa(instance_, "vkFreeDescriptorSets"));
-      free_sets(device_, descriptor_pool_, set_count, sets.data());
-    }
-    if (cb != VK_NULL_HANDLE) {
-      PFN_vkFreeCommandBuffers free_cbs =
-          reinterpret_cast<PFN_vkFreeCommandBuffers>(api_.gipa(instance_, "vkFreeCommandBuffers"));
-      free_cbs(device_, pool_, 1, &cb);
-    }
+    if (w.set_count != 0 && have_sets) api_.FreeDescriptorSets(device_, descriptor_pool_, w.set_count, sets.data());
+    if (cb != VK_NULL_HANDLE) api_.FreeCommandBuffers(device_, pool_, 1, &cb);
     api_.DestroyBuffer(device_, buffer, nullptr);
     api_.FreeMemory(device_, memory, nullptr);
+  }
+
+  // A triangle (the fixed vertex shader's covers the target) into the 8x8 target.
+  void Draw(VkCommandBuffer cb, VkBuffer vertices) {
+    VkImageMemoryBarrier to_attachment{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    to_attachment.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+    to_attachment.newLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    to_attachment.srcQueueFamilyIndex = to_attachment.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    to_attachment.image = target_;
+    to_attachment.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    api_.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, 0, 0,
+                            nullptr, 0, nullptr, 1, &to_attachment);
+    VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    color.imageView = target_view_;
+    color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
+    rendering.renderArea = {{0, 0}, {kTargetSize, kTargetSize}};
+    rendering.layerCount = 1;
+    rendering.colorAttachmentCount = 1;
+    rendering.pColorAttachments = &color;
+    api_.CmdBeginRendering(cb, &rendering);
+    const VkDeviceSize offset = 0;
+    api_.CmdBindVertexBuffers(cb, 0, 1, &vertices, &offset);
+    api_.CmdDraw(cb, kVertices, 1, 0, 0);
+    api_.CmdEndRendering(cb);
   }
 
   Api api_;
@@ -327,6 +500,10 @@ class Runner {
   VkQueue queue_ = VK_NULL_HANDLE;
   VkCommandPool pool_ = VK_NULL_HANDLE;
   VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
+  VkShaderModule fixed_vertex_ = VK_NULL_HANDLE, fixed_fragment_ = VK_NULL_HANDLE;
+  VkImage target_ = VK_NULL_HANDLE;
+  VkDeviceMemory target_memory_ = VK_NULL_HANDLE;
+  VkImageView target_view_ = VK_NULL_HANDLE;
   uint32_t host_type_ = 0;
   bool lost_ = false;
 };

@@ -543,9 +543,9 @@ DeviceProperties MakeProperties() {
   l.maxSampleMaskWords = 1;
   l.timestampComputeAndGraphics = VK_TRUE;
   l.timestampPeriod = 1.0f;  // timestamps are CLOCK_MONOTONIC nanoseconds
-  l.maxClipDistances = 8;
-  l.maxCullDistances = 8;
-  l.maxCombinedClipAndCullDistances = 8;
+  l.maxClipDistances = limits::kMaxClipDistances;
+  l.maxCullDistances = limits::kMaxCullDistances;
+  l.maxCombinedClipAndCullDistances = limits::kMaxCombinedClipAndCullDistances;
   l.discreteQueuePriorities = 2;
   l.pointSizeRange[0] = limits::kMinPointSize;
   l.pointSizeRange[1] = limits::kMaxPointSize;

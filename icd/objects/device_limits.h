@@ -44,5 +44,13 @@ inline constexpr uint32_t kMaxComputeWorkGroupInvocations = 1024;
 inline constexpr uint32_t kMaxGeometryShaderInvocations = 127;  // a lane each: no reason for the minimum (32)
 inline constexpr uint32_t kMaxGeometryOutputVertices = 256;
 inline constexpr uint32_t kMaxTessellationPatchSize = 32;
+// ClipDistance and CullDistance array sizes (maxClipDistances,
+// maxCullDistances, maxCombinedClipAndCullDistances).
+inline constexpr uint32_t kMaxClipDistances = 8;
+inline constexpr uint32_t kMaxCullDistances = 8;
+inline constexpr uint32_t kMaxCombinedClipAndCullDistances = 8;
+// Interface locations a stage's inputs or outputs may reach: twice what 128
+// components need, so that only absurd interfaces are refused.
+inline constexpr uint32_t kMaxInterfaceLocations = 64;
 
 }  // namespace duet::limits

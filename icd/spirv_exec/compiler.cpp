@@ -582,6 +582,33 @@ TessellationModes TessellationModesOf(const SpirvEntryPoint& entry) {
   return t;
 }
 
+// A stage interface within the device's limits: clip and cull distances
+// (each clipped primitive pays for every plane), and locations (a vertex
+// carries every output). Invalid modules that ask for more are refused.
+bool InterfaceWithinLimits(const Program& p, std::string* error) {
+  for (const std::vector<BuiltinSlot>* builtins : {&p.builtin_inputs, &p.builtin_outputs}) {
+    uint32_t clip = 0, cull = 0;
+    for (const BuiltinSlot& b : *builtins) {
+      if (b.builtin == uint32_t(spv::BuiltIn::ClipDistance)) clip = std::max(clip, b.count);
+      if (b.builtin == uint32_t(spv::BuiltIn::CullDistance)) cull = std::max(cull, b.count);
+    }
+    if (clip > limits::kMaxClipDistances || cull > limits::kMaxCullDistances ||
+        clip + cull > limits::kMaxCombinedClipAndCullDistances) {
+      *error = "ClipDistance/CullDistance arrays over the device's limits";
+      return false;
+    }
+  }
+  for (const std::vector<InterfaceSlot>* slots : {&p.inputs, &p.outputs}) {
+    for (const InterfaceSlot& slot : *slots) {
+      if (uint64_t(slot.location) + (uint64_t(slot.component) + slot.count + 3) / 4 > limits::kMaxInterfaceLocations) {
+        *error = "an interface variable past location " + std::to_string(limits::kMaxInterfaceLocations);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 bool WritesMemory(const Program& p) {
   for (const Inst& inst : p.code) {
     switch (inst.op) {
@@ -648,7 +675,7 @@ bool CompileStage(const std::vector<uint32_t>& words, const char* entry_name, Sh
       }
     }
     Compiler compiler(module, program);
-    if (!compiler.Compile(entry, error)) return false;
+    if (!compiler.Compile(entry, error) || !InterfaceWithinLimits(*program, error)) return false;
     program->writes_memory = WritesMemory(*program);
     PrepareExecution(program);
     return true;

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -241,6 +242,7 @@ struct HostAllocTracker {
   size_t allocations = 0;
   size_t bad_frees = 0;
   size_t bad_alignments = 0;
+  size_t fail_from = SIZE_MAX;  // allocations numbered from this one on return NULL
 
   static void* Alloc(void* user, size_t size, size_t alignment, VkSystemAllocationScope) {
     auto* t = static_cast<HostAllocTracker*>(user);
@@ -248,6 +250,13 @@ struct HostAllocTracker {
       std::lock_guard<std::mutex> lock(t->mu);
       ++t->bad_alignments;
       return nullptr;
+    }
+    {
+      std::lock_guard<std::mutex> lock(t->mu);
+      if (t->allocations >= t->fail_from) {
+        ++t->allocations;
+        return nullptr;
+      }
     }
     const size_t align = alignment < sizeof(void*) ? sizeof(void*) : alignment;
     void* p = std::aligned_alloc(align, (size + align - 1) / align * align);
@@ -364,6 +373,224 @@ TEST(AllocationCallbacks, EverythingAllocatedIsFreed) {
   EXPECT_TRUE(tracker.live.empty()) << tracker.live.size() << " allocations made through the callbacks were never freed";
   EXPECT_EQ(tracker.bad_frees, 0u) << "pfnFree/pfnReallocation called with a pointer the callbacks did not return";
   EXPECT_EQ(tracker.bad_alignments, 0u) << "alignment not a power of two";
+}
+
+// Failing allocations: every creation below is tried with callbacks that
+// return NULL from its 1st allocation on, then its 2nd, and so on until it
+// succeeds. Each failed try returns VK_ERROR_OUT_OF_HOST_MEMORY, writes no
+// handle and leaves nothing allocated through the callbacks; the successful
+// one frees all it took when destroyed. (Each object takes its own record
+// through the callbacks; what its commands record goes to the pool's tape
+// memory, which the callbacks do not see.)
+TEST_F(Lifetime, FailingAllocationsAtEveryStep) {
+  HostAllocTracker tracker;
+  const VkAllocationCallbacks cb = tracker.Callbacks();
+  static const uint32_t kModule[] = {0x07230203, 0x00010000, 0, 6, 0,  // compute "main", local size 1
+                                     0x00020011, 1,                    // OpCapability Shader
+                                     0x0003000E, 0, 1,                 // OpMemoryModel Logical GLSL450
+                                     0x0005000F, 5, 1, 0x6E69616D, 0,  // OpEntryPoint GLCompute %1 "main"
+                                     0x00060010, 1, 17, 1, 1, 1,       // OpExecutionMode %1 LocalSize 1 1 1
+                                     0x00020013, 2,                    // %2 = OpTypeVoid
+                                     0x00030021, 3, 2,                 // %3 = OpTypeFunction %2
+                                     0x00050036, 2, 1, 0, 3,           // %1 = OpFunction %2 None %3
+                                     0x000200F8, 4,                    // OpLabel
+                                     0x000100FD, 0x00010038};          // OpReturn, OpFunctionEnd
+  VkPipelineLayout plain_layout = VK_NULL_HANDLE;
+  const VkPipelineLayoutCreateInfo plain{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  ASSERT_EQ(vkCreatePipelineLayout(device_, &plain, nullptr, &plain_layout), VK_SUCCESS);
+  VkShaderModule plain_module = VK_NULL_HANDLE;
+  const VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, nullptr, 0, sizeof kModule,
+                                             kModule};
+  ASSERT_EQ(vkCreateShaderModule(device_, &module_info, nullptr, &plain_module), VK_SUCCESS);
+  VkImage plain_image = VK_NULL_HANDLE;
+  const VkImageCreateInfo image_info = ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {16, 16, 1});
+  ASSERT_EQ(vkCreateImage(device_, &image_info, nullptr, &plain_image), VK_SUCCESS);
+
+  // Each: create with `callbacks` into *handle (as a uint64_t), and destroy.
+  struct Creation {
+    const char* name;
+    std::function<VkResult(const VkAllocationCallbacks*, uint64_t*)> create;
+    std::function<void(uint64_t, const VkAllocationCallbacks*)> destroy;
+  };
+  auto as = [](auto handle) { return reinterpret_cast<uint64_t>(handle); };
+  VkDevice d = device_;
+  std::vector<Creation> creations;
+  creations.push_back({"buffer",
+                       [&](const VkAllocationCallbacks* a, uint64_t* h) {
+                         VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+                         info.size = 1024;
+                         info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+                         VkBuffer o = VK_NULL_HANDLE;
+                         const VkResult r = vkCreateBuffer(d, &info, a, &o);
+                         *h = as(o);
+                         return r;
+                       },
+                       [&](uint64_t h, const VkAllocationCallbacks* a) { vkDestroyBuffer(d, VkBuffer(h), a); }});
+  creations.push_back({"image",
+                       [&](const VkAllocationCallbacks* a, uint64_t* h) {
+                         VkImage o = VK_NULL_HANDLE;
+                         const VkResult r = vkCreateImage(d, &image_info, a, &o);
+                         *h = as(o);
+                         return r;
+                       },
+                       [&](uint64_t h, const VkAllocationCallbacks* a) { vkDestroyImage(d, VkImage(h), a); }});
+  creations.push_back({"image view",
+                       [&](const VkAllocationCallbacks* a, uint64_t* h) {
+                         VkImageViewCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+                         info.image = plain_image;
+                         info.viewType = VK_IMAGE_VIEW_TYPE_2D;
+                         info.format = VK_FORMAT_R8G8B8A8_UNORM;
+                         info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+                         VkImageView o = VK_NULL_HANDLE;
+                         const VkResult r = vkCreateImageView(d, &info, a, &o);
+                         *h = as(o);
+                         return r;
+                       },
+                       [&](uint64_t h, const VkAllocationCallbacks* a) { vkDestroyImageView(d, VkImageView(h), a); }});
+  creations.push_back({"sampler",
+                       [&](const VkAllocationCallbacks* a, uint64_t* h) {
+                         const VkSamplerCreateInfo info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+                         VkSampler o = VK_NULL_HANDLE;
+                         const VkResult r = vkCreateSampler(d, &info, a, &o);
+                         *h = as(o);
+                         return r;
+                       },
+                       [&](uint64_t h, const VkAllocationCallbacks* a) { vkDestroySampler(d, VkSampler(h), a); }});
+  creations.push_back({"shader module",
+                       [&](const VkAllocationCallbacks* a, uint64_t* h) {
+                         VkShaderModule o = VK_NULL_HANDLE;
+                         const VkResult r = vkCreateShaderModule(d, &module_info, a, &o);
+                         *h = as(o);
+                         return r;
+                       },
+                       [&](uint64_t h, const VkAllocationCallbacks* a) {
+                         vkDestroyShaderModule(d, VkShaderModule(h), a);
+                       }});
+  creations.push_back({"compute pipeline",
+                       [&](const VkAllocationCallbacks* a, uint64_t* h) {
+                         VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+                         info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0,
+                                       VK_SHADER_STAGE_COMPUTE_BIT, plain_module, "main"};
+                         info.layout = plain_layout;
+                         VkPipeline o = VK_NULL_HANDLE;
+                         const VkResult r = vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &info, a, &o);
+                         *h = as(o);
+                         return r;
+                       },
+                       [&](uint64_t h, const VkAllocationCallbacks* a) { vkDestroyPipeline(d, VkPipeline(h), a); }});
+  creations.push_back({"descriptor set layout",
+                       [&](const VkAllocationCallbacks* a, uint64_t* h) {
+                         const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4,
+                                                                    VK_SHADER_STAGE_ALL, nullptr};
+                         const VkDescriptorSetLayoutCreateInfo info{
+                             VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, nullptr, 0, 1, &binding};
+                         VkDescriptorSetLayout o = VK_NULL_HANDLE;
+                         const VkResult r = vkCreateDescriptorSetLayout(d, &info, a, &o);
+                         *h = as(o);
+                         return r;
+                       },
+                       [&](uint64_t h, const VkAllocationCallbacks* a) {
+                         vkDestroyDescriptorSetLayout(d, VkDescriptorSetLayout(h), a);
+                       }});
+  creations.push_back({"descriptor pool",
+                       [&](const VkAllocationCallbacks* a, uint64_t* h) {
+                         const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 16};
+                         const VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, nullptr,
+                                                               0, 4, 1, &size};
+                         VkDescriptorPool o = VK_NULL_HANDLE;
+                         const VkResult r = vkCreateDescriptorPool(d, &info, a, &o);
+                         *h = as(o);
+                         return r;
+                       },
+                       [&](uint64_t h, const VkAllocationCallbacks* a) {
+                         vkDestroyDescriptorPool(d, VkDescriptorPool(h), a);
+                       }});
+  creations.push_back({"command pool",
+                       [&](const VkAllocationCallbacks* a, uint64_t* h) {
+                         const VkCommandPoolCreateInfo info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+                         VkCommandPool o = VK_NULL_HANDLE;
+                         const VkResult r = vkCreateCommandPool(d, &info, a, &o);
+                         *h = as(o);
+                         return r;
+                       },
+                       [&](uint64_t h, const VkAllocationCallbacks* a) {
+                         vkDestroyCommandPool(d, VkCommandPool(h), a);
+                       }});
+  creations.push_back({"fence",
+                       [&](const VkAllocationCallbacks* a, uint64_t* h) {
+                         const VkFenceCreateInfo info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+                         VkFence o = VK_NULL_HANDLE;
+                         const VkResult r = vkCreateFence(d, &info, a, &o);
+                         *h = as(o);
+                         return r;
+                       },
+                       [&](uint64_t h, const VkAllocationCallbacks* a) { vkDestroyFence(d, VkFence(h), a); }});
+  creations.push_back({"timeline semaphore",
+                       [&](const VkAllocationCallbacks* a, uint64_t* h) {
+                         VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO, nullptr,
+                                                        VK_SEMAPHORE_TYPE_TIMELINE, 0};
+                         const VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &type};
+                         VkSemaphore o = VK_NULL_HANDLE;
+                         const VkResult r = vkCreateSemaphore(d, &info, a, &o);
+                         *h = as(o);
+                         return r;
+                       },
+                       [&](uint64_t h, const VkAllocationCallbacks* a) { vkDestroySemaphore(d, VkSemaphore(h), a); }});
+  creations.push_back({"event",
+                       [&](const VkAllocationCallbacks* a, uint64_t* h) {
+                         const VkEventCreateInfo info{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+                         VkEvent o = VK_NULL_HANDLE;
+                         const VkResult r = vkCreateEvent(d, &info, a, &o);
+                         *h = as(o);
+                         return r;
+                       },
+                       [&](uint64_t h, const VkAllocationCallbacks* a) { vkDestroyEvent(d, VkEvent(h), a); }});
+  creations.push_back({"query pool",
+                       [&](const VkAllocationCallbacks* a, uint64_t* h) {
+                         VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+                         info.queryType = VK_QUERY_TYPE_OCCLUSION;
+                         info.queryCount = 64;
+                         VkQueryPool o = VK_NULL_HANDLE;
+                         const VkResult r = vkCreateQueryPool(d, &info, a, &o);
+                         *h = as(o);
+                         return r;
+                       },
+                       [&](uint64_t h, const VkAllocationCallbacks* a) { vkDestroyQueryPool(d, VkQueryPool(h), a); }});
+
+  for (const Creation& c : creations) {
+    bool created = false;
+    for (size_t n = 0; n < 64 && !created; ++n) {
+      {
+        std::lock_guard<std::mutex> lock(tracker.mu);
+        tracker.fail_from = tracker.allocations + n;
+      }
+      uint64_t handle = 0;
+      const VkResult r = c.create(&cb, &handle);
+      {
+        std::lock_guard<std::mutex> lock(tracker.mu);
+        tracker.fail_from = SIZE_MAX;
+      }
+      if (r == VK_SUCCESS) {
+        created = true;
+        EXPECT_GT(n, 0u) << c.name << " took nothing through the callbacks";
+        EXPECT_NE(handle, 0u) << c.name;
+        c.destroy(handle, &cb);
+      } else {
+        EXPECT_EQ(r, VK_ERROR_OUT_OF_HOST_MEMORY) << c.name << ", allocation " << n + 1 << " failed";
+        EXPECT_EQ(handle, 0u) << c.name << ": a handle despite the failure";
+      }
+      std::lock_guard<std::mutex> lock(tracker.mu);
+      EXPECT_TRUE(tracker.live.empty()) << c.name << ": " << tracker.live.size() << " allocations left after try "
+                                        << n + 1;
+    }
+    EXPECT_TRUE(created) << c.name << " never succeeded";
+  }
+  std::lock_guard<std::mutex> lock(tracker.mu);
+  EXPECT_GT(tracker.allocations, 0u) << "the driver never used the callbacks";
+  EXPECT_EQ(tracker.bad_frees, 0u);
+  vkDestroyImage(device_, plain_image, nullptr);
+  vkDestroyShaderModule(device_, plain_module, nullptr);
+  vkDestroyPipelineLayout(device_, plain_layout, nullptr);
 }
 
 // --- threads ------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 // (DUET_TRACE_INVOCATION). Both read the environment in a fresh process,
 // and a broken watchdog would hang, so each runs its shader in a child
 // process of this binary with a time limit. The watchdog stops compute
-// dispatches and draws alike: runaway compute, vertex and fragment shaders.
+// dispatches and draws alike: runaway compute, vertex and fragment shaders;
+// after the loss every call answers at once.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -22,6 +23,7 @@ namespace duet_test {
 namespace {
 
 constexpr char kWatchdogChild[] = "ShaderWatchdogChild.RunawayLoop";
+constexpr char kAfterLossChild[] = "ShaderWatchdogChild.EveryCallAfterTheLoss";
 constexpr char kVertexWatchdogChild[] = "GraphicsWatchdogChild.RunawayVertexShader";
 constexpr char kFragmentWatchdogChild[] = "GraphicsWatchdogChild.RunawayFragmentShader";
 constexpr char kTraceChild[] = "ShaderTraceChild.TinyShader";
@@ -59,27 +61,74 @@ void ExpectChildLosesTheDevice(const char* child_test) {
 class ShaderWatchdogChild : public ComputeFixture {
  protected:
   void TearDown() override { DeviceTest::TearDown(); }
+
+  // Submits `groups` workgroups of the endless loop over `data` and waits
+  // for the loss (ExpectLossAfterTheLimit).
+  void LoseTheDevice(const HostBuffer& data, uint32_t groups) {
+    Kernel k = MakeKernel(kRunawayLoopComp, {data.buffer}, 0);
+    VkCommandBuffer cb = BeginCommands();
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.layout, 0, 1, &k.set, 0, nullptr);
+    vkCmdDispatch(cb, groups, 1, 1);
+    ASSERT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
+    VkFence fence = MakeFence();
+    Submit(cb, fence);
+    ExpectLossAfterTheLimit(device_, fence, kWaitNs);
+  }
 };
 
 TEST_F(ShaderWatchdogChild, RunawayLoop) {
   if (!IsChildFor(kWatchdogChild)) GTEST_SKIP() << "runs in a child of ShaderWatchdogTest";
   HostBuffer data = StorageBuffer(4 * 1024);
   std::memset(data.data, 0, 4 * 1024);
-  Kernel k = MakeKernel(kRunawayLoopComp, {data.buffer}, 0);
-  VkCommandBuffer cb = BeginCommands();
-  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.pipeline);
-  vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.layout, 0, 1, &k.set, 0, nullptr);
-  vkCmdDispatch(cb, 4, 1, 1);
-  ASSERT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
-  VkFence fence = MakeFence();
-  Submit(cb, fence);
-  ExpectLossAfterTheLimit(device_, fence, kWaitNs);
+  ASSERT_NO_FATAL_FAILURE(LoseTheDevice(data, 4));
   VkFence later = MakeFence();
   EXPECT_EQ(vkQueueSubmit(queue_, 0, nullptr, later), VK_ERROR_DEVICE_LOST);
   EXPECT_GT(data.as<uint32_t>()[1], 0u) << "the loop never ran";
 }
 
 TEST(ShaderWatchdogTest, RunawayShaderLosesTheDevice) { ExpectChildLosesTheDevice(kWatchdogChild); }
+
+// After the loss: the spec's result from every call that reports one, at
+// once (no wait blocks on work that will never finish), objects and command
+// buffers still made, and vkDestroyDevice (at the child's TearDown) returns.
+TEST_F(ShaderWatchdogChild, EveryCallAfterTheLoss) {
+  if (!IsChildFor(kAfterLossChild)) GTEST_SKIP() << "runs in a child of ShaderWatchdogTest";
+  HostBuffer data = StorageBuffer(4 * 1024);
+  ASSERT_NO_FATAL_FAILURE(LoseTheDevice(data, 1));
+
+  const auto start = std::chrono::steady_clock::now();
+  VkFence never = MakeFence();
+  EXPECT_EQ(vkGetFenceStatus(device_, never), VK_ERROR_DEVICE_LOST);
+  EXPECT_EQ(vkWaitForFences(device_, 1, &never, VK_TRUE, UINT64_MAX), VK_ERROR_DEVICE_LOST);
+  EXPECT_EQ(vkQueueWaitIdle(queue_), VK_ERROR_DEVICE_LOST);
+  VkSemaphore timeline = MakeTimelineSemaphore(0);
+  const uint64_t value = 1;
+  const VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, nullptr, 0, 1, &timeline, &value};
+  EXPECT_EQ(vkWaitSemaphores(device_, &wait, UINT64_MAX), VK_ERROR_DEVICE_LOST);
+  uint64_t counter = 7;
+  const VkResult counted = vkGetSemaphoreCounterValue(device_, timeline, &counter);
+  EXPECT_TRUE(counted == VK_SUCCESS || counted == VK_ERROR_DEVICE_LOST) << counted;
+  VkQueryPool pool = MakeQueryPool(VK_QUERY_TYPE_TIMESTAMP, 1);
+  uint64_t stamp = 0;
+  EXPECT_EQ(vkGetQueryPoolResults(device_, pool, 0, 1, sizeof stamp, &stamp, sizeof stamp,
+                                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+            VK_ERROR_DEVICE_LOST);
+  VkEvent event = MakeEvent();
+  const VkResult status = vkGetEventStatus(device_, event);
+  EXPECT_TRUE(status == VK_EVENT_RESET || status == VK_ERROR_DEVICE_LOST) << status;
+  // Making objects and recording still work; submitting does not.
+  HostBuffer more = StorageBuffer(256);
+  EXPECT_NE(more.data, nullptr);
+  VkCommandBuffer again = BeginCommands();
+  vkCmdDispatch(again, 1, 1, 1);
+  EXPECT_EQ(vkEndCommandBuffer(again), VK_SUCCESS);
+  const VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, 0, nullptr, nullptr, 1, &again};
+  EXPECT_EQ(vkQueueSubmit(queue_, 1, &submit, VK_NULL_HANDLE), VK_ERROR_DEVICE_LOST);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5)) << "a wait blocked";
+}
+
+TEST(ShaderWatchdogTest, EveryCallAnswersAfterTheLoss) { ExpectChildLosesTheDevice(kAfterLossChild); }
 
 // Draws: the vertex waves (on the queue's thread) and the fragment waves
 // (on the pool's threads) ask the device's watchdog too.

@@ -98,6 +98,13 @@ TEST(SpirvExecIngestTest, NonSemanticImportsNeedNoExtensionDeclaration) {
   EXPECT_FALSE(program.prints.empty()) << "debugPrintfEXT kept";
 }
 
+// Whether `words` compiles for `stage`, as expected (the error when not).
+void ExpectCompiles(const std::vector<uint32_t>& words, ShaderStage stage, bool ok) {
+  Program program;
+  std::string error;
+  EXPECT_EQ(CompileStage(words, "main", stage, &program, &error), ok) << error;
+}
+
 // Workgroups past maxComputeWorkGroupSize / Invocations are refused at
 // compilation: a hostile module must not size the dispatch's state (the
 // execution fuzzer's first find asked for 80 x 393217 x 393217 invocations).
@@ -113,17 +120,45 @@ TEST(SpirvExecIngestTest, WorkgroupsPastTheDeviceLimitsAreRefused) {
     EXPECT_TRUE(spvtools::SpirvTools(SPV_ENV_VULKAN_1_3).Assemble(text, &words));
     return words;
   };
-  struct Case {
-    uint32_t x, y, z;
-    bool ok;
+  ExpectCompiles(with_local_size(1024, 1, 1), ShaderStage::kCompute, true);
+  ExpectCompiles(with_local_size(32, 32, 1), ShaderStage::kCompute, true);
+  ExpectCompiles(with_local_size(1, 1, 64), ShaderStage::kCompute, true);
+  ExpectCompiles(with_local_size(2048, 1, 1), ShaderStage::kCompute, false);
+  ExpectCompiles(with_local_size(64, 32, 1), ShaderStage::kCompute, false);
+  ExpectCompiles(with_local_size(1, 1, 65), ShaderStage::kCompute, false);
+  ExpectCompiles(with_local_size(0, 1, 1), ShaderStage::kCompute, false);
+}
+
+// Clip and cull distances past the device's limits are refused too: every
+// clipped triangle pays for every plane (the fuzzer's third find declared
+// 63489 clip distances, and one triangle took minutes to clip).
+TEST(SpirvExecIngestTest, ClipDistancesPastTheDeviceLimitsAreRefused) {
+  auto with_distances = [](uint32_t clip, uint32_t cull) {
+    std::string text =
+        "OpCapability Shader\nOpCapability ClipDistance\nOpCapability CullDistance\n"
+        "OpMemoryModel Logical GLSL450\nOpEntryPoint Vertex %main \"main\" %out\n"
+        "OpMemberDecorate %PerVertex 0 BuiltIn Position\nOpMemberDecorate %PerVertex 1 BuiltIn ClipDistance\n"
+        "OpMemberDecorate %PerVertex 2 BuiltIn CullDistance\nOpDecorate %PerVertex Block\n"
+        "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%float = OpTypeFloat 32\n%v4 = OpTypeVector %float 4\n"
+        "%uint = OpTypeInt 32 0\n%clip_n = OpConstant %uint " + std::to_string(clip) +
+        "\n%cull_n = OpConstant %uint " + std::to_string(cull) +
+        "\n%clips = OpTypeArray %float %clip_n\n%culls = OpTypeArray %float %cull_n\n"
+        "%PerVertex = OpTypeStruct %v4 %clips %culls\n%ptr = OpTypePointer Output %PerVertex\n"
+        "%out = OpVariable %ptr Output\n%int = OpTypeInt 32 1\n%zero = OpConstant %int 0\n"
+        "%f0 = OpConstant %float 0\n%origin = OpConstantComposite %v4 %f0 %f0 %f0 %f0\n"
+        "%ptr_v4 = OpTypePointer Output %v4\n"
+        "%main = OpFunction %void None %fn\n%entry = OpLabel\n%p = OpAccessChain %ptr_v4 %out %zero\n"
+        "OpStore %p %origin\nOpReturn\nOpFunctionEnd\n";
+    std::vector<uint32_t> words;
+    EXPECT_TRUE(spvtools::SpirvTools(SPV_ENV_VULKAN_1_3).Assemble(text, &words));
+    return words;
   };
-  for (const Case& c : {Case{1024, 1, 1, true}, Case{32, 32, 1, true}, Case{1, 1, 64, true}, Case{2048, 1, 1, false},
-                        Case{64, 32, 1, false}, Case{1, 1, 65, false}, Case{0, 1, 1, false}}) {
-    Program program;
-    std::string error;
-    EXPECT_EQ(CompileStage(with_local_size(c.x, c.y, c.z), "main", ShaderStage::kCompute, &program, &error), c.ok)
-        << c.x << "x" << c.y << "x" << c.z << ": " << error;
-  }
+  ExpectCompiles(with_distances(4, 4), ShaderStage::kVertex, true);
+  ExpectCompiles(with_distances(7, 1), ShaderStage::kVertex, true);
+  ExpectCompiles(with_distances(8, 1), ShaderStage::kVertex, false);  // 9 combined
+  ExpectCompiles(with_distances(9, 1), ShaderStage::kVertex, false);
+  ExpectCompiles(with_distances(1, 9), ShaderStage::kVertex, false);
+  ExpectCompiles(with_distances(63489, 1), ShaderStage::kVertex, false);
 }
 
 // Block layouts follow the device's enabled features: a std430 uniform block

@@ -235,13 +235,18 @@ def gen_entrypoints(out, commands, aliases, origin, extensions):
     write(os.path.join(out, 'entrypoints.h'), '\n'.join(h))
 
     c = [HEADER, '#include "dispatch/entrypoints.h"', '', '#include <algorithm>',
-         '#include <cstring>', '', 'namespace duet::dispatch {', 'namespace {', '',
+         '#include <cstring>', '', '#include "dispatch/host_memory_guard.h"', '',
+         'namespace duet::dispatch {', 'namespace {', '',
          '// const, not constexpr: function pointer casts are not constant expressions.', 'const EntryPoint kEntryPoints[] = {']
     for n in names:
         impl = commands[canonical_command(n, aliases)]
         core, exts = origin[n]
         ext_list = ', '.join([f'Extension::{extension_enum(e)}' for e in exts] + ['Extension::kNone'])
-        row = (f'    {{"{n}", reinterpret_cast<PFN_vkVoidFunction>(&api::{impl.short()}), '
+        # Commands that return a VkResult answer VK_ERROR_OUT_OF_HOST_MEMORY
+        # when the C++ allocator fails (dispatch/host_memory_guard.h).
+        function = (f'&HostMemoryGuard<&api::{impl.short()}>::Call' if impl.ret == 'VkResult'
+                    else f'&api::{impl.short()}')
+        row = (f'    {{"{n}", reinterpret_cast<PFN_vkVoidFunction>({function}), '
                f'CommandLevel::{impl.level}, {core or 0}, {{{ext_list}}}}},')
         c += guarded([row], command_protect(n, origin, extensions))
     c += ['};', '', '}  // namespace', '',

@@ -228,6 +228,10 @@ bool Compiler::DeclareInterface(uint32_t type, uint32_t reg, bool input, const D
   while (m.Type(scalar).kind == SpvOp::OpTypeVector || m.Type(scalar).kind == SpvOp::OpTypeArray)
     scalar = m.Type(scalar).element;
   const uint32_t element_locations = LocationCount(element);
+  // (Before a slot per location is made: a hostile array may have billions.)
+  if (uint64_t(d->interface.location) + uint64_t(locations) * element_locations > limits::kMaxInterfaceLocations) {
+    return Fail("an interface variable past location " + std::to_string(limits::kMaxInterfaceLocations));
+  }
   for (uint32_t i = 0; i < locations; ++i) {
     InterfaceSlot slot;
     slot.location = uint32_t(d->interface.location) + i * element_locations;

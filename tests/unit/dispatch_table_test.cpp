@@ -7,12 +7,30 @@
 
 #include "dispatch/entrypoints.h"
 #include "dispatch/extensions.h"
+#include "dispatch/host_memory_guard.h"
 
 namespace duet {
 namespace {
 
 using dispatch::CommandLevel;
 using dispatch::FindEntryPoint;
+
+VkResult ThrowsBadAlloc(int) { throw std::bad_alloc(); }
+VkResult ThrowsLengthError(int) { throw std::length_error("vector"); }
+VkResult Answers(int value) { return VkResult(value); }
+
+// A command whose C++ allocation fails answers VK_ERROR_OUT_OF_HOST_MEMORY
+// instead of throwing out of the driver; other results pass through.
+TEST(HostMemoryGuard, AllocationFailuresBecomeOutOfHostMemory) {
+  EXPECT_EQ(dispatch::HostMemoryGuard<&ThrowsBadAlloc>::Call(0), VK_ERROR_OUT_OF_HOST_MEMORY);
+  EXPECT_EQ(dispatch::HostMemoryGuard<&ThrowsLengthError>::Call(0), VK_ERROR_OUT_OF_HOST_MEMORY);
+  EXPECT_EQ(dispatch::HostMemoryGuard<&Answers>::Call(VK_INCOMPLETE), VK_INCOMPLETE);
+  // The table hands out the guarded function for commands returning a
+  // VkResult, and the command itself for the others.
+  EXPECT_EQ(FindEntryPoint("vkCreateBuffer")->function,
+            reinterpret_cast<PFN_vkVoidFunction>(&dispatch::HostMemoryGuard<&api::CreateBuffer>::Call));
+  EXPECT_EQ(FindEntryPoint("vkCmdDraw")->function, reinterpret_cast<PFN_vkVoidFunction>(&api::CmdDraw));
+}
 
 TEST(DispatchTable, SortedUniqueAndComplete) {
   auto all = dispatch::AllEntryPoints();

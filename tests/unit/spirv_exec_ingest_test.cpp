@@ -161,6 +161,29 @@ TEST(SpirvExecIngestTest, ClipDistancesPastTheDeviceLimitsAreRefused) {
   ExpectCompiles(with_distances(63489, 1), ShaderStage::kVertex, false);
 }
 
+// So are interface arrays reaching past the locations any stage may use,
+// before a slot is made for each element (the fourth find: an output of
+// 134217732 vec4s asked for gigabytes of slots).
+TEST(SpirvExecIngestTest, InterfaceArraysPastTheLocationsAreRefused) {
+  auto with_output_array = [](uint32_t length) {
+    const std::string text =
+        "OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpEntryPoint Vertex %main \"main\" %out\n"
+        "OpDecorate %out Location 0\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%float = OpTypeFloat 32\n"
+        "%v4 = OpTypeVector %float 4\n%uint = OpTypeInt 32 0\n%n = OpConstant %uint " +
+        std::to_string(length) +
+        "\n%array = OpTypeArray %v4 %n\n%ptr = OpTypePointer Output %array\n%out = OpVariable %ptr Output\n"
+        "%main = OpFunction %void None %fn\n%entry = OpLabel\nOpReturn\nOpFunctionEnd\n";
+    std::vector<uint32_t> words;
+    EXPECT_TRUE(spvtools::SpirvTools(SPV_ENV_VULKAN_1_3).Assemble(text, &words));
+    return words;
+  };
+  ExpectCompiles(with_output_array(16), ShaderStage::kVertex, true);
+  ExpectCompiles(with_output_array(65), ShaderStage::kVertex, false);
+  const auto start = std::chrono::steady_clock::now();
+  ExpectCompiles(with_output_array(134217732), ShaderStage::kVertex, false);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+}
+
 // Block layouts follow the device's enabled features: a std430 uniform block
 // needs uniformBufferStandardLayout.
 TEST(SpirvExecIngestTest, Std430UniformBlocksNeedTheStandardLayoutRule) {

@@ -12,9 +12,11 @@
 // a few milliseconds here): a runaway shader loses the device, and the next
 // input gets a new one.
 //
-// Modules with image, sampler or texel-buffer descriptors are created and
-// compiled but not run (the layout would need images of the formats and
-// dimensions the shader expects).
+// Descriptors: uniform and storage buffers; and 2D single-sample colour
+// images, sampled, storage (RGBA8, R32 uint or int, as the shader's format
+// and sampled type say), combined or with separate samplers. Modules asking
+// for other descriptors (texel buffers, other dimensions, depth images,
+// runtime arrays) are created and compiled but not run.
 //
 // Build and run: scripts/fuzz_exec.sh (or the ctest test fuzz_shader_execute_smoke).
 #include <vulkan/vulkan_core.h>
@@ -64,7 +66,7 @@ struct Api {
   DUET_FUZZ_FN(DestroyImage) DUET_FUZZ_FN(GetImageMemoryRequirements) DUET_FUZZ_FN(BindImageMemory)             \
   DUET_FUZZ_FN(CreateImageView) DUET_FUZZ_FN(DestroyImageView) DUET_FUZZ_FN(CmdBeginRendering)                  \
   DUET_FUZZ_FN(CmdEndRendering) DUET_FUZZ_FN(CmdBindVertexBuffers) DUET_FUZZ_FN(CmdDraw)                        \
-  DUET_FUZZ_FN(CmdPipelineBarrier)
+  DUET_FUZZ_FN(CmdPipelineBarrier) DUET_FUZZ_FN(CreateSampler) DUET_FUZZ_FN(DestroySampler)
   DUET_FUZZ_FNS
 #undef DUET_FUZZ_FN
 
@@ -79,12 +81,21 @@ struct Api {
 // its buffer descriptors by (set, binding), and a vertex shader's input
 // locations. `other` when it declares anything else (images, samplers,
 // large or runtime arrays of descriptors): then it is compiled, not run.
+// The images a descriptor may show: one per texel kind.
+enum class ImageKind : uint8_t { kRgba8, kR32Uint, kR32Sint };
+constexpr VkFormat kImageFormats[3] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R32_UINT, VK_FORMAT_R32_SINT};
+
 struct Interface {
   VkShaderStageFlagBits stage = VkShaderStageFlagBits(0);
-  std::map<std::pair<uint32_t, uint32_t>, VkDescriptorType> buffers;
+  std::map<std::pair<uint32_t, uint32_t>, VkDescriptorType> buffers;  // every descriptor, buffers or not
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> counts;
+  std::map<std::pair<uint32_t, uint32_t>, ImageKind> images;
   std::vector<uint32_t> input_locations;
   bool other = false;
+};
+
+struct ImageType {
+  uint32_t sampled_type, dim, depth, arrayed, ms, sampled, format;
 };
 
 VkShaderStageFlagBits StageOf(uint32_t execution_model) {
@@ -102,6 +113,9 @@ Interface ReadInterface(const std::vector<uint32_t>& words) {
   std::map<uint32_t, uint32_t> set_of, binding_of, location_of, pointee_of, array_length_of, constant_of;
   std::map<uint32_t, bool> block, buffer_block, builtin;
   std::map<uint32_t, uint32_t> array_element_of;
+  std::map<uint32_t, ImageType> image_types;
+  std::map<uint32_t, uint32_t> sampled_image_of;  // OpTypeSampledImage -> its image type
+  std::map<uint32_t, bool> int_signed, is_float, is_sampler;
   struct Variable {
     uint32_t id, type, storage;
   };
@@ -128,6 +142,16 @@ Interface ReadInterface(const std::vector<uint32_t>& words) {
     } else if (opcode == 29 && count >= 3) {                      // OpTypeRuntimeArray
       array_element_of[w[1]] = w[2];
       array_length_of[w[1]] = 0;
+    } else if (opcode == 25 && count >= 9) {                      // OpTypeImage
+      image_types[w[1]] = {w[2], w[3], w[4], w[5], w[6], w[7], w[8]};
+    } else if (opcode == 27 && count >= 3) {                      // OpTypeSampledImage
+      sampled_image_of[w[1]] = w[2];
+    } else if (opcode == 26 && count >= 2) {                      // OpTypeSampler
+      is_sampler[w[1]] = true;
+    } else if (opcode == 21 && count >= 4) {                      // OpTypeInt
+      int_signed[w[1]] = w[3] != 0;
+    } else if (opcode == 22 && count >= 3) {                      // OpTypeFloat
+      is_float[w[1]] = true;
     } else if (opcode == 43 && count >= 4) {                      // OpConstant
       constant_of[w[2]] = w[3];
     } else if (opcode == 59 && count >= 4) {                      // OpVariable
@@ -158,6 +182,40 @@ Interface ReadInterface(const std::vector<uint32_t>& words) {
       out.buffers[key] = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     } else if (v.storage == 2 && block[type]) {
       out.buffers[key] = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    } else if (v.storage == 0 && is_sampler[type]) {  // UniformConstant
+      out.buffers[key] = VK_DESCRIPTOR_TYPE_SAMPLER;
+    } else if (v.storage == 0 && (image_types.count(type) || sampled_image_of.count(type))) {
+      const bool combined = sampled_image_of.count(type) != 0;
+      if (combined && !image_types.count(sampled_image_of[type])) {
+        out.other = true;
+        continue;
+      }
+      const ImageType& image = image_types[combined ? sampled_image_of[type] : type];
+      // 2D, colour, not arrayed, single-sampled only.
+      const bool integer = int_signed.count(image.sampled_type) != 0;
+      ImageKind kind = !integer ? ImageKind::kRgba8 : int_signed[image.sampled_type] ? ImageKind::kR32Sint
+                                                                                    : ImageKind::kR32Uint;
+      bool usable = image.dim == 1 && image.depth != 1 && image.arrayed == 0 && image.ms == 0 &&
+                    (integer || is_float[image.sampled_type]);
+      if (image.sampled == 2) {
+        // Storage: the declared format must be the image's (or unknown).
+        const VkFormat declared = image.format == 0    ? kImageFormats[size_t(kind)]
+                                  : image.format == 4  ? VK_FORMAT_R8G8B8A8_UNORM   // Rgba8
+                                  : image.format == 33 ? VK_FORMAT_R32_UINT         // R32ui
+                                  : image.format == 24 ? VK_FORMAT_R32_SINT         // R32i
+                                                       : VK_FORMAT_UNDEFINED;
+        usable = usable && !combined && declared == kImageFormats[size_t(kind)];
+      } else {
+        usable = usable && image.sampled == 1;
+      }
+      if (!usable) {
+        out.other = true;
+        continue;
+      }
+      out.buffers[key] = image.sampled == 2 ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
+                         : combined         ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
+                                            : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+      out.images[key] = kind;
     } else {
       out.other = true;
       continue;
@@ -343,11 +401,14 @@ class Runner {
     VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
     api_.CreateCommandPool(device_, &pci, nullptr, &pool_);
-    VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 64}, {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 64}};
+    const VkDescriptorPoolSize sizes[] = {
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 64}, {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 64},
+        {VK_DESCRIPTOR_TYPE_SAMPLER, 64},        {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 64},
+        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 64},  {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 64}};
     VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     dpci.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
     dpci.maxSets = 4;
-    dpci.poolSizeCount = 2;
+    dpci.poolSizeCount = uint32_t(std::size(sizes));
     dpci.pPoolSizes = sizes;
     api_.CreateDescriptorPool(device_, &dpci, nullptr, &descriptor_pool_);
     fixed_vertex_ = MakeModule(kFuzzExecFixedVert, sizeof kFuzzExecFixedVert);
@@ -372,11 +433,52 @@ class Runner {
     vci.format = VK_FORMAT_R8G8B8A8_UNORM;
     vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     api_.CreateImageView(device_, &vci, nullptr, &target_view_);
+    for (size_t i = 0; i < std::size(kImageFormats); ++i) MakeDescriptorImage(i);
+    const VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    api_.CreateSampler(device_, &sci, nullptr, &sampler_);
     lost_ = false;
     return fixed_vertex_ != VK_NULL_HANDLE && fixed_fragment_ != VK_NULL_HANDLE && target_view_ != VK_NULL_HANDLE;
   }
 
+  // An 8x8 image of kImageFormats[i] the descriptors show, its memory filled
+  // with a pattern (layouts do not matter to this driver's images).
+  void MakeDescriptorImage(size_t i) {
+    DescriptorImage& d = images_[i];
+    VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ici.imageType = VK_IMAGE_TYPE_2D;
+    ici.format = kImageFormats[i];
+    ici.extent = {kTargetSize, kTargetSize, 1};
+    ici.mipLevels = ici.arrayLayers = 1;
+    ici.samples = VK_SAMPLE_COUNT_1_BIT;
+    ici.tiling = VK_IMAGE_TILING_LINEAR;
+    ici.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT;
+    ici.initialLayout = VK_IMAGE_LAYOUT_PREINITIALIZED;
+    api_.CreateImage(device_, &ici, nullptr, &d.image);
+    VkMemoryRequirements requirements;
+    api_.GetImageMemoryRequirements(device_, d.image, &requirements);
+    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, requirements.size, host_type_};
+    api_.AllocateMemory(device_, &mai, nullptr, &d.memory);
+    api_.BindImageMemory(device_, d.image, d.memory, 0);
+    void* mapped = nullptr;
+    if (api_.MapMemory(device_, d.memory, 0, VK_WHOLE_SIZE, 0, &mapped) == VK_SUCCESS) {
+      for (VkDeviceSize b = 0; b < requirements.size; ++b) static_cast<uint8_t*>(mapped)[b] = uint8_t(b * 37 + i);
+    }
+    VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    vci.image = d.image;
+    vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    vci.format = kImageFormats[i];
+    vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    api_.CreateImageView(device_, &vci, nullptr, &d.view);
+  }
+
   void DestroyDevice() {
+    for (DescriptorImage& d : images_) {
+      api_.DestroyImageView(device_, d.view, nullptr);
+      api_.DestroyImage(device_, d.image, nullptr);
+      api_.FreeMemory(device_, d.memory, nullptr);
+      d = {};
+    }
+    api_.DestroySampler(device_, sampler_, nullptr);
     api_.DestroyImageView(device_, target_view_, nullptr);
     api_.DestroyImage(device_, target_, nullptr);
     api_.FreeMemory(device_, target_memory_, nullptr);
@@ -423,8 +525,13 @@ class Runner {
     const bool have_sets = w.set_count == 0 || api_.AllocateDescriptorSets(device_, &dsai, sets.data()) == VK_SUCCESS;
     VkDeviceSize offset = vertex_bytes;
     for (const auto& [key, type] : iface.buffers) {
-      for (uint32_t e = 0; have_sets && e < iface.counts.at(key); ++e, offset += kBufferBytes) {
+      const bool is_buffer = type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+      for (uint32_t e = 0; have_sets && e < iface.counts.at(key); ++e) {
         const VkDescriptorBufferInfo info{buffer, offset, kBufferBytes};
+        const auto kind = iface.images.find(key);
+        const VkDescriptorImageInfo image{
+            sampler_, kind != iface.images.end() ? images_[size_t(kind->second)].view : VK_NULL_HANDLE,
+            VK_IMAGE_LAYOUT_GENERAL};
         VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
         write.dstSet = sets[key.first];
         write.dstBinding = key.second;
@@ -432,7 +539,9 @@ class Runner {
         write.descriptorCount = 1;
         write.descriptorType = type;
         write.pBufferInfo = &info;
+        write.pImageInfo = &image;
         api_.UpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+        if (is_buffer) offset += kBufferBytes;
       }
     }
     VkCommandBufferAllocateInfo cbai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool_,
@@ -504,6 +613,13 @@ class Runner {
   VkImage target_ = VK_NULL_HANDLE;
   VkDeviceMemory target_memory_ = VK_NULL_HANDLE;
   VkImageView target_view_ = VK_NULL_HANDLE;
+  struct DescriptorImage {
+    VkImage image = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkImageView view = VK_NULL_HANDLE;
+  };
+  DescriptorImage images_[std::size(kImageFormats)];
+  VkSampler sampler_ = VK_NULL_HANDLE;
   uint32_t host_type_ = 0;
   bool lost_ = false;
 };

@@ -3,9 +3,11 @@
 // run over small buffers filled from the input, through the driver's own
 // entry points (no loader), built with AddressSanitizer and
 // UndefinedBehaviorSanitizer. A compute module dispatches one or two
-// workgroups; a vertex module draws a triangle (its inputs read from a
+// workgroups; a vertex module draws two triangles (its inputs read from a
 // vertex buffer) before a fixed fragment shader, a fragment module covers
-// an 8x8 target behind a fixed full-screen vertex shader. Whatever the
+// an 8x8 target behind a fixed full-screen vertex shader, and a geometry
+// module takes six vertices of the topology its input primitive names
+// between the two fixed shaders. Whatever the
 // module does (indices out of bounds, endless loops, division by zero,
 // recursion-free deep control flow, huge private arrays) nothing may crash,
 // trip a sanitizer or run past the shader watchdog (DUET_WATCHDOG_MS, set to
@@ -41,7 +43,7 @@ constexpr uint32_t kPushConstantBytes = 256;  // maxPushConstantsSize
 constexpr uint32_t kMaxBindings = 16;
 constexpr uint32_t kMaxVertexLocations = 16;
 constexpr uint32_t kVertexStride = 64;  // four vec4 attributes a vertex (location % 4)
-constexpr uint32_t kVertices = 3;
+constexpr uint32_t kVertices = 6;  // two triangles, or one with adjacency
 constexpr uint32_t kTargetSize = 8;
 
 // The driver's entry points, looked up once.
@@ -91,6 +93,8 @@ struct Interface {
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> counts;
   std::map<std::pair<uint32_t, uint32_t>, ImageKind> images;
   std::vector<uint32_t> input_locations;
+  // A geometry shader's input primitive, as the topology it needs.
+  VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   bool other = false;
 };
 
@@ -101,6 +105,7 @@ struct ImageType {
 VkShaderStageFlagBits StageOf(uint32_t execution_model) {
   switch (execution_model) {
     case 0: return VK_SHADER_STAGE_VERTEX_BIT;
+    case 3: return VK_SHADER_STAGE_GEOMETRY_BIT;
     case 4: return VK_SHADER_STAGE_FRAGMENT_BIT;
     case 5: return VK_SHADER_STAGE_COMPUTE_BIT;
     default: return VkShaderStageFlagBits(0);
@@ -127,6 +132,14 @@ Interface ReadInterface(const std::vector<uint32_t>& words) {
     if (opcode == 15 && count >= 4 && out.stage == 0 &&  // OpEntryPoint named "main"
         std::strncmp(reinterpret_cast<const char*>(&w[3]), "main", (count - 3) * 4) == 0) {
       out.stage = StageOf(w[1]);
+    } else if (opcode == 16 && count >= 3) {  // OpExecutionMode: a geometry shader's input primitive
+      switch (w[2]) {
+        case 19: out.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST; break;                     // InputPoints
+        case 20: out.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST; break;                      // InputLines
+        case 21: out.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY; break;       // InputLinesAdjacency
+        case 23: out.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY; break;   // InputTrianglesAdjacency
+        default: break;
+      }
     } else if (opcode == 71 && count >= 3) {  // OpDecorate
       if (w[2] == 34 && count >= 4) set_of[w[1]] = w[3];          // DescriptorSet
       if (w[2] == 33 && count >= 4) binding_of[w[1]] = w[3];      // Binding
@@ -322,14 +335,18 @@ class Runner {
         return VK_NULL_HANDLE;
       return pipeline;
     }
-    if (iface.stage != VK_SHADER_STAGE_VERTEX_BIT && iface.stage != VK_SHADER_STAGE_FRAGMENT_BIT) return pipeline;
-    // The module's stage, and the fixed shader of the other.
     const bool vertex = iface.stage == VK_SHADER_STAGE_VERTEX_BIT;
-    const VkPipelineShaderStageCreateInfo shader_stages[2] = {
+    const bool geometry = iface.stage == VK_SHADER_STAGE_GEOMETRY_BIT;
+    if (!vertex && !geometry && iface.stage != VK_SHADER_STAGE_FRAGMENT_BIT) return pipeline;
+    // The module's stage, and the fixed shaders of the others (a geometry
+    // module sits between the fixed vertex and fragment shaders).
+    const VkPipelineShaderStageCreateInfo shader_stages[3] = {
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT,
          vertex ? module : fixed_vertex_, "main"},
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
-         vertex ? fixed_fragment_ : module, "main"}};
+         vertex || geometry ? fixed_fragment_ : module, "main"},
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_GEOMETRY_BIT, module,
+         "main"}};
     std::vector<VkVertexInputAttributeDescription> attributes;
     for (uint32_t location : iface.input_locations)
       attributes.push_back({location, 0, VK_FORMAT_R32G32B32A32_SFLOAT, (location % 4) * 16});
@@ -340,7 +357,7 @@ class Runner {
     input.vertexAttributeDescriptionCount = uint32_t(attributes.size());
     input.pVertexAttributeDescriptions = attributes.data();
     VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-    assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    assembly.topology = geometry ? iface.topology : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
     const VkViewport viewport{0, 0, float(kTargetSize), float(kTargetSize), 0, 1};
     const VkRect2D scissor{{0, 0}, {kTargetSize, kTargetSize}};
     VkPipelineViewportStateCreateInfo viewports{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
@@ -361,7 +378,7 @@ class Runner {
     rendering.colorAttachmentCount = 1;
     rendering.pColorAttachmentFormats = &color_format;
     VkGraphicsPipelineCreateInfo gpci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
-    gpci.stageCount = 2;
+    gpci.stageCount = geometry ? 3 : 2;
     gpci.pStages = shader_stages;
     gpci.pVertexInputState = &input;
     gpci.pInputAssemblyState = &assembly;

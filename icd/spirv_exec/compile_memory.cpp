@@ -29,8 +29,6 @@ using spv::StorageClass;
 
 namespace {
 
-bool IsAddress(const SpirvType& t) { return IsAddressPointer(t); }
-
 bool HasExplicitLayout(StorageClass storage) {
   return storage == StorageClass::Uniform || storage == StorageClass::StorageBuffer ||
          storage == StorageClass::PushConstant || storage == StorageClass::PhysicalStorageBuffer;
@@ -50,7 +48,7 @@ uint32_t ImplicitSize(const SpirvModule& m, uint32_t type_id) {
       for (uint32_t member : t.members) size += ImplicitSize(m, member);
       return size;
     }
-    case SpvOp::OpTypePointer: return IsAddress(t) ? 8 : 0;
+    case SpvOp::OpTypePointer: return IsAddressPointer(t) ? 8 : 0;
     default: return 0;
   }
 }
@@ -124,7 +122,7 @@ void ForEachScalar(const SpirvModule& m, uint32_t type_id, const LayoutContext& 
       return;
     }
     case SpvOp::OpTypePointer:
-      if (IsAddress(t)) {
+      if (IsAddressPointer(t)) {
         fn({base, 4, false});
         fn({base + 4, 4, false});
       }

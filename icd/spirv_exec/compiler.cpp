@@ -582,10 +582,11 @@ TessellationModes TessellationModesOf(const SpirvEntryPoint& entry) {
   return t;
 }
 
-// A stage interface within the device's limits: clip and cull distances
-// (each clipped primitive pays for every plane), and locations (a vertex
-// carries every output). Invalid modules that ask for more are refused.
-bool InterfaceWithinLimits(const Program& p, std::string* error) {
+// Clip and cull distances within the device's limits: each clipped
+// primitive pays for every plane, so invalid modules asking for more are
+// refused. (Interface locations are bounded as they are declared:
+// Compiler::DeclareInterface.)
+bool DistancesWithinLimits(const Program& p, std::string* error) {
   for (const std::vector<BuiltinSlot>* builtins : {&p.builtin_inputs, &p.builtin_outputs}) {
     uint32_t clip = 0, cull = 0;
     for (const BuiltinSlot& b : *builtins) {
@@ -596,14 +597,6 @@ bool InterfaceWithinLimits(const Program& p, std::string* error) {
         clip + cull > limits::kMaxCombinedClipAndCullDistances) {
       *error = "ClipDistance/CullDistance arrays over the device's limits";
       return false;
-    }
-  }
-  for (const std::vector<InterfaceSlot>* slots : {&p.inputs, &p.outputs}) {
-    for (const InterfaceSlot& slot : *slots) {
-      if (uint64_t(slot.location) + (uint64_t(slot.component) + slot.count + 3) / 4 > limits::kMaxInterfaceLocations) {
-        *error = "an interface variable past location " + std::to_string(limits::kMaxInterfaceLocations);
-        return false;
-      }
     }
   }
   return true;
@@ -675,7 +668,7 @@ bool CompileStage(const std::vector<uint32_t>& words, const char* entry_name, Sh
       }
     }
     Compiler compiler(module, program);
-    if (!compiler.Compile(entry, error) || !InterfaceWithinLimits(*program, error)) return false;
+    if (!compiler.Compile(entry, error) || !DistancesWithinLimits(*program, error)) return false;
     program->writes_memory = WritesMemory(*program);
     PrepareExecution(program);
     return true;

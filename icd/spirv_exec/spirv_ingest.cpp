@@ -86,19 +86,36 @@ std::vector<uint32_t> QuantizeSpecConstants(const std::vector<uint32_t>& words) 
   return out;
 }
 
-// Whether the module imports NonSemantic.DebugPrintf (debugPrintfEXT).
-bool ImportsDebugPrintf(const std::vector<uint32_t>& words) {
-  constexpr uint32_t kOpExtInstImport = 11;
-  static constexpr char kName[] = "NonSemantic.DebugPrintf";
+// What a module says of non-semantic instructions, read in one pass over
+// its instructions (nothing but `valid` false when the stream is malformed).
+struct NonSemanticUse {
+  bool valid = true;
+  bool debug_printf = false;   // imports NonSemantic.DebugPrintf (debugPrintfEXT)
+  bool any_import = false;     // imports some NonSemantic.* set
+  bool extension = false;      // declares SPV_KHR_non_semantic_info
+  size_t after_capabilities = 5;
+};
+
+NonSemanticUse ReadNonSemanticUse(const std::vector<uint32_t>& words) {
+  constexpr uint32_t kOpExtension = 10, kOpExtInstImport = 11, kOpCapability = 17;
+  auto string_at = [&](size_t at, uint32_t count, uint32_t first) {
+    const char* text = reinterpret_cast<const char*>(&words[at + first]);
+    return std::string(text, strnlen(text, size_t(count - first) * 4));
+  };
+  NonSemanticUse use;
   for (size_t at = 5; at < words.size();) {
-    const uint32_t count = words[at] >> 16;
-    if (count == 0 || at + count > words.size()) return false;
-    if ((words[at] & 0xFFFF) == kOpExtInstImport && (count - 2) * 4 >= sizeof kName &&
-        std::memcmp(&words[at + 2], kName, sizeof kName) == 0)
-      return true;
+    const uint32_t count = words[at] >> 16, opcode = words[at] & 0xFFFF;
+    if (count == 0 || at + count > words.size()) return {.valid = false};
+    if (opcode == kOpCapability) use.after_capabilities = at + count;
+    if (opcode == kOpExtension && count > 1) use.extension |= string_at(at, count, 1) == "SPV_KHR_non_semantic_info";
+    if (opcode == kOpExtInstImport && count > 2) {
+      const std::string name = string_at(at, count, 2);
+      use.any_import |= name.starts_with("NonSemantic.");
+      use.debug_printf |= name == "NonSemantic.DebugPrintf";
+    }
     at += count;
   }
-  return false;
+  return use;
 }
 
 // `words` declaring SPV_KHR_non_semantic_info when it imports a NonSemantic.*
@@ -106,32 +123,16 @@ bool ImportsDebugPrintf(const std::vector<uint32_t>& words) {
 // 2023.1 only treats such instructions as non-semantic when the extension is
 // declared; otherwise its passes strip the OpStrings they reference and then
 // crash on the dangling ids.
-std::vector<uint32_t> WithNonSemanticExtension(const std::vector<uint32_t>& words) {
-  constexpr uint32_t kOpExtension = 10, kOpExtInstImport = 11, kOpCapability = 17;
+std::vector<uint32_t> WithNonSemanticExtension(const std::vector<uint32_t>& words, const NonSemanticUse& use) {
+  constexpr uint32_t kOpExtension = 10;
   static constexpr char kExtension[] = "SPV_KHR_non_semantic_info";
-  static constexpr char kPrefix[] = "NonSemantic.";
-  auto string_at = [&](size_t at, uint32_t count, uint32_t first) {
-    const size_t bytes = size_t(count - first) * 4;
-    const char* text = reinterpret_cast<const char*>(&words[at + first]);
-    return std::string(text, strnlen(text, bytes));
-  };
-  bool declared = false, imported = false;
-  size_t after_capabilities = 5;
-  for (size_t at = 5; at < words.size();) {
-    const uint32_t count = words[at] >> 16, opcode = words[at] & 0xFFFF;
-    if (count == 0 || at + count > words.size()) return words;  // (not valid: left as it was)
-    if (opcode == kOpCapability) after_capabilities = at + count;
-    if (opcode == kOpExtension && count > 1) declared |= string_at(at, count, 1) == kExtension;
-    if (opcode == kOpExtInstImport && count > 2) imported |= string_at(at, count, 2).starts_with(kPrefix);
-    at += count;
-  }
-  if (!imported || declared || words.size() < 5) return words;
+  if (!use.valid || !use.any_import || use.extension || words.size() < 5) return words;
   std::vector<uint32_t> extension((sizeof kExtension + 3) / 4 + 1, 0);
   extension[0] = uint32_t(extension.size()) << 16 | kOpExtension;
   std::memcpy(&extension[1], kExtension, sizeof kExtension);
-  std::vector<uint32_t> out(words.begin(), words.begin() + ptrdiff_t(after_capabilities));
+  std::vector<uint32_t> out(words.begin(), words.begin() + ptrdiff_t(use.after_capabilities));
   out.insert(out.end(), extension.begin(), extension.end());
-  out.insert(out.end(), words.begin() + ptrdiff_t(after_capabilities), words.end());
+  out.insert(out.end(), words.begin() + ptrdiff_t(use.after_capabilities), words.end());
   return out;
 }
 
@@ -160,10 +161,11 @@ bool PrepareModule(const std::vector<uint32_t>& words, const VkSpecializationInf
   if (!spec_values.empty()) specialize.RegisterPass(spvtools::CreateSetSpecConstantDefaultValuePass(spec_values));
   // Non-semantic instructions (debug info, reflection) carry nothing to run,
   // but debugPrintfEXT's do: with them, the compiler skips the others.
-  if (!ImportsDebugPrintf(words)) specialize.RegisterPass(spvtools::CreateStripNonSemanticInfoPass());
+  const NonSemanticUse non_semantic = ReadNonSemanticUse(words);
+  if (!non_semantic.debug_printf) specialize.RegisterPass(spvtools::CreateStripNonSemanticInfoPass());
   specialize.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass());
   const std::vector<uint32_t> inlinable =
-      WithoutDontInline(SpellOutNarrowVectorBitcasts(WithNonSemanticExtension(words)));
+      WithoutDontInline(SpellOutNarrowVectorBitcasts(WithNonSemanticExtension(words, non_semantic)));
   std::vector<uint32_t> specialized;
   if (!specialize.Run(inlinable.data(), inlinable.size(), &specialized, options)) return false;
   specialized = QuantizeSpecConstants(specialized);

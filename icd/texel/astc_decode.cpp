@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "texel/format_info.h"
 #include "texel/srgb.h"
 
 namespace duet::texel {
@@ -24,14 +25,13 @@ struct AstcFormat {
   bool srgb = false;
 };
 
+// The 2D ASTC LDR formats, from the format table (3D ASTC has no decoder).
 bool LookupFormat(VkFormat format, AstcFormat* out) {
-  static constexpr uint8_t kDims[14][2] = {{4, 4}, {5, 4},  {5, 5},  {6, 5},   {6, 6},   {8, 5},   {8, 6},
-                                           {8, 8}, {10, 5}, {10, 6}, {10, 8}, {10, 10}, {12, 10}, {12, 12}};
-  if (format < VK_FORMAT_ASTC_4x4_UNORM_BLOCK || format > VK_FORMAT_ASTC_12x12_SRGB_BLOCK) return false;
-  const uint32_t index = uint32_t(format - VK_FORMAT_ASTC_4x4_UNORM_BLOCK);
-  out->block_width = kDims[index / 2][0];
-  out->block_height = kDims[index / 2][1];
-  out->srgb = (index & 1) != 0;
+  const FormatInfo* info = GetFormatInfo(format);
+  if (info == nullptr || info->compression != Compression::kASTC_LDR || info->block_depth != 1) return false;
+  out->block_width = info->block_width;
+  out->block_height = info->block_height;
+  out->srgb = info->components[0].type == NumericType::kSrgb;
   return true;
 }
 

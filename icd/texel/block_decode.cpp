@@ -9,7 +9,9 @@
 
 namespace duet::texel {
 
-bool IsDecodedBlockFormat(VkFormat format) { return IsBcFormat(format) || IsEtc2Format(format) || IsAstcFormat(format); }
+bool IsDecodedBlockFormat(VkFormat format) {
+  return IsBcFormat(format) || IsEtc2Format(format) || IsAstcFormat(format);
+}
 
 void DecodeBlockRow(VkFormat format, const std::byte* block_row, uint32_t line_in_block, uint32_t width,
                     TexelValue* out) {

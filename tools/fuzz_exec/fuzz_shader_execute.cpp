@@ -79,17 +79,18 @@ struct Api {
   }
 };
 
-// What a module asks of its pipeline: the stage of its "main" entry point,
-// its buffer descriptors by (set, binding), and a vertex shader's input
-// locations. `other` when it declares anything else (images, samplers,
-// large or runtime arrays of descriptors): then it is compiled, not run.
 // The images a descriptor may show: one per texel kind.
 enum class ImageKind : uint8_t { kRgba8, kR32Uint, kR32Sint };
 constexpr VkFormat kImageFormats[3] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R32_UINT, VK_FORMAT_R32_SINT};
 
+// What a module asks of its pipeline: the stage of its "main" entry point,
+// its descriptors by (set, binding) (with each image's kind), a vertex
+// shader's input locations, a geometry shader's input primitive. `other`
+// when it declares a descriptor the runner cannot provide (see the top of
+// the file): then it is compiled, not run.
 struct Interface {
   VkShaderStageFlagBits stage = VkShaderStageFlagBits(0);
-  std::map<std::pair<uint32_t, uint32_t>, VkDescriptorType> buffers;  // every descriptor, buffers or not
+  std::map<std::pair<uint32_t, uint32_t>, VkDescriptorType> descriptors;
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> counts;
   std::map<std::pair<uint32_t, uint32_t>, ImageKind> images;
   std::vector<uint32_t> input_locations;
@@ -181,22 +182,22 @@ Interface ReadInterface(const std::vector<uint32_t>& words) {
     }
     if (!set_of.count(v.id) && !binding_of.count(v.id)) continue;
     const std::pair<uint32_t, uint32_t> key{set_of[v.id], binding_of[v.id]};
-    uint32_t type = pointee_of[v.type], descriptors = 1;
+    uint32_t type = pointee_of[v.type], array_size = 1;
     if (array_element_of.count(type)) {
       const uint32_t length = array_length_of[type];
-      descriptors = length != 0 && constant_of.count(length) ? constant_of[length] : 0;
+      array_size = length != 0 && constant_of.count(length) ? constant_of[length] : 0;
       type = array_element_of[type];
     }
-    if (descriptors == 0 || descriptors > 4 || key.first >= 4 || key.second >= kMaxBindings) {
+    if (array_size == 0 || array_size > 4 || key.first >= 4 || key.second >= kMaxBindings) {
       out.other = true;  // runtime or large arrays: not run
       continue;
     }
     if (v.storage == 12 || (v.storage == 2 && buffer_block[type])) {  // StorageBuffer, or Uniform + BufferBlock
-      out.buffers[key] = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      out.descriptors[key] = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     } else if (v.storage == 2 && block[type]) {
-      out.buffers[key] = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+      out.descriptors[key] = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
     } else if (v.storage == 0 && is_sampler[type]) {  // UniformConstant
-      out.buffers[key] = VK_DESCRIPTOR_TYPE_SAMPLER;
+      out.descriptors[key] = VK_DESCRIPTOR_TYPE_SAMPLER;
     } else if (v.storage == 0 && (image_types.count(type) || sampled_image_of.count(type))) {
       const bool combined = sampled_image_of.count(type) != 0;
       if (combined && !image_types.count(sampled_image_of[type])) {
@@ -225,7 +226,7 @@ Interface ReadInterface(const std::vector<uint32_t>& words) {
         out.other = true;
         continue;
       }
-      out.buffers[key] = image.sampled == 2 ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
+      out.descriptors[key] = image.sampled == 2 ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
                          : combined         ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
                                             : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
       out.images[key] = kind;
@@ -233,7 +234,7 @@ Interface ReadInterface(const std::vector<uint32_t>& words) {
       out.other = true;
       continue;
     }
-    out.counts[key] = descriptors;
+    out.counts[key] = array_size;
   }
   for (uint32_t location : out.input_locations) out.other |= location >= kMaxVertexLocations;
   return out;
@@ -272,10 +273,10 @@ class Runner {
                                                                                : VK_SHADER_STAGE_ALL_GRAPHICS;
     std::array<VkDescriptorSetLayout, 4> layouts{};
     uint32_t set_count = 0;
-    for (const auto& [key, type] : iface.buffers) set_count = std::max(set_count, key.first + 1);
+    for (const auto& [key, type] : iface.descriptors) set_count = std::max(set_count, key.first + 1);
     for (uint32_t s = 0; s < set_count; ++s) {
       std::vector<VkDescriptorSetLayoutBinding> bindings;
-      for (const auto& [key, type] : iface.buffers)
+      for (const auto& [key, type] : iface.descriptors)
         if (key.first == s) bindings.push_back({key.second, type, iface.counts.at(key), stages});
       VkDescriptorSetLayoutCreateInfo lci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
       lci.bindingCount = uint32_t(bindings.size());
@@ -511,11 +512,11 @@ class Runner {
   // descriptor (and the vertex buffer), push constants from it too.
   void Execute(const Work& w) {
     const Interface& iface = *w.iface;
-    uint32_t descriptors = 0;
-    for (const auto& [key, count] : iface.counts) descriptors += count;
+    uint32_t descriptor_count = 0;
+    for (const auto& [key, count] : iface.counts) descriptor_count += count;
     // One host-visible allocation: the vertex buffer, then each descriptor's buffer.
     const VkDeviceSize vertex_bytes = VkDeviceSize(kVertexStride) * kVertices;
-    const VkDeviceSize total = vertex_bytes + VkDeviceSize(descriptors) * kBufferBytes;
+    const VkDeviceSize total = vertex_bytes + VkDeviceSize(descriptor_count) * kBufferBytes;
     VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     bci.size = total;
     bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
@@ -541,7 +542,7 @@ class Runner {
                                      w.set_count, w.layouts.data()};
     const bool have_sets = w.set_count == 0 || api_.AllocateDescriptorSets(device_, &dsai, sets.data()) == VK_SUCCESS;
     VkDeviceSize offset = vertex_bytes;
-    for (const auto& [key, type] : iface.buffers) {
+    for (const auto& [key, type] : iface.descriptors) {
       const bool is_buffer = type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
       for (uint32_t e = 0; have_sets && e < iface.counts.at(key); ++e) {
         const VkDescriptorBufferInfo info{buffer, offset, kBufferBytes};

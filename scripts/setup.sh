@@ -14,6 +14,7 @@ packages=(
   libpng-dev libastcenc-dev libxcb1-dev libxcb-shm0-dev libx11-dev libwayland-dev wayland-protocols libdrm-dev
   xvfb weston
   clang libclang-rt-14-dev
+  qemu-system-x86 busybox-static cpio kmod
 )
 
 missing=()

@@ -17,29 +17,25 @@
 
 namespace duet::framebuffer {
 
-// An open card; closed when the last connector or output using it goes.
-class DrmCard {
- public:
-  explicit DrmCard(int fd) : fd_(fd) {}
-  ~DrmCard() { close(fd_); }
-  DrmCard(const DrmCard&) = delete;
-  DrmCard& operator=(const DrmCard&) = delete;
-  int fd() const { return fd_; }
+DrmCard::DrmCard(int fd, std::string path) : fd_(fd), path_(std::move(path)) {
+  char name[64] = {};
+  drm_version version{};
+  version.name = name;
+  version.name_len = sizeof name - 1;
+  if (DrmIoctl(fd_, DRM_IOCTL_VERSION, &version) == 0) driver_ = name;
+}
 
- private:
-  int fd_;
-};
+DrmCard::~DrmCard() { close(fd_); }
 
-namespace {
-
-// ioctl, retried when a signal interrupts it.
-int Ioctl(int fd, unsigned long request, void* arg) {
+int DrmIoctl(int fd, unsigned long request, void* arg) {
   int r;
   do {
     r = ioctl(fd, request, arg);
   } while (r == -1 && (errno == EINTR || errno == EAGAIN));
   return r;
 }
+
+namespace {
 
 template <typename T>
 uint64_t UserPointer(std::vector<T>& v) {
@@ -62,13 +58,11 @@ const char* ConnectorTypeName(uint32_t type) {
   }
 }
 
-struct Resources {
-  std::vector<uint32_t> crtcs, connectors;
-};
+}  // namespace
 
-bool GetResources(int fd, Resources* out) {
+bool ReadKmsResources(int fd, KmsResources* out) {
   drm_mode_card_res res{};
-  if (Ioctl(fd, DRM_IOCTL_MODE_GETRESOURCES, &res) != 0) return false;
+  if (DrmIoctl(fd, DRM_IOCTL_MODE_GETRESOURCES, &res) != 0) return false;
   // Counts can change between the two calls (hotplug); one retry is plenty here.
   std::vector<uint32_t> fbs(res.count_fbs), encoders(res.count_encoders);
   out->crtcs.resize(res.count_crtcs);
@@ -77,22 +71,16 @@ bool GetResources(int fd, Resources* out) {
   res.crtc_id_ptr = UserPointer(out->crtcs);
   res.connector_id_ptr = UserPointer(out->connectors);
   res.encoder_id_ptr = UserPointer(encoders);
-  if (Ioctl(fd, DRM_IOCTL_MODE_GETRESOURCES, &res) != 0) return false;
+  if (DrmIoctl(fd, DRM_IOCTL_MODE_GETRESOURCES, &res) != 0) return false;
   out->crtcs.resize(std::min<size_t>(out->crtcs.size(), res.count_crtcs));
   out->connectors.resize(std::min<size_t>(out->connectors.size(), res.count_connectors));
   return true;
 }
 
-struct ConnectorInfo {
-  drm_mode_get_connector header{};
-  std::vector<drm_mode_modeinfo> modes;
-  std::vector<uint32_t> encoders;
-};
-
-bool GetConnector(int fd, uint32_t id, ConnectorInfo* out) {
+bool ReadKmsConnector(int fd, uint32_t id, KmsConnector* out) {
   drm_mode_get_connector c{};
   c.connector_id = id;
-  if (Ioctl(fd, DRM_IOCTL_MODE_GETCONNECTOR, &c) != 0) return false;
+  if (DrmIoctl(fd, DRM_IOCTL_MODE_GETCONNECTOR, &c) != 0) return false;
   std::vector<uint32_t> props(c.count_props);
   std::vector<uint64_t> prop_values(c.count_props);
   out->modes.resize(c.count_modes);
@@ -101,14 +89,14 @@ bool GetConnector(int fd, uint32_t id, ConnectorInfo* out) {
   c.encoders_ptr = UserPointer(out->encoders);
   c.props_ptr = UserPointer(props);
   c.prop_values_ptr = UserPointer(prop_values);
-  if (Ioctl(fd, DRM_IOCTL_MODE_GETCONNECTOR, &c) != 0) return false;
+  if (DrmIoctl(fd, DRM_IOCTL_MODE_GETCONNECTOR, &c) != 0) return false;
   out->modes.resize(std::min<size_t>(out->modes.size(), c.count_modes));
   out->encoders.resize(std::min<size_t>(out->encoders.size(), c.count_encoders));
   out->header = c;
   return true;
 }
 
-DrmMode ToMode(const drm_mode_modeinfo& m) {
+DrmMode ToDrmMode(const drm_mode_modeinfo& m) {
   DrmMode mode;
   mode.width = m.hdisplay;
   mode.height = m.vdisplay;
@@ -122,12 +110,30 @@ DrmMode ToMode(const drm_mode_modeinfo& m) {
   return mode;
 }
 
-void AddConnectors(const std::shared_ptr<DrmCard>& card, std::vector<DrmConnector>* out) {
-  Resources resources;
-  if (!GetResources(card->fd(), &resources)) return;  // not a KMS device (render-only)
+uint32_t FindCrtc(int fd, uint32_t connector_id) {
+  KmsConnector info;
+  KmsResources resources;
+  if (!ReadKmsConnector(fd, connector_id, &info) || !ReadKmsResources(fd, &resources)) return 0;
+  std::vector<uint32_t> encoders = info.encoders;
+  if (info.header.encoder_id != 0) encoders.insert(encoders.begin(), info.header.encoder_id);
+  for (uint32_t encoder_id : encoders) {
+    drm_mode_get_encoder encoder{};
+    encoder.encoder_id = encoder_id;
+    if (DrmIoctl(fd, DRM_IOCTL_MODE_GETENCODER, &encoder) != 0) continue;
+    if (encoder_id == info.header.encoder_id && encoder.crtc_id != 0) return encoder.crtc_id;
+    for (size_t i = 0; i < resources.crtcs.size() && i < 32; ++i)
+      if (encoder.possible_crtcs & (1u << i)) return resources.crtcs[i];
+  }
+  return 0;
+}
+
+std::vector<DrmConnector> ConnectedConnectors(const std::shared_ptr<DrmCard>& card) {
+  std::vector<DrmConnector> out;
+  KmsResources resources;
+  if (!ReadKmsResources(card->fd(), &resources)) return out;  // not a KMS device (render-only)
   for (uint32_t id : resources.connectors) {
-    ConnectorInfo info;
-    if (!GetConnector(card->fd(), id, &info) || info.header.connection != 1 /* connected */ || info.modes.empty())
+    KmsConnector info;
+    if (!ReadKmsConnector(card->fd(), id, &info) || info.header.connection != 1 /* connected */ || info.modes.empty())
       continue;
     DrmConnector connector;
     connector.card = card;
@@ -136,31 +142,15 @@ void AddConnectors(const std::shared_ptr<DrmCard>& card, std::vector<DrmConnecto
                      std::to_string(info.header.connector_type_id);
     connector.width_mm = info.header.mm_width;
     connector.height_mm = info.header.mm_height;
-    for (const drm_mode_modeinfo& m : info.modes) connector.modes.push_back(ToMode(m));
+    for (const drm_mode_modeinfo& m : info.modes) connector.modes.push_back(ToDrmMode(m));
     std::stable_partition(connector.modes.begin(), connector.modes.end(),
                           [](const DrmMode& m) { return m.preferred; });
-    out->push_back(std::move(connector));
+    out.push_back(std::move(connector));
   }
+  return out;
 }
 
-// A CRTC that can drive the connector: the one its encoder uses now, else
-// the first one any of its encoders can use.
-uint32_t FindCrtc(int fd, uint32_t connector_id) {
-  ConnectorInfo info;
-  Resources resources;
-  if (!GetConnector(fd, connector_id, &info) || !GetResources(fd, &resources)) return 0;
-  std::vector<uint32_t> encoders = info.encoders;
-  if (info.header.encoder_id != 0) encoders.insert(encoders.begin(), info.header.encoder_id);
-  for (uint32_t encoder_id : encoders) {
-    drm_mode_get_encoder encoder{};
-    encoder.encoder_id = encoder_id;
-    if (Ioctl(fd, DRM_IOCTL_MODE_GETENCODER, &encoder) != 0) continue;
-    if (encoder_id == info.header.encoder_id && encoder.crtc_id != 0) return encoder.crtc_id;
-    for (size_t i = 0; i < resources.crtcs.size() && i < 32; ++i)
-      if (encoder.possible_crtcs & (1u << i)) return resources.crtcs[i];
-  }
-  return 0;
-}
+namespace {
 
 class DrmOutput final : public Output {
  public:
@@ -173,7 +163,7 @@ class DrmOutput final : public Output {
     create.width = extent_.width;
     create.height = extent_.height;
     create.bpp = 32;
-    if (Ioctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &create) != 0) return Fail("DRM_IOCTL_MODE_CREATE_DUMB");
+    if (DrmIoctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &create) != 0) return Fail("DRM_IOCTL_MODE_CREATE_DUMB");
     handle_ = create.handle;
     pitch_ = create.pitch;
     size_ = create.size;
@@ -184,11 +174,11 @@ class DrmOutput final : public Output {
     fb.bpp = 32;
     fb.depth = 24;
     fb.handle = handle_;
-    if (Ioctl(fd, DRM_IOCTL_MODE_ADDFB, &fb) != 0) return Fail("DRM_IOCTL_MODE_ADDFB");
+    if (DrmIoctl(fd, DRM_IOCTL_MODE_ADDFB, &fb) != 0) return Fail("DRM_IOCTL_MODE_ADDFB");
     fb_id_ = fb.fb_id;
     drm_mode_map_dumb map{};
     map.handle = handle_;
-    if (Ioctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &map) != 0) return Fail("DRM_IOCTL_MODE_MAP_DUMB");
+    if (DrmIoctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &map) != 0) return Fail("DRM_IOCTL_MODE_MAP_DUMB");
     void* pixels = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, static_cast<off_t>(map.offset));
     if (pixels == MAP_FAILED) return Fail("mmap of the dumb buffer");
     pixels_ = static_cast<std::byte*>(pixels);
@@ -197,14 +187,14 @@ class DrmOutput final : public Output {
     crtc_.crtc_id = FindCrtc(fd, connector_id);
     if (crtc_.crtc_id == 0) return Fail("finding a CRTC for the connector");
     saved_crtc_.crtc_id = crtc_.crtc_id;
-    Ioctl(fd, DRM_IOCTL_MODE_GETCRTC, &saved_crtc_);  // restored when the output goes
+    DrmIoctl(fd, DRM_IOCTL_MODE_GETCRTC, &saved_crtc_);  // restored when the output goes
     connector_id_ = connector_id;
     crtc_.fb_id = fb_id_;
     crtc_.set_connectors_ptr = reinterpret_cast<uintptr_t>(&connector_id_);
     crtc_.count_connectors = 1;
     std::memcpy(&crtc_.mode, mode.kernel_mode.data(), sizeof crtc_.mode);
     crtc_.mode_valid = 1;
-    if (Ioctl(fd, DRM_IOCTL_MODE_SETCRTC, &crtc_) != 0) return Fail("DRM_IOCTL_MODE_SETCRTC (is another compositor DRM master?)");
+    if (DrmIoctl(fd, DRM_IOCTL_MODE_SETCRTC, &crtc_) != 0) return Fail("DRM_IOCTL_MODE_SETCRTC (is another compositor DRM master?)");
     return true;
   }
 
@@ -213,14 +203,14 @@ class DrmOutput final : public Output {
     if (saved_crtc_.mode_valid) {
       saved_crtc_.set_connectors_ptr = reinterpret_cast<uintptr_t>(&connector_id_);
       saved_crtc_.count_connectors = 1;
-      Ioctl(fd, DRM_IOCTL_MODE_SETCRTC, &saved_crtc_);
+      DrmIoctl(fd, DRM_IOCTL_MODE_SETCRTC, &saved_crtc_);
     }
     if (pixels_ != nullptr) munmap(pixels_, size_);
-    if (fb_id_ != 0) Ioctl(fd, DRM_IOCTL_MODE_RMFB, &fb_id_);
+    if (fb_id_ != 0) DrmIoctl(fd, DRM_IOCTL_MODE_RMFB, &fb_id_);
     if (handle_ != 0) {
       drm_mode_destroy_dumb destroy{};
       destroy.handle = handle_;
-      Ioctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &destroy);
+      DrmIoctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &destroy);
     }
   }
 
@@ -240,7 +230,7 @@ class DrmOutput final : public Output {
     dirty.fb_id = fb_id_;
     dirty.num_clips = static_cast<uint32_t>(clips.size());
     dirty.clips_ptr = UserPointer(clips);
-    if (Ioctl(card_->fd(), DRM_IOCTL_MODE_DIRTYFB, &dirty) != 0 && errno != ENOSYS && errno != EINVAL) {
+    if (DrmIoctl(card_->fd(), DRM_IOCTL_MODE_DIRTYFB, &dirty) != 0 && errno != ENOSYS && errno != EINVAL) {
       DUET_WARN("DRM_IOCTL_MODE_DIRTYFB: %s", std::strerror(errno));
       return errno == ENODEV ? Status::kLost : Status::kFailed;
     }
@@ -289,12 +279,12 @@ class DrmTarget final : public Target {
 
 }  // namespace
 
-std::vector<DrmConnector> EnumerateDrmConnectors() {
-  std::vector<DrmConnector> connectors;
+std::vector<std::shared_ptr<DrmCard>> OpenDrmCards() {
+  std::vector<std::shared_ptr<DrmCard>> opened;
   DIR* dir = opendir("/dev/dri");
   if (dir == nullptr) {
     DUET_WARN("VK_KHR_display: no displays: there is no DRM device (/dev/dri does not exist)");
-    return connectors;
+    return opened;
   }
   std::vector<std::string> cards;
   while (dirent* e = readdir(dir))
@@ -308,9 +298,9 @@ std::vector<DrmConnector> EnumerateDrmConnectors() {
       DUET_WARN("VK_KHR_display: cannot open %s: %s", path.c_str(), std::strerror(errno));
       continue;
     }
-    AddConnectors(std::make_shared<DrmCard>(fd), &connectors);
+    opened.push_back(std::make_shared<DrmCard>(fd, path));
   }
-  return connectors;
+  return opened;
 }
 
 std::unique_ptr<Target> CreateDrmTarget(const DrmConnector& connector, const DrmMode& mode) {

@@ -49,6 +49,7 @@ enum class Status : uint8_t {
   kOk,
   kLost,    // the window or display went away: the surface is unusable
   kFailed,  // this present failed (logged); later ones may work
+  kOutOfDate,  // the display refused this swapchain's frames (a mode set failed): recreate it
 };
 
 class Output {

@@ -422,6 +422,10 @@ DeviceFeatures MakeFeatures() {
   // Present fences, per-present modes, image release (wsi/,
   // tests/integration/wsi_maintenance1_test.cpp).
   f.extension.swapchainMaintenance1 = VK_TRUE;
+  // Present ids, and waits for the present that carried one to be shown
+  // (wsi/present_engine; tests/integration/wsi_present_wait_test.cpp).
+  f.extension.presentId = VK_TRUE;
+  f.extension.presentWait = VK_TRUE;
   // vkCmdDrawMultiEXT, vkCmdDrawMultiIndexedEXT (tests/integration/draw_parameters_test.cpp).
   f.extension.multiDraw = VK_TRUE;
   // The dynamic states of Vulkan 1.3, under VK_EXT_extended_dynamic_state's name.

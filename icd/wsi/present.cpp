@@ -10,6 +10,8 @@
 // signalled once the engine is done with the image (shown and copied out,
 // replaced or discarded; the semaphores were waited on before), and a
 // present mode per swapchain, from those the swapchain was created with.
+// VK_KHR_present_id / VK_KHR_present_wait: a present may carry an id per
+// swapchain, and vkWaitForPresentKHR waits until the engine is done with it.
 #include <algorithm>
 #include <vector>
 
@@ -74,6 +76,7 @@ VKAPI_ATTR VkResult VKAPI_CALL QueuePresentKHR(VkQueue _queue, const VkPresentIn
                                                                    VK_STRUCTURE_TYPE_SWAPCHAIN_PRESENT_FENCE_INFO_EXT);
   const auto* modes = FindInChain<VkSwapchainPresentModeInfoEXT>(pPresentInfo->pNext,
                                                                  VK_STRUCTURE_TYPE_SWAPCHAIN_PRESENT_MODE_INFO_EXT);
+  const auto* ids = FindInChain<VkPresentIdKHR>(pPresentInfo->pNext, VK_STRUCTURE_TYPE_PRESENT_ID_KHR);
 
   struct Handoff {
     std::shared_ptr<wsi::PresentEngine> engine;
@@ -116,7 +119,10 @@ VKAPI_ATTR VkResult VKAPI_CALL QueuePresentKHR(VkQueue _queue, const VkPresentIn
       Fence* fence = FromHandle<Fence>(fences->pFences[i]);
       released = [device, fence] { SignalFence(device, fence); };
     }
-    swapchain->engine->Queue(index, swapchain->present_mode, std::move(declared), has_declared, std::move(released));
+    const uint64_t present_id =
+        ids != nullptr && ids->pPresentIds != nullptr && i < ids->swapchainCount ? ids->pPresentIds[i] : 0;
+    swapchain->engine->Queue(index, swapchain->present_mode, std::move(declared), has_declared, std::move(released),
+                             present_id);
     // An image that cannot be shown still waits for the semaphores and
     // then goes back to the swapchain.
     handoffs.push_back({swapchain->engine, index, result < 0});
@@ -134,6 +140,17 @@ VKAPI_ATTR VkResult VKAPI_CALL QueuePresentKHR(VkQueue _queue, const VkPresentIn
   batch.push_back(std::move(submission));
   queue->worker.Submit(std::move(batch));
   return overall;
+}
+
+// VK_KHR_present_wait: until the present with id presentId (or a later
+// one) has been shown, or was replaced by a later one (MAILBOX).
+VKAPI_ATTR VkResult VKAPI_CALL WaitForPresentKHR(VkDevice device, VkSwapchainKHR _swapchain, uint64_t presentId,
+                                                 uint64_t timeout) {
+  Swapchain* swapchain = FromHandle<Swapchain>(_swapchain);
+  if (FromHandle<Device>(device)->lost) return VK_ERROR_DEVICE_LOST;
+  const VkResult r = swapchain->engine->WaitPresented(presentId, timeout);
+  if (r == VK_SUCCESS || r == VK_TIMEOUT) return r;
+  return swapchain->retired ? VK_ERROR_OUT_OF_DATE_KHR : r;
 }
 
 }  // namespace duet::api

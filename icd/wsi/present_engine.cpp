@@ -27,6 +27,11 @@ bool PresentEngine::lost() const {
   return lost_;
 }
 
+bool PresentEngine::out_of_date() const {
+  std::lock_guard lock(mutex_);
+  return out_of_date_;
+}
+
 bool PresentEngine::InFlight() const {
   return std::any_of(slots_.begin(), slots_.end(), [](const Slot& s) {
     return s.state == ImageState::kQueued || s.state == ImageState::kReady || s.state == ImageState::kPresenting;
@@ -72,9 +77,10 @@ bool PresentEngine::Unacquire(uint32_t index) {
 }
 
 void PresentEngine::Queue(uint32_t index, VkPresentModeKHR mode, std::vector<framebuffer::Rect> declared,
-                          bool has_declared, std::function<void()> released) {
+                          bool has_declared, std::function<void()> released, uint64_t present_id) {
   std::lock_guard lock(mutex_);
   Slot& slot = slots_[index];
+  slot.present_id = present_id;
   slot.state = ImageState::kQueued;
   slot.mode = mode;
   slot.declared = std::move(declared);
@@ -89,11 +95,30 @@ void PresentEngine::FreePresented(uint32_t index, Callbacks* run_later) {
   slot.released = nullptr;
 }
 
+void PresentEngine::Reached(uint64_t present_id) {
+  presented_id_ = std::max(presented_id_, present_id);
+}
+
+VkResult PresentEngine::WaitPresented(uint64_t id, uint64_t timeout_ns) {
+  const Clock::time_point deadline = DeadlineAfter(timeout_ns);
+  std::unique_lock lock(mutex_);
+  auto done = [&] { return presented_id_ >= id || lost_ || out_of_date_ || stopped_; };
+  if (deadline == Clock::time_point::max()) {
+    changed_.wait(lock, done);
+  } else if (!changed_.wait_until(lock, deadline, done)) {
+    return VK_TIMEOUT;
+  }
+  if (presented_id_ >= id) return VK_SUCCESS;
+  if (lost_) return VK_ERROR_SURFACE_LOST_KHR;
+  return VK_ERROR_OUT_OF_DATE_KHR;  // refused, or the swapchain went
+}
+
 void PresentEngine::Ready(uint32_t index, bool discard) {
   Callbacks released;
   {
     std::lock_guard lock(mutex_);
     if (discard || stopping_) {
+      Reached(slots_[index].present_id);
       FreePresented(index, &released);
     } else {
       // MAILBOX: the newest image replaces the one waiting for the refresh
@@ -101,6 +126,7 @@ void PresentEngine::Ready(uint32_t index, bool discard) {
       if (slots_[index].mode == VK_PRESENT_MODE_MAILBOX_KHR) {
         std::erase_if(ready_, [&](uint32_t waiting) {
           if (slots_[waiting].mode != VK_PRESENT_MODE_MAILBOX_KHR) return false;
+          Reached(slots_[waiting].present_id);
           FreePresented(waiting, &released);
           CountDropped();
           return true;
@@ -127,12 +153,17 @@ void PresentEngine::Stop() {
   }
   changed_.notify_all();
   if (thread_.joinable()) thread_.join();
+  {
+    std::lock_guard lock(mutex_);
+    stopped_ = true;  // nothing more will be shown
+  }
+  changed_.notify_all();
   // The window may go with the swapchain: nothing may touch it afterwards,
   // even if a late present keeps this engine alive.
   output_.reset();
 }
 
-Clock::time_point PresentEngine::NextRefresh() {
+Clock::time_point PresentEngine::NextRefresh(bool relaxed) {
   const Clock::time_point now = Clock::now();
   const auto interval = std::chrono::nanoseconds(config_.refresh_interval_ns);
   if (last_refresh_ == Clock::time_point{}) {
@@ -141,6 +172,7 @@ Clock::time_point PresentEngine::NextRefresh() {
   }
   // Refreshes happen on a fixed beat; a frame ready after one waits for the next.
   Clock::time_point next = last_refresh_ + interval;
+  if (next < now && relaxed) next = now;  // late: at once
   if (next < now) next += interval * ((now - next) / interval + 1);
   last_refresh_ = next;
   return next;
@@ -154,7 +186,7 @@ void PresentEngine::Run() {
     const bool paced =
         config_.refresh_interval_ns != 0 && slots_[ready_.front()].mode != VK_PRESENT_MODE_IMMEDIATE_KHR;
     if (paced && !stopping_) {
-      const Clock::time_point refresh = NextRefresh();
+      const Clock::time_point refresh = NextRefresh(slots_[ready_.front()].mode == VK_PRESENT_MODE_FIFO_RELAXED_KHR);
       changed_.wait_until(lock, refresh, [&] { return stopping_; });
     }
     // A MAILBOX newcomer may have replaced the image while we waited.
@@ -164,9 +196,12 @@ void PresentEngine::Run() {
     slot.state = ImageState::kPresenting;
     std::vector<framebuffer::Rect> declared = std::move(slot.declared);
     const bool has_declared = slot.has_declared;
+    const uint64_t present_id = slot.present_id;
     lock.unlock();
     Show(index, std::move(declared), has_declared);
     lock.lock();
+    Reached(present_id);  // after the backend returned: the frame is out
+    changed_.notify_all();
   }
 }
 
@@ -193,9 +228,10 @@ void PresentEngine::Show(uint32_t index, std::vector<framebuffer::Rect> declared
 
   CountPresent(damage.pixels, uint64_t{width} * height, damage.rects.size(), damage.bands);
   const framebuffer::Frame frame{shown_.data(), width, height, shown_stride, config_.format};
-  if (output_->Present(frame, damage.rects) == framebuffer::Status::kLost) {
+  const framebuffer::Status status = output_->Present(frame, damage.rects);
+  if (status == framebuffer::Status::kLost || status == framebuffer::Status::kOutOfDate) {
     std::lock_guard lock(mutex_);
-    lost_ = true;
+    (status == framebuffer::Status::kLost ? lost_ : out_of_date_) = true;
     changed_.notify_all();
   }
 }

@@ -7,13 +7,17 @@
 //   MAILBOX    one image waits for the next refresh; a newer present
 //              replaces it (the replaced image is free again at once).
 //   IMMEDIATE  images are shown as soon as they are ready, no pacing.
+//   FIFO_RELAXED  FIFO, except that an image ready after the refresh it
+//              was due for is shown at once instead of at the next one.
 // When the target has no refresh (headless, unless DUET_REFRESH_HZ), FIFO
 // and MAILBOX show frames as fast as the backend takes them.
 // The mode is chosen per present (VK_EXT_swapchain_maintenance1): an image
 // keeps the mode it was presented with, so images queued before a switch
 // are still shown the old way; a MAILBOX image replaces only MAILBOX images.
 // A present may carry a callback (its present fence) that runs once the
-// image is free again: shown and copied out, replaced, or discarded.
+// image is free again: shown and copied out, replaced, or discarded, and
+// an id (VK_KHR_present_id) that WaitPresented waits for: reached once the
+// backend has shown that present or a later one, or dropped it for one.
 //
 // Showing an image first brings the swapchain's copy of the last shown
 // frame up to date (content diff, or the application's declared damage) and
@@ -70,7 +74,10 @@ class PresentEngine {
   // VK_KHR_incremental_present damage, if any; `released` (may be empty)
   // runs, without the engine's lock, when the image is free again.
   void Queue(uint32_t index, VkPresentModeKHR mode, std::vector<framebuffer::Rect> declared, bool has_declared,
-             std::function<void()> released);
+             std::function<void()> released, uint64_t present_id = 0);
+  // vkWaitForPresentKHR: VK_SUCCESS once present `id` (or a later one) is
+  // done, VK_TIMEOUT, or the lost/out-of-date error that ended presenting.
+  VkResult WaitPresented(uint64_t id, uint64_t timeout_ns);
   // The present's waits are done (queue thread): show the image, or with
   // `discard` free it unshown (out-of-date swapchain, lost device).
   void Ready(uint32_t index, bool discard);
@@ -81,6 +88,9 @@ class PresentEngine {
   void Stop();
 
   bool lost() const;
+  // The backend refused this swapchain's frames (a mode set failed; the old
+  // mode stays): acquires and presents answer VK_ERROR_OUT_OF_DATE_KHR.
+  bool out_of_date() const;
 
  private:
   enum class ImageState : uint8_t { kFree, kAcquired, kQueued, kReady, kPresenting };
@@ -91,17 +101,21 @@ class PresentEngine {
     bool has_declared = false;
     std::vector<framebuffer::Rect> declared;
     std::function<void()> released;  // of its present; run once it is free
+    uint64_t present_id = 0;
   };
   using Callbacks = std::vector<std::function<void()>>;
 
   void Run();
-  // The next refresh at or after now (called with mutex_ held).
-  std::chrono::steady_clock::time_point NextRefresh();
+  // The next refresh at or after now (called with mutex_ held); with
+  // `relaxed`, now when the last refresh went by without a frame.
+  std::chrono::steady_clock::time_point NextRefresh(bool relaxed);
   void Show(uint32_t index, std::vector<framebuffer::Rect> declared, bool has_declared);
   bool InFlight() const;  // any image queued, ready or being shown
   // A presented image is free again (mutex_ held); its `released` callback
   // goes to `run_later`, for the caller to run once it has unlocked.
   void FreePresented(uint32_t index, Callbacks* run_later);
+  // A present with this id is done (shown, replaced or discarded); mutex_ held.
+  void Reached(uint64_t present_id);
 
   const EngineConfig config_;  // config_.mode: the swapchain's first mode
   std::unique_ptr<framebuffer::Output> output_;
@@ -115,7 +129,10 @@ class PresentEngine {
   std::deque<uint32_t> ready_;  // in present order
   std::chrono::steady_clock::time_point last_refresh_{};
   bool stopping_ = false;
+  bool stopped_ = false;
   bool lost_ = false;
+  bool out_of_date_ = false;
+  uint64_t presented_id_ = 0;  // the highest present id done
   std::thread thread_;
 };
 

@@ -25,7 +25,7 @@ constexpr VkSurfaceFormatKHR kFormats[] = {
 };
 
 constexpr VkPresentModeKHR kPresentModes[] = {VK_PRESENT_MODE_FIFO_KHR, VK_PRESENT_MODE_MAILBOX_KHR,
-                                              VK_PRESENT_MODE_IMMEDIATE_KHR};
+                                              VK_PRESENT_MODE_IMMEDIATE_KHR, VK_PRESENT_MODE_FIFO_RELAXED_KHR};
 
 // The usages every offered format supports as an optimal 2D image; colour
 // attachment is always among them (the spec requires it).
@@ -102,7 +102,9 @@ VkResult GetSurfaceCapabilities(Surface* surface, VkSurfaceCapabilitiesKHR* caps
   caps->maxImageArrayLayers = 1;
   caps->supportedTransforms = VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR;
   caps->currentTransform = VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR;
-  caps->supportedCompositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;
+  // Frames are shown opaque; INHERIT leaves it to the window system, which
+  // here is the same thing.
+  caps->supportedCompositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR | VK_COMPOSITE_ALPHA_INHERIT_BIT_KHR;
   static const VkImageUsageFlags usage = SupportedUsage();
   caps->supportedUsageFlags = usage;
   return VK_SUCCESS;

@@ -125,6 +125,7 @@ VkResult Swapchain::SurfaceStatus() const {
   std::optional<framebuffer::Extent> now;
   if (surface->target->CurrentExtent(&now) == framebuffer::Status::kLost || engine->lost())
     return VK_ERROR_SURFACE_LOST_KHR;
+  if (engine->out_of_date()) return VK_ERROR_OUT_OF_DATE_KHR;
   if (!now.has_value()) return VK_SUCCESS;
   if (now->width == 0 || now->height == 0) return VK_ERROR_OUT_OF_DATE_KHR;
   return now->width == extent.width && now->height == extent.height ? VK_SUCCESS : VK_SUBOPTIMAL_KHR;

@@ -2,7 +2,9 @@
 // queries, acquire/present, PNG dumps (DUET_DUMP_FRAMES), present modes,
 // swapchain recreation and incremental-present damage.
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 #include "wsi_fixture.h"
 
@@ -342,6 +344,30 @@ TEST_F(WsiPresentModes, MailboxReplacesWaitingFramesAndNeverBlocks) {
   EXPECT_LT(run.shown, 20u);
   ASSERT_EQ(run.last.width, 16u);
   EXPECT_EQ(run.last.At(0, 0), (Rgba{133, 236, 0, 255}));  // the newest frame is the one shown last
+}
+
+TEST_F(WsiPresentModes, FifoRelaxedShowsEveryFrameAndLateOnesAtOnce) {
+  // 2 Hz, frames 300 ms apart: each is late for the refresh after the last
+  // one shown, so relaxed FIFO shows it at once where FIFO would wait for
+  // the next beat (up to 500 ms).
+  TempDir dumps;
+  ScopedEnv dump_env("DUET_DUMP_FRAMES", dumps.path());
+  ScopedEnv refresh("DUET_REFRESH_HZ", "2");
+  VkSurfaceKHR surface = MakeHeadlessSurface();
+  SwapchainOptions options;
+  options.mode = VK_PRESENT_MODE_FIFO_RELAXED_KHR;
+  options.extent = {16, 16};
+  VkSwapchainKHR swapchain = MakeSwapchain(surface, options);
+  ASSERT_NE(swapchain, VK_NULL_HANDLE);
+  ASSERT_NO_FATAL_FAILURE(PresentFrame(swapchain, options, Rgba{1, 2, 3, 255}));
+  VK_ASSERT_OK(vkQueueWaitIdle(queue_));
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));  // past the next refresh
+  const uint64_t start = MonotonicNs();
+  ASSERT_NO_FATAL_FAILURE(PresentFrame(swapchain, options, Rgba{4, 5, 6, 255}));
+  while (dumps.Files().size() < 2 && MonotonicNs() - start < 2'000'000'000ull)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_EQ(dumps.Files().size(), 2u);
+  EXPECT_LT(MonotonicNs() - start, 250'000'000ull);  // not held to the 500 ms beat
 }
 
 TEST_F(WsiPresentModes, ImmediateShowsEveryFrameWithoutWaiting) {

@@ -15,7 +15,7 @@ constexpr Rgba kRed{255, 0, 0, 255};
 constexpr Rgba kGreen{0, 255, 0, 255};
 constexpr Rgba kBlue{0, 0, 255, 255};
 constexpr VkPresentModeKHR kModes[] = {VK_PRESENT_MODE_FIFO_KHR, VK_PRESENT_MODE_MAILBOX_KHR,
-                                       VK_PRESENT_MODE_IMMEDIATE_KHR};
+                                       VK_PRESENT_MODE_IMMEDIATE_KHR, VK_PRESENT_MODE_FIFO_RELAXED_KHR};
 
 class WsiMaintenance1 : public WsiTest {
  protected:
@@ -74,7 +74,7 @@ TEST_F(WsiMaintenance1, SurfaceCapabilitiesPerPresentMode) {
   VK_ASSERT_OK(vkGetPhysicalDeviceSurfacePresentModesKHR(phys_, surface, &mode_count, nullptr));
   std::vector<VkPresentModeKHR> surface_modes(mode_count);
   VK_ASSERT_OK(vkGetPhysicalDeviceSurfacePresentModesKHR(phys_, surface, &mode_count, surface_modes.data()));
-  ASSERT_EQ(mode_count, 3u);
+  ASSERT_EQ(mode_count, std::size(kModes));
 
   for (VkPresentModeKHR mode : kModes) {
     SCOPED_TRACE(testing::Message() << "present mode " << mode);
@@ -90,11 +90,11 @@ TEST_F(WsiMaintenance1, SurfaceCapabilitiesPerPresentMode) {
     // Count first, then the list.
     VK_ASSERT_OK(get_caps2(phys_, &info, &caps));
     EXPECT_EQ(std::memcmp(&caps.surfaceCapabilities, &plain, sizeof plain), 0);
-    ASSERT_EQ(compatible.presentModeCount, 3u);
+    ASSERT_EQ(compatible.presentModeCount, std::size(kModes));
     std::vector<VkPresentModeKHR> modes(compatible.presentModeCount, VK_PRESENT_MODE_MAX_ENUM_KHR);
     compatible.pPresentModes = modes.data();
     VK_ASSERT_OK(get_caps2(phys_, &info, &caps));
-    ASSERT_EQ(compatible.presentModeCount, 3u);
+    ASSERT_EQ(compatible.presentModeCount, std::size(kModes));
     for (VkPresentModeKHR other : kModes)
       EXPECT_NE(std::find(modes.begin(), modes.end(), other), modes.end()) << "compatible mode " << other;
 

@@ -21,11 +21,12 @@ ctest --test-dir build --output-on-failure -j2 || status=$?
 
 # ThreadSanitizer over the queue worker threads: the suites that submit from
 # several threads, block queues on host-signalled events and semaphores and
-# poll fences and queries while queues signal them. DUET_SANITIZE=thread
+# poll fences and queries while queues signal them, and the present engine's
+# thread (presents in flight while other threads create, record and submit). DUET_SANITIZE=thread
 # instruments everything the project builds, so the test binary carries the
 # TSan runtime and the driver it dlopen()s through the (uninstrumented)
 # loader is instrumented too. halt_on_error makes the first report fatal.
-DUET_TSAN_TESTS='Sync*:CommandBuffers*:Queries*:LoadOp*:DrawCall*:SceneTest.EarlyAndLate*:SceneTest.OneLongDraw*'
+DUET_TSAN_TESTS='Sync*:CommandBuffers*:Queries*:LoadOp*:DrawCall*:SceneTest.EarlyAndLate*:SceneTest.OneLongDraw*:WsiStress*:WsiPresentWait*:WsiPresentModes*'
 if [[ ${DUET_SKIP_TSAN:-0} == 1 ]]; then
   echo "test: ThreadSanitizer step skipped (DUET_SKIP_TSAN=1)"
 else

@@ -29,6 +29,11 @@ struct CommandPool : NonDispatchableObject {
   VkCommandPoolCreateFlags flags = 0;
   uint32_t queue_family_index = 0;
   std::vector<CommandBuffer*> buffers;  // all command buffers allocated from the pool
+  // The pool's allocator (its own, else the device's): its command buffers
+  // and their tapes' memory come from it.
+  VkAllocationCallbacks allocator{};
+  bool has_allocator = false;
+  const VkAllocationCallbacks* Allocator() const { return has_allocator ? &allocator : nullptr; }
 };
 
 // Push descriptors (VK_KHR_push_descriptor) as recorded: every push makes a
@@ -51,7 +56,7 @@ struct CommandBuffer : DispatchableObject {
   DUET_OBJECT_TYPE(VkCommandBuffer, VK_OBJECT_TYPE_COMMAND_BUFFER);
 
   CommandBuffer(CommandPool* owner, VkCommandBufferLevel buffer_level)
-      : DispatchableObject(kObjectType), pool(owner), level(buffer_level) {}
+      : DispatchableObject(kObjectType), pool(owner), level(buffer_level), tape(owner->Allocator()) {}
 
   CommandPool* pool;
   VkCommandBufferLevel level;

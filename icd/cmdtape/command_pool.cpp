@@ -51,8 +51,13 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateCommandPool(VkDevice _device, const VkComma
                                                  VkCommandPool* pCommandPool) {
   Device* device = FromHandle<Device>(_device);
   if ((pCreateInfo->flags & VK_COMMAND_POOL_CREATE_PROTECTED_BIT) != 0) return VK_ERROR_FEATURE_NOT_PRESENT;
-  auto* pool = HostNew<CommandPool>(ChooseAllocator(pAllocator, device->Allocator()), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  const VkAllocationCallbacks* allocator = ChooseAllocator(pAllocator, device->Allocator());
+  auto* pool = HostNew<CommandPool>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
   if (pool == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  if (allocator != nullptr) {
+    pool->allocator = *allocator;
+    pool->has_allocator = true;
+  }
   pool->device = device;
   pool->flags = pCreateInfo->flags;
   pool->queue_family_index = pCreateInfo->queueFamilyIndex;
@@ -65,7 +70,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyCommandPool(VkDevice _device, VkCommandPool co
   Device* device = FromHandle<Device>(_device);
   CommandPool* pool = FromHandle<CommandPool>(commandPool);
   if (pool == nullptr) return;
-  for (CommandBuffer* buffer : pool->buffers) FreeCommandBuffer(buffer, device->Allocator());
+  for (CommandBuffer* buffer : pool->buffers) FreeCommandBuffer(buffer, pool->Allocator());
   HostDelete(ChooseAllocator(pAllocator, device->Allocator()), pool);
 }
 
@@ -82,19 +87,18 @@ VKAPI_ATTR VkResult VKAPI_CALL ResetCommandPool(VkDevice, VkCommandPool commandP
 // Trimming returns spare tape chunks; reset tapes keep only one chunk already.
 VKAPI_ATTR void VKAPI_CALL TrimCommandPool(VkDevice, VkCommandPool, VkCommandPoolTrimFlags) {}
 
-VKAPI_ATTR VkResult VKAPI_CALL AllocateCommandBuffers(VkDevice _device, const VkCommandBufferAllocateInfo* pAllocateInfo,
+VKAPI_ATTR VkResult VKAPI_CALL AllocateCommandBuffers(VkDevice, const VkCommandBufferAllocateInfo* pAllocateInfo,
                                                       VkCommandBuffer* pCommandBuffers) {
-  Device* device = FromHandle<Device>(_device);
   CommandPool* pool = FromHandle<CommandPool>(pAllocateInfo->commandPool);
   for (uint32_t i = 0; i < pAllocateInfo->commandBufferCount; ++i) {
-    auto* buffer = HostNew<CommandBuffer>(device->Allocator(), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, pool,
+    auto* buffer = HostNew<CommandBuffer>(pool->Allocator(), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, pool,
                                           pAllocateInfo->level);
     if (buffer == nullptr) {
       // The spec asks for all-or-nothing: free what was made, null every handle.
       for (uint32_t j = 0; j < i; ++j) {
         CommandBuffer* made = FromHandle<CommandBuffer>(pCommandBuffers[j]);
         std::erase(pool->buffers, made);
-        FreeCommandBuffer(made, device->Allocator());
+        FreeCommandBuffer(made, pool->Allocator());
       }
       std::fill_n(pCommandBuffers, pAllocateInfo->commandBufferCount, VK_NULL_HANDLE);
       return VK_ERROR_OUT_OF_HOST_MEMORY;
@@ -105,15 +109,14 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateCommandBuffers(VkDevice _device, const Vk
   return VK_SUCCESS;
 }
 
-VKAPI_ATTR void VKAPI_CALL FreeCommandBuffers(VkDevice _device, VkCommandPool commandPool, uint32_t commandBufferCount,
+VKAPI_ATTR void VKAPI_CALL FreeCommandBuffers(VkDevice, VkCommandPool commandPool, uint32_t commandBufferCount,
                                               const VkCommandBuffer* pCommandBuffers) {
-  Device* device = FromHandle<Device>(_device);
   CommandPool* pool = FromHandle<CommandPool>(commandPool);
   for (uint32_t i = 0; i < commandBufferCount; ++i) {
     CommandBuffer* buffer = FromHandle<CommandBuffer>(pCommandBuffers[i]);
     if (buffer == nullptr) continue;
     std::erase(pool->buffers, buffer);
-    FreeCommandBuffer(buffer, device->Allocator());
+    FreeCommandBuffer(buffer, pool->Allocator());
   }
 }
 

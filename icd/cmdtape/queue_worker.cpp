@@ -1,5 +1,9 @@
 #include "cmdtape/queue_worker.h"
 
+#include <exception>
+#include <new>
+#include <string>
+
 #include "cmdtape/command_buffer.h"
 #include "cmdtape/replay.h"
 #include "objects/device.h"
@@ -60,7 +64,18 @@ void QueueWorker::Execute(const Submission& submission) {
   for (const SemaphoreOperation& wait : submission.waits)
     alive = alive && WaitSemaphore(device_, wait.semaphore, wait.value);
   for (CommandBuffer* buffer : submission.command_buffers) {
-    if (alive && !device_->lost) ReplayTape(device_, buffer->tape);
+    if (alive && !device_->lost) {
+      // Nothing may escape a worker thread (it would end the process): work
+      // the host cannot finish loses the device instead.
+      try {
+        ReplayTape(device_, buffer->tape);
+      } catch (const std::bad_alloc&) {
+        LoseDevice(device_, "the host ran out of memory executing a command buffer");
+      } catch (const std::exception& e) {
+        const std::string why = std::string("executing a command buffer failed: ") + e.what();
+        LoseDevice(device_, why.c_str());
+      }
+    }
     if ((buffer->usage & VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT) != 0)
       buffer->state = CommandBufferState::kInvalid;
     --buffer->pending_submissions;

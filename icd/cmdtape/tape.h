@@ -5,6 +5,8 @@
 // the tape can be replayed any number of times.
 #pragma once
 
+#include <vulkan/vulkan_core.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -27,7 +29,8 @@ struct RecordHeader {
 
 class Tape {
  public:
-  Tape() = default;
+  // Chunks come from `allocator` (the command pool's; null: the C++ heap).
+  explicit Tape(const VkAllocationCallbacks* allocator = nullptr) : allocator_(allocator) {}
   Tape(const Tape&) = delete;
   Tape& operator=(const Tape&) = delete;
 
@@ -73,7 +76,9 @@ class Tape {
     return source == nullptr ? nullptr : CopyArray(source, std::strlen(source) + 1);
   }
 
-  // Raw arena memory for generated deep-copy code.
+  // Raw arena memory for generated deep-copy code. Throws std::bad_alloc
+  // when the allocator has none (the recorder turns that into
+  // VK_ERROR_OUT_OF_HOST_MEMORY at vkEndCommandBuffer).
   void* Allocate(size_t size, size_t alignment);
 
   // Forgets every record; keeps the first chunk for reuse.
@@ -86,13 +91,18 @@ class Tape {
   size_t BytesUsed() const { return bytes_used_; }
 
  private:
+  struct ChunkFree {
+    const VkAllocationCallbacks* allocator;
+    void operator()(std::byte* memory) const;
+  };
   struct Chunk {
     size_t size;
     size_t used;
-    std::unique_ptr<std::byte[]> data;
+    std::unique_ptr<std::byte[], ChunkFree> data;
   };
   static constexpr size_t kChunkSize = 16 * 1024;
 
+  const VkAllocationCallbacks* allocator_;
   std::vector<Chunk> chunks_;
   RecordHeader* first_ = nullptr;
   RecordHeader* last_ = nullptr;

@@ -11,6 +11,16 @@
 #include "util/vk_util.h"
 
 namespace duet {
+
+void LoseDevice(Device* device, const char* why) {
+  {
+    std::lock_guard lock(device->sync_mutex);
+    if (device->lost.exchange(true)) return;
+  }
+  device->sync_cv.notify_all();
+  DUET_ERROR("device lost: %s", why);
+}
+
 namespace {
 
 VkResult CheckFeatures(const VkDeviceCreateInfo& info) {

@@ -40,7 +40,7 @@ struct Device : DispatchableObject {
   // are rare enough that sharing costs nothing measurable.
   std::mutex sync_mutex;
   std::condition_variable sync_cv;
-  std::atomic<bool> lost{false};  // set by the shader watchdog; waits then fail
+  std::atomic<bool> lost{false};  // set by LoseDevice; waits then fail
   // Submissions queued on any queue and not finished; changes under
   // sync_mutex with sync_cv notified, so host waits for what only queued
   // work can do (query results) can tell when nothing will.
@@ -89,5 +89,10 @@ struct Queue : DispatchableObject {
   VkDeviceQueueCreateFlags flags;
   cmdtape::QueueWorker worker;
 };
+
+// Marks the device lost (once, logging `why`) and wakes every waiter, which
+// then returns VK_ERROR_DEVICE_LOST: a runaway shader, or work the host
+// could not finish (out of memory during replay).
+void LoseDevice(Device* device, const char* why);
 
 }  // namespace duet

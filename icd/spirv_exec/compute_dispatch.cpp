@@ -1,5 +1,7 @@
 #include "spirv_exec/compute_dispatch.h"
 
+#include <string>
+
 #include <algorithm>
 #include <cstring>
 #include <mutex>
@@ -154,23 +156,15 @@ void RunWorkgroup(const WorkgroupContext& c, const uint32_t group[3], WorkerStat
   }
 }
 
-// Marks the device lost (once) and wakes every waiter, which then returns
-// VK_ERROR_DEVICE_LOST.
-void LoseDevice(Device* device, int64_t limit_ns) {
-  {
-    std::lock_guard lock(device->sync_mutex);
-    if (device->lost.exchange(true)) return;
-  }
-  device->sync_cv.notify_all();
-  DUET_ERROR("a shader ran longer than the watchdog limit (%lld ms, DUET_WATCHDOG_MS): device lost",
-             static_cast<long long>(limit_ns / 1000000));
-}
-
 }  // namespace
 
 ShaderWatchdog DeviceWatchdog(Device* device) {
   const int64_t limit_ns = device->shader_watchdog_ns;
-  return ShaderWatchdog(&device->lost, limit_ns, [device, limit_ns] { LoseDevice(device, limit_ns); });
+  return ShaderWatchdog(&device->lost, limit_ns, [device, limit_ns] {
+    const std::string why = "a shader ran longer than the watchdog limit (" + std::to_string(limit_ns / 1000000) +
+                            " ms, DUET_WATCHDOG_MS)";
+    LoseDevice(device, why.c_str());
+  });
 }
 
 void RunComputeDispatch(Device* device, const ShaderBindings& bindings, const uint32_t base[3],

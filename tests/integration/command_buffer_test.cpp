@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "host_alloc_tracker.h"
 #include "vk_fixture.h"
 
 namespace duet_test {
@@ -97,6 +98,62 @@ class CommandBuffers : public QueueTest {
 
 // ---------------------------------------------------------------------------
 // Pools and life cycle
+
+// Recording takes its memory from the pool's allocation callbacks: when they
+// fail at the 1st, 2nd, ... allocation of a recording, vkEndCommandBuffer
+// answers VK_ERROR_OUT_OF_HOST_MEMORY and nothing leaks; recorded again
+// with memory to spare, the same command buffer runs correctly.
+TEST_F(CommandBuffers, RecordingOutOfMemory) {
+  HostAllocTracker tracker;
+  const VkAllocationCallbacks callbacks = tracker.Callbacks();
+  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  pool_info.queueFamilyIndex = queue_family_;
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VK_ASSERT_OK(vkCreateCommandPool(device_, &pool_info, &callbacks, &pool));
+  VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
+                                       VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  VK_ASSERT_OK(vkAllocateCommandBuffers(device_, &allocate, &cb));
+
+  // 64 updates of 4 KB: a tape of several chunks.
+  std::vector<uint8_t> block(4096);
+  FillPattern(block, 77);
+  auto record = [&] {
+    const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    EXPECT_EQ(vkBeginCommandBuffer(cb, &begin), VK_SUCCESS);
+    for (uint32_t i = 0; i < 64; ++i) vkCmdUpdateBuffer(cb, x_.buffer, (i % 4) * 4096, 4096, block.data());
+    HostReadBarrier(cb);
+    return vkEndCommandBuffer(cb);
+  };
+  size_t failed = 0;
+  for (size_t n = 0;; ++n) {
+    ASSERT_LT(n, 64u) << "the recording never succeeded";
+    VK_ASSERT_OK(vkResetCommandBuffer(cb, VK_COMMAND_BUFFER_RESET_RELEASE_RESOURCES_BIT));
+    {
+      std::lock_guard lock(tracker.mu);
+      tracker.fail_from = tracker.allocations + n;
+    }
+    const VkResult r = record();
+    {
+      std::lock_guard lock(tracker.mu);
+      tracker.fail_from = SIZE_MAX;
+    }
+    if (r == VK_SUCCESS) break;
+    ASSERT_EQ(r, VK_ERROR_OUT_OF_HOST_MEMORY) << R{r};
+    ++failed;
+  }
+  EXPECT_GE(failed, 3u) << "each chunk of the tape should have failed in turn";
+  Submit(cb);
+  VK_ASSERT_OK(vkQueueWaitIdle(queue_));
+  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(std::memcmp(x_.data + i * 4096, block.data(), 4096), 0) << "block " << i;
+
+  vkFreeCommandBuffers(device_, pool, 1, &cb);
+  vkDestroyCommandPool(device_, pool, &callbacks);
+  std::lock_guard lock(tracker.mu);
+  EXPECT_TRUE(tracker.live.empty()) << tracker.live.size() << " allocations never freed";
+  EXPECT_EQ(tracker.bad_frees, 0u);
+}
 
 TEST_F(CommandBuffers, EmptyCommandBufferExecutes) {
   VkCommandBuffer cb = AllocateCommandBuffer();

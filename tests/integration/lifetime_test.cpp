@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "host_alloc_tracker.h"
 #include "vk_fixture.h"
 
 namespace duet_test {
@@ -236,83 +237,6 @@ TEST_F(Lifetime, LaterAreasDoNotCrash) {
 
 // --- application allocation callbacks --------------------------------------------------
 
-struct HostAllocTracker {
-  std::mutex mu;
-  std::map<void*, size_t> live;
-  size_t allocations = 0;
-  size_t bad_frees = 0;
-  size_t bad_alignments = 0;
-  size_t fail_from = SIZE_MAX;  // allocations numbered from this one on return NULL
-
-  static void* Alloc(void* user, size_t size, size_t alignment, VkSystemAllocationScope) {
-    auto* t = static_cast<HostAllocTracker*>(user);
-    if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
-      std::lock_guard<std::mutex> lock(t->mu);
-      ++t->bad_alignments;
-      return nullptr;
-    }
-    {
-      std::lock_guard<std::mutex> lock(t->mu);
-      if (t->allocations >= t->fail_from) {
-        ++t->allocations;
-        return nullptr;
-      }
-    }
-    const size_t align = alignment < sizeof(void*) ? sizeof(void*) : alignment;
-    void* p = std::aligned_alloc(align, (size + align - 1) / align * align);
-    if (p == nullptr) return nullptr;
-    std::lock_guard<std::mutex> lock(t->mu);
-    t->live[p] = size;
-    ++t->allocations;
-    return p;
-  }
-  static void Free(void* user, void* mem) {
-    if (mem == nullptr) return;
-    auto* t = static_cast<HostAllocTracker*>(user);
-    {
-      std::lock_guard<std::mutex> lock(t->mu);
-      auto it = t->live.find(mem);
-      if (it == t->live.end()) {
-        ++t->bad_frees;
-        return;  // not ours: leak it rather than corrupt the heap
-      }
-      t->live.erase(it);
-    }
-    std::free(mem);
-  }
-  static void* Realloc(void* user, void* original, size_t size, size_t alignment, VkSystemAllocationScope scope) {
-    auto* t = static_cast<HostAllocTracker*>(user);
-    if (original == nullptr) return Alloc(user, size, alignment, scope);
-    if (size == 0) {
-      Free(user, original);
-      return nullptr;
-    }
-    size_t old_size = 0;
-    {
-      std::lock_guard<std::mutex> lock(t->mu);
-      auto it = t->live.find(original);
-      if (it == t->live.end()) {
-        ++t->bad_frees;
-        return nullptr;
-      }
-      old_size = it->second;
-    }
-    void* p = Alloc(user, size, alignment, scope);
-    if (p == nullptr) return nullptr;
-    std::memcpy(p, original, old_size < size ? old_size : size);
-    Free(user, original);
-    return p;
-  }
-  VkAllocationCallbacks Callbacks() {
-    VkAllocationCallbacks cb{};
-    cb.pUserData = this;
-    cb.pfnAllocation = &Alloc;
-    cb.pfnReallocation = &Realloc;
-    cb.pfnFree = &Free;
-    return cb;
-  }
-};
-
 TEST(AllocationCallbacks, EverythingAllocatedIsFreed) {
   HostAllocTracker tracker;
   const VkAllocationCallbacks cb = tracker.Callbacks();
@@ -379,9 +303,8 @@ TEST(AllocationCallbacks, EverythingAllocatedIsFreed) {
 // return NULL from its 1st allocation on, then its 2nd, and so on until it
 // succeeds. Each failed try returns VK_ERROR_OUT_OF_HOST_MEMORY, writes no
 // handle and leaves nothing allocated through the callbacks; the successful
-// one frees all it took when destroyed. (Each object takes its own record
-// through the callbacks; what its commands record goes to the pool's tape
-// memory, which the callbacks do not see.)
+// one frees all it took when destroyed. (What command buffers record goes
+// through their pool's callbacks too: CommandBuffers.RecordingOutOfMemory.)
 TEST_F(Lifetime, FailingAllocationsAtEveryStep) {
   HostAllocTracker tracker;
   const VkAllocationCallbacks cb = tracker.Callbacks();

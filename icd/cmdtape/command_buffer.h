@@ -13,6 +13,7 @@
 #include "cmdtape/tape.h"
 #include "objects/descriptor_set.h"
 #include "objects/device_limits.h"
+#include "util/host_alloc.h"
 #include "util/object.h"
 
 namespace duet {
@@ -40,7 +41,12 @@ struct CommandPool : NonDispatchableObject {
 // new set, the one pushed before to that bind point and set number with the
 // writes applied, so the records before it keep what they saw.
 struct PushedDescriptorSets {
-  std::vector<std::unique_ptr<DescriptorSet>> made;  // every set pushed since recording began
+  // Sets come from the command pool's allocation callbacks.
+  struct Delete {
+    const VkAllocationCallbacks* allocator;
+    void operator()(DescriptorSet* set) const { HostDelete(allocator, set); }
+  };
+  std::vector<std::unique_ptr<DescriptorSet, Delete>> made;  // every set pushed since recording began
   // The latest set per bind point (0 graphics, 1 compute) and set number.
   std::array<std::array<const DescriptorSet*, limits::kMaxBoundDescriptorSets>, 2> latest{};
 

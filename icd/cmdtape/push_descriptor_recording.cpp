@@ -46,7 +46,10 @@ DescriptorSet* NextPushedSet(CommandBuffer* buffer, VkPipelineBindPoint point, V
   const std::vector<DescriptorSetLayoutBinding>& bindings = layout->set_bindings[set_number];
   const DescriptorSet*& latest = buffer->pushed_sets.latest[BindPointIndex(point)][set_number];
 
-  auto made = std::make_unique<DescriptorSet>();
+  const VkAllocationCallbacks* allocator = buffer->pool->Allocator();
+  DescriptorSet* set = HostNew<DescriptorSet>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  if (set == nullptr) throw std::bad_alloc();
+  std::unique_ptr<DescriptorSet, PushedDescriptorSets::Delete> made(set, {allocator});
   made->bindings = bindings;
   InitializeSet(made.get());
   if (latest != nullptr && SameBindings(latest->bindings, bindings)) {

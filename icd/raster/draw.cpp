@@ -402,7 +402,9 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
         grouped ? OutputTargets{} : ResolveOutputs(targets, state, targets.view_mask != 0 ? view : 0);
     if (!grouped) SetDepthRange(viewports[0].viewport, state, &outputs);
     fragment.view_index = view;
-    for (uint32_t instance = draw.first_instance; instance < draw.first_instance + draw.instance_count; ++instance) {
+    for (uint32_t n = 0; n < draw.instance_count; ++n) {
+      if (watchdog.CommandExpired()) return;  // lost, or 2^32 instances: not in this lifetime
+      const uint32_t instance = draw.first_instance + n;  // (a sum past 2^32 wraps, as InstanceIndex does)
       ShadedVertices& vertices = scratch.vertices;
       ShadeVertices(bindings, state, gp.vertex, vertex_resources, vertex_layout, unique, instance, draw, view,
                     &vertices);

@@ -161,8 +161,9 @@ void RunWorkgroup(const WorkgroupContext& c, const uint32_t group[3], WorkerStat
 ShaderWatchdog DeviceWatchdog(Device* device) {
   const int64_t limit_ns = device->shader_watchdog_ns;
   return ShaderWatchdog(&device->lost, limit_ns, [device, limit_ns] {
-    const std::string why = "a shader ran longer than the watchdog limit (" + std::to_string(limit_ns / 1000000) +
-                            " ms, DUET_WATCHDOG_MS)";
+    const std::string why = "a shader wave ran longer than the watchdog limit (" + std::to_string(limit_ns / 1000000) +
+                            " ms, DUET_WATCHDOG_MS), or a whole command " + std::to_string(kCommandLimitFactor) +
+                            " times that";
     LoseDevice(device, why.c_str());
   });
 }
@@ -176,7 +177,8 @@ void RunComputeDispatch(Device* device, const ShaderBindings& bindings, const ui
   }
   const Program& program = pipeline->compute;
   const ShaderResources resources = ResolveResources(program, bindings);
-  const uint32_t total = count[0] * count[1] * count[2];
+  // 64 bits: 65535^3 workgroups are legal.
+  const uint64_t total = uint64_t{count[0]} * count[1] * count[2];
   if (total == 0) return;
   const ShaderWatchdog watchdog = DeviceWatchdog(device);
   const TraceTarget trace = FindTraceTarget(program);
@@ -186,18 +188,30 @@ void RunComputeDispatch(Device* device, const ShaderBindings& bindings, const ui
                                  ids};
   // Workgroups go to the threads in batches (a few dozen per thread), so
   // that small workgroups do not spend their time taking the next index.
-  const uint32_t batch = std::max(1u, std::min(64u, total / (ThreadCount() * 32)));
-  ParallelFor((total + batch - 1) / batch, [&](uint32_t batch_index) {
-    thread_local WorkerState worker;
-    worker.roots.assign(resources.roots.begin(), resources.roots.end());
-    const uint32_t end = std::min(total, (batch_index + 1) * batch);
-    for (uint32_t index = batch_index * batch; index < end; ++index) {
-      if (watchdog.Stopped()) return;  // the device is lost: the rest of the dispatch is moot
-      const uint32_t group[3] = {base[0] + index % count[0], base[1] + (index / count[0]) % count[1],
-                                 base[2] + index / (count[0] * count[1])};
-      RunWorkgroup(context, group, worker);
-    }
-  });
+  // Huge dispatches take passes of at most 2^20 batches: the watchdog stops
+  // the dispatch between passes (within a pass, each remaining batch only
+  // sees that it must stop), and ParallelFor counts in 32 bits.
+  const uint64_t batch = std::clamp<uint64_t>(total / (ThreadCount() * 32), 1, 64);
+  const uint64_t batches = (total + batch - 1) / batch;
+  constexpr uint64_t kBatchesPerPass = uint64_t{1} << 20;
+  const uint64_t row = count[0], plane = uint64_t{count[0]} * count[1];
+  for (uint64_t first = 0; first < batches && !watchdog.Stopped(); first += kBatchesPerPass) {
+    const auto pass = static_cast<uint32_t>(std::min(batches - first, kBatchesPerPass));
+    ParallelFor(pass, [&](uint32_t in_pass) {
+      // The device is lost, or the dispatch ran past the watchdog: the rest is moot.
+      if (watchdog.CommandExpired()) return;
+      thread_local WorkerState worker;
+      worker.roots.assign(resources.roots.begin(), resources.roots.end());
+      const uint64_t begin = (first + in_pass) * batch, end = std::min(total, begin + batch);
+      for (uint64_t index = begin; index < end; ++index) {
+        if (watchdog.Stopped()) return;
+        const uint32_t group[3] = {base[0] + static_cast<uint32_t>(index % row),
+                                   base[1] + static_cast<uint32_t>(index / row % count[1]),
+                                   base[2] + static_cast<uint32_t>(index / plane)};
+        RunWorkgroup(context, group, worker);
+      }
+    });
+  }
 }
 
 }  // namespace duet::spirv_exec

@@ -8,17 +8,24 @@ namespace {
 
 constexpr int64_t kDefaultLimitMs = 10000;
 
-int64_t NowNs() {
+}  // namespace
+
+int64_t ShaderWatchdog::SteadyNowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
 
-}  // namespace
+bool ShaderWatchdog::CommandExpired() const {
+  if (Stopped()) return true;
+  if (limit_ns_ <= 0 || SteadyNowNs() - started_ns_ <= limit_ns_ * kCommandLimitFactor) return false;
+  if (on_expire_) on_expire_();
+  return true;
+}
 
 bool ShaderWatchdog::Check(WaveState& wave) const {
   if (Stopped()) return true;
   if (limit_ns_ <= 0) return false;
-  const int64_t now = NowNs();
+  const int64_t now = SteadyNowNs();
   if (wave.watch_started_ns == 0) {
     wave.watch_started_ns = now;
     return false;

@@ -2,17 +2,28 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 
 namespace duet_test {
 
 bool IsChildFor(const std::string& test) {
   const char* child = std::getenv("DUET_TEST_CHILD");
   return child != nullptr && test == child;
+}
+
+bool LimitAddressSpace(uint64_t headroom) {
+  std::ifstream status("/proc/self/status");
+  uint64_t in_use = 0;
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmSize:", 0) == 0) in_use = std::stoull(line.substr(7)) * 1024;  // kB
+  const rlimit limit{in_use + headroom, in_use + headroom};
+  return in_use != 0 && setrlimit(RLIMIT_AS, &limit) == 0;
 }
 
 ChildResult RunTestInChild(const std::string& test, const std::vector<std::pair<std::string, std::string>>& env,

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,5 +25,10 @@ ChildResult RunTestInChild(const std::string& test, const std::vector<std::pair<
 
 // True inside the child started for `test`.
 bool IsChildFor(const std::string& test);
+
+// Limits the address space of this process (RLIMIT_AS) to what it uses now
+// plus `headroom` bytes, for children that must run out of memory; false
+// when the limit cannot be set.
+bool LimitAddressSpace(uint64_t headroom);
 
 }  // namespace duet_test

@@ -126,23 +126,10 @@ TEST_F(CommandBuffers, RecordingOutOfMemory) {
     HostReadBarrier(cb);
     return vkEndCommandBuffer(cb);
   };
-  size_t failed = 0;
-  for (size_t n = 0;; ++n) {
-    ASSERT_LT(n, 64u) << "the recording never succeeded";
-    VK_ASSERT_OK(vkResetCommandBuffer(cb, VK_COMMAND_BUFFER_RESET_RELEASE_RESOURCES_BIT));
-    {
-      std::lock_guard lock(tracker.mu);
-      tracker.fail_from = tracker.allocations + n;
-    }
-    const VkResult r = record();
-    {
-      std::lock_guard lock(tracker.mu);
-      tracker.fail_from = SIZE_MAX;
-    }
-    if (r == VK_SUCCESS) break;
-    ASSERT_EQ(r, VK_ERROR_OUT_OF_HOST_MEMORY) << R{r};
-    ++failed;
-  }
+  const size_t failed = FailEachAllocationInTurn(tracker, [&] {
+    EXPECT_EQ(vkResetCommandBuffer(cb, VK_COMMAND_BUFFER_RESET_RELEASE_RESOURCES_BIT), VK_SUCCESS);
+    return record();
+  });
   EXPECT_GE(failed, 3u) << "each chunk of the tape should have failed in turn";
   Submit(cb);
   VK_ASSERT_OK(vkQueueWaitIdle(queue_));

@@ -3,6 +3,7 @@
 // and from a chosen allocation on they fail (return NULL).
 #pragma once
 
+#include <gtest/gtest.h>
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -89,5 +90,27 @@ struct HostAllocTracker {
     return cb;
   }
 };
+
+// Runs `attempt` with the tracker's allocations failing from its 1st one
+// on, then from its 2nd, and so on until it returns VK_SUCCESS; every other
+// result must be VK_ERROR_OUT_OF_HOST_MEMORY. Returns how many tries failed.
+template <typename Attempt>
+size_t FailEachAllocationInTurn(HostAllocTracker& tracker, Attempt attempt, size_t max_tries = 64) {
+  for (size_t n = 0; n < max_tries; ++n) {
+    {
+      std::lock_guard<std::mutex> lock(tracker.mu);
+      tracker.fail_from = tracker.allocations + n;
+    }
+    const VkResult r = attempt();
+    {
+      std::lock_guard<std::mutex> lock(tracker.mu);
+      tracker.fail_from = SIZE_MAX;
+    }
+    if (r == VK_SUCCESS) return n;
+    EXPECT_EQ(r, VK_ERROR_OUT_OF_HOST_MEMORY) << "try " << n;
+  }
+  ADD_FAILURE() << "no try succeeded in " << max_tries;
+  return max_tries;
+}
 
 }  // namespace duet_test

@@ -4,11 +4,8 @@
 // heap), which must either work or answer with an out-of-memory code,
 // dispatches of the advertised maximum workgroup count on each axis, and a
 // process under a tight RLIMIT_AS, which gets error codes, not a crash.
-#include <sys/resource.h>
-
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <string>
 
 #include "child_test_process.h"
@@ -155,13 +152,6 @@ constexpr char kTightChild[] = "HugeWorkChild.TightAddressSpace";
 
 class HugeWorkChild : public HugeWorkTest {};
 
-uint64_t AddressSpaceInUse() {
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);)
-    if (line.rfind("VmSize:", 0) == 0) return std::stoull(line.substr(7)) * 1024;  // kB
-  return 0;
-}
-
 // Under RLIMIT_AS = what the process uses now + 1 GiB: device memory past
 // that, and a recording past it, answer with out-of-memory codes; the
 // device keeps working afterwards.
@@ -173,10 +163,7 @@ TEST_F(HugeWorkChild, TightAddressSpace) {
   HostBuffer target = StorageBuffer(65536);
   std::vector<uint8_t> block(65536, 7);
 
-  const uint64_t in_use = AddressSpaceInUse();
-  ASSERT_GT(in_use, 0u);
-  const rlimit limit{in_use + (1ull << 30), in_use + (1ull << 30)};
-  ASSERT_EQ(setrlimit(RLIMIT_AS, &limit), 0);
+  ASSERT_TRUE(LimitAddressSpace(1ull << 30));
   auto out_of_memory = [](VkResult r) {
     return r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY;
   };

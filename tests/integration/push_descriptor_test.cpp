@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compute_fixture.h"
+#include "host_alloc_tracker.h"
 #include "shaders/push_descriptors.comp.h"
 
 namespace duet_test {
@@ -130,6 +131,50 @@ TEST_F(PushDescriptorTest, ExtensionAndLimitAreAdvertised) {
   binding.descriptorCount += 1;
   vkGetDescriptorSetLayoutSupport(device_, &lci, &support);
   EXPECT_FALSE(support.supported);
+}
+
+// Pushes take their sets from the command pool's allocation callbacks: when
+// those fail at the 1st, 2nd, ... allocation, vkEndCommandBuffer answers
+// VK_ERROR_OUT_OF_HOST_MEMORY and nothing leaks; with memory to spare the
+// same recording runs.
+TEST_F(PushDescriptorTest, PushesOutOfMemory) {
+  HostBuffer a = Words(1, 2), dst = StorageBuffer(kCount * 4);
+  HostAllocTracker tracker;
+  const VkAllocationCallbacks callbacks = tracker.Callbacks();
+  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  pool_info.queueFamilyIndex = queue_family_;
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VK_ASSERT_OK(vkCreateCommandPool(device_, &pool_info, &callbacks, &pool));
+  const VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
+                                             VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  VK_ASSERT_OK(vkAllocateCommandBuffers(device_, &allocate, &cb));
+  auto record = [&] {
+    const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    EXPECT_EQ(vkBeginCommandBuffer(cb, &begin), VK_SUCCESS);
+    BindPipelineAndParams(cb);
+    for (int i = 0; i < 8; ++i) {  // eight pushed sets, the last two the ones used
+      Push(cb, VK_PIPELINE_BIND_POINT_COMPUTE, 0, a.buffer);
+      Push(cb, VK_PIPELINE_BIND_POINT_COMPUTE, 1, dst.buffer);
+    }
+    Dispatch(cb);
+    return vkEndCommandBuffer(cb);
+  };
+  const size_t failed = FailEachAllocationInTurn(tracker, [&] {
+    EXPECT_EQ(vkResetCommandBuffer(cb, VK_COMMAND_BUFFER_RESET_RELEASE_RESOURCES_BIT), VK_SUCCESS);
+    return record();
+  });
+  EXPECT_GE(failed, 16u) << "each pushed set should have failed in turn";
+  const VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, 0, nullptr, nullptr, 1, &cb};
+  VK_ASSERT_OK(vkQueueSubmit(queue_, 1, &submit, VK_NULL_HANDLE));
+  VK_ASSERT_OK(vkQueueWaitIdle(queue_));
+  ExpectResult(dst, 1, 2, "after the failed recordings");
+  vkFreeCommandBuffers(device_, pool, 1, &cb);
+  vkDestroyCommandPool(device_, pool, &callbacks);
+  std::lock_guard lock(tracker.mu);
+  EXPECT_TRUE(tracker.live.empty()) << tracker.live.size() << " allocations never freed";
+  EXPECT_EQ(tracker.bad_frees, 0u);
 }
 
 // Each dispatch sees the pushes recorded before it and none after; a push

@@ -14,11 +14,13 @@
 // a few milliseconds here): a runaway shader loses the device, and the next
 // input gets a new one.
 //
-// Descriptors: uniform and storage buffers; and 2D single-sample colour
-// images, sampled, storage (RGBA8, R32 uint or int, as the shader's format
-// and sampled type say), combined or with separate samplers. Modules asking
-// for other descriptors (texel buffers, other dimensions, depth images,
-// runtime arrays) are created and compiled but not run.
+// Descriptors: uniform and storage buffers; single-sample colour images of
+// every dimension the driver has (1D, 2D, 3D, cube, and the arrayed ones),
+// sampled, storage (RGBA8, R32 uint or int, as the shader's format and
+// sampled type say), combined or with separate samplers; uniform and storage
+// texel buffers of the same formats. Modules asking for other descriptors
+// (depth or multisampled images, subpass inputs, runtime arrays) are
+// created and compiled but not run.
 //
 // Build and run: scripts/fuzz_exec.sh (or the ctest test fuzz_shader_execute_smoke).
 #include <vulkan/vulkan_core.h>
@@ -68,7 +70,8 @@ struct Api {
   DUET_FUZZ_FN(DestroyImage) DUET_FUZZ_FN(GetImageMemoryRequirements) DUET_FUZZ_FN(BindImageMemory)             \
   DUET_FUZZ_FN(CreateImageView) DUET_FUZZ_FN(DestroyImageView) DUET_FUZZ_FN(CmdBeginRendering)                  \
   DUET_FUZZ_FN(CmdEndRendering) DUET_FUZZ_FN(CmdBindVertexBuffers) DUET_FUZZ_FN(CmdDraw)                        \
-  DUET_FUZZ_FN(CmdPipelineBarrier) DUET_FUZZ_FN(CreateSampler) DUET_FUZZ_FN(DestroySampler)
+  DUET_FUZZ_FN(CmdPipelineBarrier) DUET_FUZZ_FN(CreateSampler) DUET_FUZZ_FN(DestroySampler)                   \
+  DUET_FUZZ_FN(CreateBufferView) DUET_FUZZ_FN(DestroyBufferView)
   DUET_FUZZ_FNS
 #undef DUET_FUZZ_FN
 
@@ -79,9 +82,14 @@ struct Api {
   }
 };
 
-// The images a descriptor may show: one per texel kind.
+// The images a descriptor may show: one set per texel kind, a view per shape.
 enum class ImageKind : uint8_t { kRgba8, kR32Uint, kR32Sint };
 constexpr VkFormat kImageFormats[3] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R32_UINT, VK_FORMAT_R32_SINT};
+enum class ImageShape : uint8_t { k1D, k1DArray, k2D, k2DArray, k3D, kCube, kCubeArray, kBuffer, kCount };
+struct ImageUse {
+  ImageKind kind;
+  ImageShape shape;
+};
 
 // What a module asks of its pipeline: the stage of its "main" entry point,
 // its descriptors by (set, binding) (with each image's kind), a vertex
@@ -92,7 +100,7 @@ struct Interface {
   VkShaderStageFlagBits stage = VkShaderStageFlagBits(0);
   std::map<std::pair<uint32_t, uint32_t>, VkDescriptorType> descriptors;
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> counts;
-  std::map<std::pair<uint32_t, uint32_t>, ImageKind> images;
+  std::map<std::pair<uint32_t, uint32_t>, ImageUse> images;
   std::vector<uint32_t> input_locations;
   // A geometry shader's input primitive, as the topology it needs.
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
@@ -205,12 +213,21 @@ Interface ReadInterface(const std::vector<uint32_t>& words) {
         continue;
       }
       const ImageType& image = image_types[combined ? sampled_image_of[type] : type];
-      // 2D, colour, not arrayed, single-sampled only.
+      // Colour, single-sampled, of a dimension with a view here.
       const bool integer = int_signed.count(image.sampled_type) != 0;
       ImageKind kind = !integer ? ImageKind::kRgba8 : int_signed[image.sampled_type] ? ImageKind::kR32Sint
                                                                                     : ImageKind::kR32Uint;
-      bool usable = image.dim == 1 && image.depth != 1 && image.arrayed == 0 && image.ms == 0 &&
-                    (integer || is_float[image.sampled_type]);
+      ImageShape shape = ImageShape::kCount;
+      switch (image.dim) {  // SPIR-V Dim: 1D, 2D, 3D, Cube, Rect, Buffer
+        case 0: shape = image.arrayed ? ImageShape::k1DArray : ImageShape::k1D; break;
+        case 1: shape = image.arrayed ? ImageShape::k2DArray : ImageShape::k2D; break;
+        case 2: shape = image.arrayed ? ImageShape::kCount : ImageShape::k3D; break;
+        case 3: shape = image.arrayed ? ImageShape::kCubeArray : ImageShape::kCube; break;
+        case 5: shape = image.arrayed ? ImageShape::kCount : ImageShape::kBuffer; break;
+        default: break;
+      }
+      bool usable = shape != ImageShape::kCount && image.depth != 1 && image.ms == 0 &&
+                    (integer || is_float[image.sampled_type]) && !(combined && shape == ImageShape::kBuffer);
       if (image.sampled == 2) {
         // Storage: the declared format must be the image's (or unknown).
         const VkFormat declared = image.format == 0    ? kImageFormats[size_t(kind)]
@@ -226,10 +243,13 @@ Interface ReadInterface(const std::vector<uint32_t>& words) {
         out.other = true;
         continue;
       }
-      out.descriptors[key] = image.sampled == 2 ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
-                         : combined         ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
-                                            : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
-      out.images[key] = kind;
+      const bool texel_buffer = shape == ImageShape::kBuffer;
+      out.descriptors[key] = image.sampled == 2 ? (texel_buffer ? VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER
+                                                                : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE)
+                             : texel_buffer     ? VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER
+                             : combined         ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
+                                                : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+      out.images[key] = {kind, shape};
     } else {
       out.other = true;
       continue;
@@ -422,7 +442,8 @@ class Runner {
     const VkDescriptorPoolSize sizes[] = {
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 64}, {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 64},
         {VK_DESCRIPTOR_TYPE_SAMPLER, 64},        {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 64},
-        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 64},  {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 64}};
+        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 64},  {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 64},
+        {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 64}, {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 64}};
     VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     dpci.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
     dpci.maxSets = 4;
@@ -458,42 +479,91 @@ class Runner {
     return fixed_vertex_ != VK_NULL_HANDLE && fixed_fragment_ != VK_NULL_HANDLE && target_view_ != VK_NULL_HANDLE;
   }
 
-  // An 8x8 image of kImageFormats[i] the descriptors show, its memory filled
-  // with a pattern (layouts do not matter to this driver's images).
+  // The images of kImageFormats[i] the descriptors show, their memory
+  // filled with a pattern (layouts do not matter to this driver's images):
+  // 8x8 with 6 layers (2D, 2D array, cube, cube array views), 8 wide with 2
+  // layers (1D, 1D array), 4x4x4 (3D), and a 256-byte texel buffer.
   void MakeDescriptorImage(size_t i) {
     DescriptorImage& d = images_[i];
-    VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-    ici.imageType = VK_IMAGE_TYPE_2D;
-    ici.format = kImageFormats[i];
-    ici.extent = {kTargetSize, kTargetSize, 1};
-    ici.mipLevels = ici.arrayLayers = 1;
-    ici.samples = VK_SAMPLE_COUNT_1_BIT;
-    ici.tiling = VK_IMAGE_TILING_LINEAR;
-    ici.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT;
-    ici.initialLayout = VK_IMAGE_LAYOUT_PREINITIALIZED;
-    api_.CreateImage(device_, &ici, nullptr, &d.image);
-    VkMemoryRequirements requirements;
-    api_.GetImageMemoryRequirements(device_, d.image, &requirements);
-    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, requirements.size, host_type_};
-    api_.AllocateMemory(device_, &mai, nullptr, &d.memory);
-    api_.BindImageMemory(device_, d.image, d.memory, 0);
-    void* mapped = nullptr;
-    if (api_.MapMemory(device_, d.memory, 0, VK_WHOLE_SIZE, 0, &mapped) == VK_SUCCESS) {
-      for (VkDeviceSize b = 0; b < requirements.size; ++b) static_cast<uint8_t*>(mapped)[b] = uint8_t(b * 37 + i);
+    const VkFormat format = kImageFormats[i];
+    struct Shape {
+      VkImageType type;
+      VkExtent3D extent;
+      uint32_t layers;
+      VkImageCreateFlags flags;
+    };
+    const Shape shapes[3] = {{VK_IMAGE_TYPE_2D, {kTargetSize, kTargetSize, 1}, 6, VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT},
+                             {VK_IMAGE_TYPE_1D, {kTargetSize, 1, 1}, 2, 0},
+                             {VK_IMAGE_TYPE_3D, {4, 4, 4}, 1, 0}};
+    for (size_t s = 0; s < 3; ++s) {
+      VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+      ici.flags = shapes[s].flags;
+      ici.imageType = shapes[s].type;
+      ici.format = format;
+      ici.extent = shapes[s].extent;
+      ici.mipLevels = 1;
+      ici.arrayLayers = shapes[s].layers;
+      ici.samples = VK_SAMPLE_COUNT_1_BIT;
+      ici.tiling = VK_IMAGE_TILING_LINEAR;
+      ici.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT;
+      ici.initialLayout = VK_IMAGE_LAYOUT_PREINITIALIZED;
+      api_.CreateImage(device_, &ici, nullptr, &d.images[s]);
+      VkMemoryRequirements requirements;
+      api_.GetImageMemoryRequirements(device_, d.images[s], &requirements);
+      d.memory[s] = AllocatePattern(requirements.size, uint8_t(i + s));
+      api_.BindImageMemory(device_, d.images[s], d.memory[s], 0);
     }
-    VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    vci.image = d.image;
-    vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    vci.format = kImageFormats[i];
-    vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    api_.CreateImageView(device_, &vci, nullptr, &d.view);
+    auto view = [&](size_t image, VkImageViewType type, uint32_t layers) {
+      VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+      vci.image = d.images[image];
+      vci.viewType = type;
+      vci.format = format;
+      vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, layers};
+      VkImageView made = VK_NULL_HANDLE;
+      api_.CreateImageView(device_, &vci, nullptr, &made);
+      return made;
+    };
+    d.views[size_t(ImageShape::k2D)] = view(0, VK_IMAGE_VIEW_TYPE_2D, 1);
+    d.views[size_t(ImageShape::k2DArray)] = view(0, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 6);
+    d.views[size_t(ImageShape::kCube)] = view(0, VK_IMAGE_VIEW_TYPE_CUBE, 6);
+    d.views[size_t(ImageShape::kCubeArray)] = view(0, VK_IMAGE_VIEW_TYPE_CUBE_ARRAY, 6);
+    d.views[size_t(ImageShape::k1D)] = view(1, VK_IMAGE_VIEW_TYPE_1D, 1);
+    d.views[size_t(ImageShape::k1DArray)] = view(1, VK_IMAGE_VIEW_TYPE_1D_ARRAY, 2);
+    d.views[size_t(ImageShape::k3D)] = view(2, VK_IMAGE_VIEW_TYPE_3D, 1);
+    VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bci.size = kBufferBytes;
+    bci.usage = VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT;
+    api_.CreateBuffer(device_, &bci, nullptr, &d.texel_buffer);
+    VkMemoryRequirements requirements;
+    api_.GetBufferMemoryRequirements(device_, d.texel_buffer, &requirements);
+    d.memory[3] = AllocatePattern(requirements.size, uint8_t(i + 3));
+    api_.BindBufferMemory(device_, d.texel_buffer, d.memory[3], 0);
+    VkBufferViewCreateInfo bvci{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
+    bvci.buffer = d.texel_buffer;
+    bvci.format = format;
+    bvci.range = VK_WHOLE_SIZE;
+    api_.CreateBufferView(device_, &bvci, nullptr, &d.texel_view);
+  }
+
+  // Host-visible memory of `size` bytes holding a pattern.
+  VkDeviceMemory AllocatePattern(VkDeviceSize size, uint8_t seed) {
+    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, size, host_type_};
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    api_.AllocateMemory(device_, &mai, nullptr, &memory);
+    void* mapped = nullptr;
+    if (memory != VK_NULL_HANDLE && api_.MapMemory(device_, memory, 0, VK_WHOLE_SIZE, 0, &mapped) == VK_SUCCESS) {
+      for (VkDeviceSize b = 0; b < size; ++b) static_cast<uint8_t*>(mapped)[b] = uint8_t(b * 37 + seed);
+    }
+    return memory;
   }
 
   void DestroyDevice() {
     for (DescriptorImage& d : images_) {
-      api_.DestroyImageView(device_, d.view, nullptr);
-      api_.DestroyImage(device_, d.image, nullptr);
-      api_.FreeMemory(device_, d.memory, nullptr);
+      for (VkImageView view : d.views) api_.DestroyImageView(device_, view, nullptr);
+      for (VkImage image : d.images) api_.DestroyImage(device_, image, nullptr);
+      api_.DestroyBufferView(device_, d.texel_view, nullptr);
+      api_.DestroyBuffer(device_, d.texel_buffer, nullptr);
+      for (VkDeviceMemory memory : d.memory) api_.FreeMemory(device_, memory, nullptr);
       d = {};
     }
     api_.DestroySampler(device_, sampler_, nullptr);
@@ -546,10 +616,13 @@ class Runner {
       const bool is_buffer = type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
       for (uint32_t e = 0; have_sets && e < iface.counts.at(key); ++e) {
         const VkDescriptorBufferInfo info{buffer, offset, kBufferBytes};
-        const auto kind = iface.images.find(key);
+        const auto use = iface.images.find(key);
+        const DescriptorImage* shown = use != iface.images.end() ? &images_[size_t(use->second.kind)] : nullptr;
         const VkDescriptorImageInfo image{
-            sampler_, kind != iface.images.end() ? images_[size_t(kind->second)].view : VK_NULL_HANDLE,
+            sampler_, shown != nullptr && use->second.shape != ImageShape::kBuffer
+                          ? shown->views[size_t(use->second.shape)] : VK_NULL_HANDLE,
             VK_IMAGE_LAYOUT_GENERAL};
+        const VkBufferView texel_view = shown != nullptr ? shown->texel_view : VK_NULL_HANDLE;
         VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
         write.dstSet = sets[key.first];
         write.dstBinding = key.second;
@@ -558,6 +631,7 @@ class Runner {
         write.descriptorType = type;
         write.pBufferInfo = &info;
         write.pImageInfo = &image;
+        write.pTexelBufferView = &texel_view;
         api_.UpdateDescriptorSets(device_, 1, &write, 0, nullptr);
         if (is_buffer) offset += kBufferBytes;
       }
@@ -632,9 +706,11 @@ class Runner {
   VkDeviceMemory target_memory_ = VK_NULL_HANDLE;
   VkImageView target_view_ = VK_NULL_HANDLE;
   struct DescriptorImage {
-    VkImage image = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    VkImageView view = VK_NULL_HANDLE;
+    VkImage images[3] = {};          // 2D (6 layers, cube-compatible), 1D (2 layers), 3D
+    VkDeviceMemory memory[4] = {};   // theirs, and the texel buffer's
+    VkImageView views[size_t(ImageShape::kCount)] = {};  // by ImageShape (not kBuffer)
+    VkBuffer texel_buffer = VK_NULL_HANDLE;
+    VkBufferView texel_view = VK_NULL_HANDLE;
   };
   DescriptorImage images_[std::size(kImageFormats)];
   VkSampler sampler_ = VK_NULL_HANDLE;

@@ -3,7 +3,7 @@
 # clang, AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer) and runs
 # it over shaders: first every kept regression input
 # (tools/fuzz_exec/regressions/), then mutations seeded with the test
-# shaders' compute, vertex, geometry and fragment modules.
+# shaders' compute, vertex, geometry, tessellation and fragment modules.
 #
 #   scripts/fuzz_exec.sh [BUILD_DIR] [--build-only | libFuzzer options...]
 #
@@ -39,11 +39,11 @@ command -v ninja >/dev/null && configure+=(-G Ninja)
 cmake --build "$build" -j2 --target fuzz_shader_execute
 [[ ${options[0]} == --build-only ]] && exit 0
 
-# Seeds: the test shaders' compute, vertex, geometry and fragment modules.
+# Seeds: the test shaders' compute, vertex, geometry, tessellation and fragment modules.
 corpus=$build/corpus
 mkdir -p "$corpus"
 for shader in "$root"/tests/shaders/*.comp "$root"/tests/shaders/*.vert "$root"/tests/shaders/*.frag \
-  "$root"/tests/shaders/*.geom; do
+  "$root"/tests/shaders/*.geom "$root"/tests/shaders/*.tesc "$root"/tests/shaders/*.tese; do
   out=$corpus/$(basename "$shader").spv
   [[ $out -nt $shader ]] || glslangValidator -V --target-env vulkan1.3 --quiet -I"$root/tests/shaders" \
     -o "$out" "$shader" >/dev/null || rm -f "$out"

@@ -504,7 +504,7 @@ DeviceProperties MakeProperties() {
   l.maxFragmentOutputAttachments = 8;
   l.maxFragmentDualSrcAttachments = 1;
   l.maxFragmentCombinedOutputResources = 8 + (1u << 16);
-  l.maxComputeSharedMemorySize = 32768;
+  l.maxComputeSharedMemorySize = limits::kMaxComputeSharedMemorySize;
   l.maxComputeWorkGroupCount[0] = l.maxComputeWorkGroupCount[1] = l.maxComputeWorkGroupCount[2] = 65535;
   l.maxComputeWorkGroupInvocations = limits::kMaxComputeWorkGroupInvocations;
   for (int i = 0; i < 3; ++i) l.maxComputeWorkGroupSize[i] = limits::kMaxComputeWorkGroupSize[i];

@@ -40,6 +40,12 @@ inline constexpr uint32_t kMaxPushDescriptors = 32;
 // pipeline creation refuses shaders beyond them.
 inline constexpr uint32_t kMaxComputeWorkGroupSize[3] = {1024, 1024, 64};
 inline constexpr uint32_t kMaxComputeWorkGroupInvocations = 1024;
+// Workgroup memory of one workgroup (maxComputeSharedMemorySize), and the
+// Private and Function variables of one invocation (the driver's own
+// bound: a wave holds them for each of its lanes); pipeline creation
+// refuses shaders that need more.
+inline constexpr uint32_t kMaxComputeSharedMemorySize = 32768;
+inline constexpr uint32_t kMaxPrivateMemoryPerInvocation = 1u << 20;
 // Geometry and tessellation shaders beyond these are refused too.
 inline constexpr uint32_t kMaxGeometryShaderInvocations = 127;  // a lane each: no reason for the minimum (32)
 inline constexpr uint32_t kMaxGeometryOutputVertices = 256;

@@ -34,6 +34,8 @@ bool HasExplicitLayout(StorageClass storage) {
          storage == StorageClass::PushConstant || storage == StorageClass::PhysicalStorageBuffer;
 }
 
+// Sizes saturate at UINT32_MAX: a hostile array of arrays must not wrap
+// to something small (Reserve refuses anything that large anyway).
 uint32_t ImplicitSize(const SpirvModule& m, uint32_t type_id) {
   const SpirvType& t = m.Type(type_id);
   switch (t.kind) {
@@ -42,11 +44,12 @@ uint32_t ImplicitSize(const SpirvModule& m, uint32_t type_id) {
     case SpvOp::OpTypeFloat: return t.width == 64 ? 8 : 4;
     case SpvOp::OpTypeVector:
     case SpvOp::OpTypeMatrix:
-    case SpvOp::OpTypeArray: return t.count * ImplicitSize(m, t.element);
+    case SpvOp::OpTypeArray:
+      return static_cast<uint32_t>(std::min<uint64_t>(uint64_t{t.count} * ImplicitSize(m, t.element), UINT32_MAX));
     case SpvOp::OpTypeStruct: {
-      uint32_t size = 0;
-      for (uint32_t member : t.members) size += ImplicitSize(m, member);
-      return size;
+      uint64_t size = 0;
+      for (uint32_t member : t.members) size = std::min<uint64_t>(size + ImplicitSize(m, member), UINT32_MAX);
+      return static_cast<uint32_t>(size);
     }
     case SpvOp::OpTypePointer: return IsAddressPointer(t) ? 8 : 0;
     default: return 0;
@@ -407,6 +410,14 @@ void Compiler::RecordComputeBuiltin(uint32_t builtin, uint32_t reg) {
   }
 }
 
+bool Compiler::Reserve(uint32_t* size, uint64_t bytes, uint32_t align, uint32_t limit, const char* what) {
+  const uint64_t end = uint64_t{*size} + (bytes + align - 1) / align * align;
+  if (end > limit)
+    return Fail(std::string("the shader's ") + what + " need more than " + std::to_string(limit) + " bytes");
+  *size = static_cast<uint32_t>(end);
+  return true;
+}
+
 bool Compiler::DeclareGlobals(const SpirvEntryPoint& entry) {
   const SpirvModule& m = module_;
   for (int i = 0; i < 3; ++i) {
@@ -467,12 +478,16 @@ bool Compiler::DeclareGlobals(const SpirvEntryPoint& entry) {
       case StorageClass::Workgroup:
         p.root = static_cast<uint32_t>(program_.roots.size());
         program_.roots.push_back({RootKind::kWorkgroup, 0, 0, 0, program_.workgroup_memory_size});
-        program_.workgroup_memory_size += (ImplicitSize(m, p.pointee) + 15) & ~15u;
+        if (!Reserve(&program_.workgroup_memory_size, ImplicitSize(m, p.pointee), 16,
+                     limits::kMaxComputeSharedMemorySize, "workgroup variables"))
+          return false;
         break;
       case StorageClass::Private:
         p.root = static_cast<uint32_t>(program_.roots.size());
         program_.roots.push_back({RootKind::kPrivate, 0, 0, 0, program_.private_memory_size});
-        program_.private_memory_size += (ImplicitSize(m, p.pointee) + 3) & ~3u;
+        if (!Reserve(&program_.private_memory_size, ImplicitSize(m, p.pointee), 4,
+                     limits::kMaxPrivateMemoryPerInvocation, "Private and Function variables"))
+          return false;
         break;
       case StorageClass::Input:
       case StorageClass::Output:
@@ -841,7 +856,9 @@ bool Compiler::CompileMemoryInstruction(const SpirvInstruction& inst, bool* hand
       value.pointer.pointee = m.Type(inst[0]).element;
       value.pointer.root = static_cast<uint32_t>(program_.roots.size());
       program_.roots.push_back({RootKind::kPrivate, 0, 0, 0, program_.private_memory_size});
-      program_.private_memory_size += (ImplicitSize(m, value.pointer.pointee) + 3) & ~3u;
+      if (!Reserve(&program_.private_memory_size, ImplicitSize(m, value.pointer.pointee), 4,
+                   limits::kMaxPrivateMemoryPerInvocation, "Private and Function variables"))
+        return false;
       values_[inst[1]] = value;
       if (inst.word_count > 3) {
         const CompiledValue& init = Value(inst[3]);

@@ -105,6 +105,9 @@ class Compiler {
   void Emit(Op op, uint32_t dst = 0, uint32_t a = 0, uint32_t b = 0, uint32_t c = 0, uint16_t aux = 0,
             uint32_t ext = 0);
   bool Fail(const std::string& message);
+  // Grows *size by `bytes` rounded up to `align`; fails the compilation
+  // (false) when that passes `limit` ("the shader's <what> need more...").
+  bool Reserve(uint32_t* size, uint64_t bytes, uint32_t align, uint32_t limit, const char* what);
   const SpirvModule& module() const { return module_; }
   Program& program() { return program_; }
 

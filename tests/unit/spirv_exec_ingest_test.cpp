@@ -52,8 +52,9 @@ TEST(SpirvExecIngestTest, SpecConstantExtractOutOfRangeIsRejected) {
   EXPECT_TRUE(ValidateSpirv(words.data(), words.size(), {}, &error)) << error;
 }
 
-// A program that would need more registers than a wave may hold is refused
-// (and quickly: nothing is allocated per register before that).
+// A program with a huge private array is refused (and quickly: nothing is
+// allocated per register or byte before that), by the register limit or,
+// first, by the bound on Private and Function memory.
 TEST(SpirvExecIngestTest, ProgramsPastTheRegisterLimitAreRefused) {
   std::vector<uint32_t> words(std::begin(kHugePrivateArraySpvasm), std::end(kHugePrivateArraySpvasm));
   std::string error;
@@ -61,7 +62,8 @@ TEST(SpirvExecIngestTest, ProgramsPastTheRegisterLimitAreRefused) {
   Program program;
   const auto start = std::chrono::steady_clock::now();
   EXPECT_FALSE(CompileStage(words, "main", ShaderStage::kCompute, &program, &error));
-  EXPECT_NE(error.find("registers"), std::string::npos) << error;
+  EXPECT_TRUE(error.find("registers") != std::string::npos || error.find("need more than") != std::string::npos)
+      << error;
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
@@ -159,6 +161,47 @@ TEST(SpirvExecIngestTest, ClipDistancesPastTheDeviceLimitsAreRefused) {
   ExpectCompiles(with_distances(9, 1), ShaderStage::kVertex, false);
   ExpectCompiles(with_distances(1, 9), ShaderStage::kVertex, false);
   ExpectCompiles(with_distances(63489, 1), ShaderStage::kVertex, false);
+}
+
+// Private, Function and Workgroup variables past their bounds too: a wave
+// holds Private and Function memory for each lane (the execution fuzzer's
+// sixth find: a fragment shader's array of 2 GiB per invocation), a
+// workgroup its Workgroup memory (maxComputeSharedMemorySize).
+TEST(SpirvExecIngestTest, VariableMemoryPastItsBoundIsRefused) {
+  auto with_array = [](const std::string& storage, uint32_t floats) {
+    const bool global = storage != "Function";
+    const std::string text =
+        "OpCapability Shader\nOpMemoryModel Logical GLSL450\n"
+        "OpEntryPoint GLCompute %main \"main\" %lid %out" + std::string(global ? " %var" : "") +
+        "\nOpExecutionMode %main LocalSize 1 1 1\nOpDecorate %lid BuiltIn LocalInvocationIndex\n"
+        "OpDecorate %Out Block\nOpMemberDecorate %Out 0 Offset 0\nOpDecorate %out DescriptorSet 0\n"
+        "OpDecorate %out Binding 0\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n"
+        "%float = OpTypeFloat 32\n%n = OpConstant %uint " + std::to_string(floats) +
+        "\n%arr = OpTypeArray %float %n\n%ptr_arr = OpTypePointer " + storage + " %arr\n"
+        "%ptr_f = OpTypePointer " + storage + " %float\n%ptr_in = OpTypePointer Input %uint\n"
+        "%lid = OpVariable %ptr_in Input\n%Out = OpTypeStruct %float\n%ptr_sb = OpTypePointer StorageBuffer %Out\n"
+        "%ptr_sb_f = OpTypePointer StorageBuffer %float\n%out = OpVariable %ptr_sb StorageBuffer\n"
+        "%zero = OpConstant %uint 0\n%one = OpConstant %float 1\n" +
+        std::string(global ? "%var = OpVariable %ptr_arr " + storage + "\n" : "") +
+        "%main = OpFunction %void None %fn\n%entry = OpLabel\n" +
+        std::string(global ? "" : "%var = OpVariable %ptr_arr Function\n") +
+        "%i = OpLoad %uint %lid\n%p = OpAccessChain %ptr_f %var %i\nOpStore %p %one\n"
+        "%q = OpAccessChain %ptr_f %var %zero\n%v = OpLoad %float %q\n%o = OpAccessChain %ptr_sb_f %out %zero\n"
+        "OpStore %o %v\nOpReturn\nOpFunctionEnd\n";
+    std::vector<uint32_t> words;
+    EXPECT_TRUE(spvtools::SpirvTools(SPV_ENV_VULKAN_1_3).Assemble(text, &words)) << text;
+    return words;
+  };
+  for (const char* storage : {"Function", "Private"}) {
+    SCOPED_TRACE(storage);
+    ExpectCompiles(with_array(storage, 1024), ShaderStage::kCompute, true);
+    ExpectCompiles(with_array(storage, 1u << 18), ShaderStage::kCompute, true);  // 1 MiB
+    ExpectCompiles(with_array(storage, (1u << 18) + 1), ShaderStage::kCompute, false);
+    ExpectCompiles(with_array(storage, 1u << 29), ShaderStage::kCompute, false);  // 2 GiB
+  }
+  ExpectCompiles(with_array("Workgroup", 8192), ShaderStage::kCompute, true);  // 32 KiB
+  ExpectCompiles(with_array("Workgroup", 8193), ShaderStage::kCompute, false);
+  ExpectCompiles(with_array("Workgroup", 0x40000001), ShaderStage::kCompute, false);  // wraps in 32 bits
 }
 
 // So are interface arrays reaching past the locations any stage may use,

@@ -7,7 +7,10 @@
 // vertex buffer) before a fixed fragment shader, a fragment module covers
 // an 8x8 target behind a fixed full-screen vertex shader, and a geometry
 // module takes six vertices of the topology its input primitive names
-// between the two fixed shaders. Whatever the
+// between the two fixed shaders, and a tessellation control or evaluation
+// module takes two patches of three control points with the fixed other
+// tessellation stage (control: pass-through, levels 3; evaluation:
+// triangles). Whatever the
 // module does (indices out of bounds, endless loops, division by zero,
 // recursion-free deep control flow, huge private arrays) nothing may crash,
 // trip a sanitizer or run past the shader watchdog (DUET_WATCHDOG_MS, set to
@@ -33,6 +36,8 @@
 #include <vector>
 
 #include "fuzz_exec_fixed_frag.h"
+#include "fuzz_exec_fixed_tesc.h"
+#include "fuzz_exec_fixed_tese.h"
 #include "fuzz_exec_fixed_vert.h"
 
 extern "C" VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vk_icdGetInstanceProcAddr(VkInstance instance,
@@ -114,6 +119,8 @@ struct ImageType {
 VkShaderStageFlagBits StageOf(uint32_t execution_model) {
   switch (execution_model) {
     case 0: return VK_SHADER_STAGE_VERTEX_BIT;
+    case 1: return VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT;
+    case 2: return VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT;
     case 3: return VK_SHADER_STAGE_GEOMETRY_BIT;
     case 4: return VK_SHADER_STAGE_FRAGMENT_BIT;
     case 5: return VK_SHADER_STAGE_COMPUTE_BIT;
@@ -358,16 +365,28 @@ class Runner {
     }
     const bool vertex = iface.stage == VK_SHADER_STAGE_VERTEX_BIT;
     const bool geometry = iface.stage == VK_SHADER_STAGE_GEOMETRY_BIT;
-    if (!vertex && !geometry && iface.stage != VK_SHADER_STAGE_FRAGMENT_BIT) return pipeline;
+    const bool control = iface.stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT;
+    const bool evaluation = iface.stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT;
+    const bool fragment = iface.stage == VK_SHADER_STAGE_FRAGMENT_BIT;
+    if (!vertex && !geometry && !control && !evaluation && !fragment) return pipeline;
     // The module's stage, and the fixed shaders of the others (a geometry
-    // module sits between the fixed vertex and fragment shaders).
-    const VkPipelineShaderStageCreateInfo shader_stages[3] = {
-        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT,
-         vertex ? module : fixed_vertex_, "main"},
-        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
-         vertex || geometry ? fixed_fragment_ : module, "main"},
-        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_GEOMETRY_BIT, module,
-         "main"}};
+    // module sits between the fixed vertex and fragment shaders, a
+    // tessellation module beside the fixed other tessellation stage).
+    auto stage = [](VkShaderStageFlagBits bit, VkShaderModule m) {
+      return VkPipelineShaderStageCreateInfo{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, bit, m,
+                                             "main"};
+    };
+    std::vector<VkPipelineShaderStageCreateInfo> shader_stages = {
+        stage(VK_SHADER_STAGE_VERTEX_BIT, vertex ? module : fixed_vertex_),
+        stage(VK_SHADER_STAGE_FRAGMENT_BIT, fragment ? module : fixed_fragment_)};
+    if (geometry) shader_stages.push_back(stage(VK_SHADER_STAGE_GEOMETRY_BIT, module));
+    if (control || evaluation) {
+      shader_stages.push_back(stage(VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, control ? module : fixed_control_));
+      shader_stages.push_back(
+          stage(VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, evaluation ? module : fixed_evaluation_));
+    }
+    const VkPipelineTessellationStateCreateInfo tessellation{
+        VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO, nullptr, 0, 3};
     std::vector<VkVertexInputAttributeDescription> attributes;
     for (uint32_t location : iface.input_locations)
       attributes.push_back({location, 0, VK_FORMAT_R32G32B32A32_SFLOAT, (location % 4) * 16});
@@ -378,7 +397,9 @@ class Runner {
     input.vertexAttributeDescriptionCount = uint32_t(attributes.size());
     input.pVertexAttributeDescriptions = attributes.data();
     VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-    assembly.topology = geometry ? iface.topology : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    assembly.topology = geometry                ? iface.topology
+                        : control || evaluation ? VK_PRIMITIVE_TOPOLOGY_PATCH_LIST
+                                                : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
     const VkViewport viewport{0, 0, float(kTargetSize), float(kTargetSize), 0, 1};
     const VkRect2D scissor{{0, 0}, {kTargetSize, kTargetSize}};
     VkPipelineViewportStateCreateInfo viewports{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
@@ -399,8 +420,9 @@ class Runner {
     rendering.colorAttachmentCount = 1;
     rendering.pColorAttachmentFormats = &color_format;
     VkGraphicsPipelineCreateInfo gpci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
-    gpci.stageCount = geometry ? 3 : 2;
-    gpci.pStages = shader_stages;
+    gpci.stageCount = uint32_t(shader_stages.size());
+    gpci.pStages = shader_stages.data();
+    if (control || evaluation) gpci.pTessellationState = &tessellation;
     gpci.pVertexInputState = &input;
     gpci.pInputAssemblyState = &assembly;
     gpci.pViewportState = &viewports;
@@ -452,6 +474,8 @@ class Runner {
     api_.CreateDescriptorPool(device_, &dpci, nullptr, &descriptor_pool_);
     fixed_vertex_ = MakeModule(kFuzzExecFixedVert, sizeof kFuzzExecFixedVert);
     fixed_fragment_ = MakeModule(kFuzzExecFixedFrag, sizeof kFuzzExecFixedFrag);
+    fixed_control_ = MakeModule(kFuzzExecFixedTesc, sizeof kFuzzExecFixedTesc);
+    fixed_evaluation_ = MakeModule(kFuzzExecFixedTese, sizeof kFuzzExecFixedTese);
     // The 8x8 colour target the graphics inputs draw into.
     VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     ici.imageType = VK_IMAGE_TYPE_2D;
@@ -476,7 +500,8 @@ class Runner {
     const VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
     api_.CreateSampler(device_, &sci, nullptr, &sampler_);
     lost_ = false;
-    return fixed_vertex_ != VK_NULL_HANDLE && fixed_fragment_ != VK_NULL_HANDLE && target_view_ != VK_NULL_HANDLE;
+    return fixed_vertex_ != VK_NULL_HANDLE && fixed_fragment_ != VK_NULL_HANDLE && fixed_control_ != VK_NULL_HANDLE &&
+           fixed_evaluation_ != VK_NULL_HANDLE && target_view_ != VK_NULL_HANDLE;
   }
 
   // The images of kImageFormats[i] the descriptors show, their memory
@@ -572,6 +597,8 @@ class Runner {
     api_.FreeMemory(device_, target_memory_, nullptr);
     api_.DestroyShaderModule(device_, fixed_vertex_, nullptr);
     api_.DestroyShaderModule(device_, fixed_fragment_, nullptr);
+    api_.DestroyShaderModule(device_, fixed_control_, nullptr);
+    api_.DestroyShaderModule(device_, fixed_evaluation_, nullptr);
     api_.DestroyDescriptorPool(device_, descriptor_pool_, nullptr);
     api_.DestroyCommandPool(device_, pool_, nullptr);
     api_.DestroyDevice(device_, nullptr);
@@ -702,6 +729,7 @@ class Runner {
   VkCommandPool pool_ = VK_NULL_HANDLE;
   VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
   VkShaderModule fixed_vertex_ = VK_NULL_HANDLE, fixed_fragment_ = VK_NULL_HANDLE;
+  VkShaderModule fixed_control_ = VK_NULL_HANDLE, fixed_evaluation_ = VK_NULL_HANDLE;
   VkImage target_ = VK_NULL_HANDLE;
   VkDeviceMemory target_memory_ = VK_NULL_HANDLE;
   VkImageView target_view_ = VK_NULL_HANDLE;

@@ -50,6 +50,10 @@ inline constexpr uint32_t kMaxPrivateMemoryPerInvocation = 1u << 20;
 inline constexpr uint32_t kMaxGeometryShaderInvocations = 127;  // a lane each: no reason for the minimum (32)
 inline constexpr uint32_t kMaxGeometryOutputVertices = 256;
 inline constexpr uint32_t kMaxTessellationPatchSize = 32;
+// The tessellation variables of one patch (a record per patch of a draw):
+// four times what the output component limits allow, so that only absurd
+// interfaces are refused.
+inline constexpr uint32_t kMaxPatchRecordSize = 65536;
 // ClipDistance and CullDistance array sizes (maxClipDistances,
 // maxCullDistances, maxCombinedClipAndCullDistances).
 inline constexpr uint32_t kMaxClipDistances = 8;

@@ -275,10 +275,6 @@ bool Compiler::DeclarePatchVariable(PointerValue& p, bool input, const Decoratio
   const SpirvModule& m = module_;
   if (program_.patch_base_register == UINT32_MAX) program_.patch_base_register = NewRegisters(1);
   const uint32_t start = program_.patch_record_size;
-  p.root = static_cast<uint32_t>(program_.roots.size());
-  program_.roots.push_back({RootKind::kPatch, 0, 0, 0, start});
-  p.offset_register = program_.patch_base_register;
-  program_.patch_record_size += (ImplicitSize(m, p.pointee) + 3) & ~3u;
   // Per-vertex variables are arrays over the patch's vertices; built-in
   // tessellation levels and Patch variables are the patch's own.
   const bool per_patch = d != nullptr && (d->interface.patch || d->builtin == int32_t(spv::BuiltIn::TessLevelOuter) ||
@@ -289,7 +285,16 @@ bool Compiler::DeclarePatchVariable(PointerValue& p, bool input, const Decoratio
     element = t.element;
     vertices = t.count;
     stride = ImplicitSize(m, element);
+    if (vertices > limits::kMaxTessellationPatchSize)
+      return Fail("a per-vertex patch variable of " + std::to_string(vertices) + " vertices");
   }
+  // Every patch of a draw holds a record: bounded like other memory.
+  if (!Reserve(&program_.patch_record_size, ImplicitSize(m, p.pointee), 4, limits::kMaxPatchRecordSize,
+               "patch variables"))
+    return false;
+  p.root = static_cast<uint32_t>(program_.roots.size());
+  program_.roots.push_back({RootKind::kPatch, 0, 0, 0, start});
+  p.offset_register = program_.patch_base_register;
   // The fields are the interface slots of one element, declared at
   // register 0: memory holds registers 4 bytes each, in the same order.
   std::vector<InterfaceSlot>& slots = input ? program_.inputs : program_.outputs;

@@ -100,6 +100,13 @@ TEST(SpirvExecIngestTest, NonSemanticImportsNeedNoExtensionDeclaration) {
   EXPECT_FALSE(program.prints.empty()) << "debugPrintfEXT kept";
 }
 
+// The words of SPIR-V assembly `text` (a test failure when it does not assemble).
+std::vector<uint32_t> AssembleText(const std::string& text) {
+  std::vector<uint32_t> words;
+  EXPECT_TRUE(spvtools::SpirvTools(SPV_ENV_VULKAN_1_3).Assemble(text, &words)) << text;
+  return words;
+}
+
 // Whether `words` compiles for `stage`, as expected (the error when not).
 void ExpectCompiles(const std::vector<uint32_t>& words, ShaderStage stage, bool ok) {
   Program program;
@@ -118,9 +125,7 @@ TEST(SpirvExecIngestTest, WorkgroupsPastTheDeviceLimitsAreRefused) {
                              std::to_string(x) + " " + std::to_string(y) + " " + std::to_string(z) +
                              "\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n"
                              "%main = OpFunction %void None %fn\n%entry = OpLabel\nOpReturn\nOpFunctionEnd\n";
-    std::vector<uint32_t> words;
-    EXPECT_TRUE(spvtools::SpirvTools(SPV_ENV_VULKAN_1_3).Assemble(text, &words));
-    return words;
+    return AssembleText(text);
   };
   ExpectCompiles(with_local_size(1024, 1, 1), ShaderStage::kCompute, true);
   ExpectCompiles(with_local_size(32, 32, 1), ShaderStage::kCompute, true);
@@ -151,9 +156,7 @@ TEST(SpirvExecIngestTest, ClipDistancesPastTheDeviceLimitsAreRefused) {
         "%ptr_v4 = OpTypePointer Output %v4\n"
         "%main = OpFunction %void None %fn\n%entry = OpLabel\n%p = OpAccessChain %ptr_v4 %out %zero\n"
         "OpStore %p %origin\nOpReturn\nOpFunctionEnd\n";
-    std::vector<uint32_t> words;
-    EXPECT_TRUE(spvtools::SpirvTools(SPV_ENV_VULKAN_1_3).Assemble(text, &words));
-    return words;
+    return AssembleText(text);
   };
   ExpectCompiles(with_distances(4, 4), ShaderStage::kVertex, true);
   ExpectCompiles(with_distances(7, 1), ShaderStage::kVertex, true);
@@ -188,9 +191,7 @@ TEST(SpirvExecIngestTest, VariableMemoryPastItsBoundIsRefused) {
         "%i = OpLoad %uint %lid\n%p = OpAccessChain %ptr_f %var %i\nOpStore %p %one\n"
         "%q = OpAccessChain %ptr_f %var %zero\n%v = OpLoad %float %q\n%o = OpAccessChain %ptr_sb_f %out %zero\n"
         "OpStore %o %v\nOpReturn\nOpFunctionEnd\n";
-    std::vector<uint32_t> words;
-    EXPECT_TRUE(spvtools::SpirvTools(SPV_ENV_VULKAN_1_3).Assemble(text, &words)) << text;
-    return words;
+    return AssembleText(text);
   };
   for (const char* storage : {"Function", "Private"}) {
     SCOPED_TRACE(storage);
@@ -202,6 +203,53 @@ TEST(SpirvExecIngestTest, VariableMemoryPastItsBoundIsRefused) {
   ExpectCompiles(with_array("Workgroup", 8192), ShaderStage::kCompute, true);  // 32 KiB
   ExpectCompiles(with_array("Workgroup", 8193), ShaderStage::kCompute, false);
   ExpectCompiles(with_array("Workgroup", 0x40000001), ShaderStage::kCompute, false);  // wraps in 32 bits
+}
+
+// A control shader's outputs are a record per patch of a draw: per-vertex
+// arrays past the largest patch and records past their bound are refused
+// (the execution fuzzer's find: `out float value[503316481]` sized 2 GB
+// records).
+TEST(SpirvExecIngestTest, PatchVariablesPastTheirBoundAreRefused) {
+  auto control = [](const std::string& per_vertex, const std::string& per_patch) {
+    const std::string text =
+        "OpCapability Tessellation\nOpMemoryModel Logical GLSL450\n"
+        "OpEntryPoint TessellationControl %main \"main\" %value %info %id\n"
+        "OpExecutionMode %main OutputVertices 3\n"
+        "OpDecorate %value Location 0\nOpDecorate %info Location 1\nOpDecorate %info Patch\n"
+        "OpDecorate %id BuiltIn InvocationId\n"
+        "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%float = OpTypeFloat 32\n%uint = OpTypeInt 32 0\n"
+        "%int = OpTypeInt 32 1\n%v4 = OpTypeVector %float 4\n%nv = OpConstant %uint " + per_vertex +
+        "\n%np = OpConstant %uint " + per_patch +
+        "\n%arr = OpTypeArray %float %nv\n%info_t = OpTypeArray %v4 %np\n"
+        "%ptr_arr = OpTypePointer Output %arr\n%ptr_info = OpTypePointer Output %info_t\n"
+        "%ptr_f = OpTypePointer Output %float\n%ptr_in = OpTypePointer Input %int\n"
+        "%value = OpVariable %ptr_arr Output\n%info = OpVariable %ptr_info Output\n"
+        "%id = OpVariable %ptr_in Input\n%one = OpConstant %float 1\n"
+        "%main = OpFunction %void None %fn\n%entry = OpLabel\n%i = OpLoad %int %id\n"
+        "%p = OpAccessChain %ptr_f %value %i\nOpStore %p %one\nOpReturn\nOpFunctionEnd\n";
+    return AssembleText(text);
+  };
+  ExpectCompiles(control("3", "1"), ShaderStage::kTessControl, true);
+  ExpectCompiles(control("32", "30"), ShaderStage::kTessControl, true);
+  ExpectCompiles(control("33", "1"), ShaderStage::kTessControl, false);
+  ExpectCompiles(control("503316481", "1"), ShaderStage::kTessControl, false);  // the find
+  // Variables within the locations, but (overlapping) past 64 KiB together.
+  auto overlapping = [](int variables) {
+    std::string text =
+        "OpCapability Tessellation\nOpMemoryModel Logical GLSL450\nOpEntryPoint TessellationControl %main \"main\"";
+    for (int i = 0; i < variables; ++i) text += " %v" + std::to_string(i);
+    text += "\nOpExecutionMode %main OutputVertices 32\n";
+    for (int i = 0; i < variables; ++i) text += "OpDecorate %v" + std::to_string(i) + " Location 0\n";
+    text +=
+        "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%float = OpTypeFloat 32\n%uint = OpTypeInt 32 0\n"
+        "%v4 = OpTypeVector %float 4\n%n64 = OpConstant %uint 64\n%n32 = OpConstant %uint 32\n"
+        "%locs = OpTypeArray %v4 %n64\n%arr = OpTypeArray %locs %n32\n%ptr = OpTypePointer Output %arr\n";
+    for (int i = 0; i < variables; ++i) text += "%v" + std::to_string(i) + " = OpVariable %ptr Output\n";
+    text += "%main = OpFunction %void None %fn\n%entry = OpLabel\nOpReturn\nOpFunctionEnd\n";
+    return AssembleText(text);
+  };
+  ExpectCompiles(overlapping(2), ShaderStage::kTessControl, true);   // 2 x 32 KiB
+  ExpectCompiles(overlapping(3), ShaderStage::kTessControl, false);  // 96 KiB
 }
 
 // So are interface arrays reaching past the locations any stage may use,
@@ -216,9 +264,7 @@ TEST(SpirvExecIngestTest, InterfaceArraysPastTheLocationsAreRefused) {
         std::to_string(length) +
         "\n%array = OpTypeArray %v4 %n\n%ptr = OpTypePointer Output %array\n%out = OpVariable %ptr Output\n"
         "%main = OpFunction %void None %fn\n%entry = OpLabel\nOpReturn\nOpFunctionEnd\n";
-    std::vector<uint32_t> words;
-    EXPECT_TRUE(spvtools::SpirvTools(SPV_ENV_VULKAN_1_3).Assemble(text, &words));
-    return words;
+    return AssembleText(text);
   };
   ExpectCompiles(with_output_array(16), ShaderStage::kVertex, true);
   ExpectCompiles(with_output_array(65), ShaderStage::kVertex, false);

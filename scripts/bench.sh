@@ -4,7 +4,7 @@
 # transfers), measured on this machine in this run. Arguments go to each
 # benchmark (e.g. --quick; --help on one of them lists its options).
 #
-#   bash scripts/bench.sh                 transfer, compute, graphics and vkcube tables
+#   bash scripts/bench.sh                 transfer, compute, graphics, pipeline and vkcube tables
 #   bash scripts/bench.sh --quick         the same, one repetition each (smoke run)
 #   BENCHES="compute graphics" bash scripts/bench.sh    only these tables
 #   BENCHES=graphics bash scripts/bench.sh --workload textured_cube
@@ -21,7 +21,7 @@ unset VK_DRIVER_FILES VK_ADD_DRIVER_FILES VK_ICD_FILENAMES VK_INSTANCE_LAYERS VK
 
 status=0
 first=1
-for bench in ${BENCHES:-transfer compute graphics vkcube}; do
+for bench in ${BENCHES:-transfer compute graphics pipeline vkcube}; do
   [[ $first == 1 ]] || echo
   first=0
   if [[ $bench == vkcube ]]; then

@@ -11,7 +11,7 @@ packages=(
   vkd3d-demos
   spirv-headers spirv-tools glslang-tools
   libgtest-dev valgrind
-  libpng-dev libastcenc-dev libxcb1-dev libxcb-shm0-dev libx11-dev libwayland-dev wayland-protocols libdrm-dev
+  libpng-dev libastcenc-dev libxxhash-dev libxcb1-dev libxcb-shm0-dev libx11-dev libwayland-dev wayland-protocols libdrm-dev
   xvfb weston
   clang libclang-rt-14-dev
   qemu-system-x86 busybox-static cpio kmod

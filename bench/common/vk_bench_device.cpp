@@ -261,6 +261,8 @@ VkCommandBuffer BenchDevice::Record(const std::function<void(VkCommandBuffer)>& 
   return cb;
 }
 
+void BenchDevice::Free(VkCommandBuffer cb) { vkFreeCommandBuffers(device_, pool_, 1, &cb); }
+
 double BenchDevice::SubmitAndWait(VkCommandBuffer cb) {
   Check(vkResetFences(device_, 1, &fence_), "vkResetFences");
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};

@@ -73,6 +73,8 @@ class BenchDevice {
   // Submits, waits on a fence; returns the wall time of submit + wait in
   // seconds.
   double SubmitAndWait(VkCommandBuffer cb);
+  // Gives a recorded command buffer back (one recorded per use, not reused).
+  void Free(VkCommandBuffer cb);
 
  private:
   uint32_t MemoryTypeFor(uint32_t type_bits, VkMemoryPropertyFlags required) const;

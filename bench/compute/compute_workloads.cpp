@@ -21,6 +21,7 @@
 #include "shaders/alu_loop.comp.h"
 #include "shaders/fp16_poly.comp.h"
 #include "shaders/fp64_poly.comp.h"
+#include "shaders/bit_ops.comp.h"
 #include "shaders/int64_hash.comp.h"
 #include "shaders/matmul.comp.h"
 #include "shaders/saxpy.comp.h"
@@ -241,6 +242,57 @@ class Int64Hash final : public ComputeWorkload {
   ComputeKernel kernel_;
 };
 
+// ---- Integer bit manipulation ----
+
+constexpr uint32_t kBitInvocations = 1u << 20;
+constexpr uint32_t kBitRounds = 64, kBitQuickRounds = 8;
+
+uint32_t BitOpsReference(uint32_t id, uint32_t rounds) {
+  auto rotl = [](uint32_t x, uint32_t k) { return (x << k) | (x >> (32u - k)); };
+  auto reverse = [](uint32_t v) {
+    uint32_t r = 0;
+    for (int b = 0; b < 32; ++b) r |= ((v >> b) & 1u) << (31 - b);
+    return r;
+  };
+  uint32_t x = id * 0x9E3779B9u + 1u, y = 0x85EBCA6Bu, z = 0u;
+  for (uint32_t i = 0; i < rounds; ++i) {
+    x = rotl(x, 7u) ^ reverse(y);
+    y += uint32_t(__builtin_popcount(x)) * 0x27D4EB2Du + i;
+    const uint32_t field = (x >> (y & 15u)) & 0xFFu;
+    const uint32_t offset = (i & 7u) * 3u;
+    z = (z & ~(0xFFu << offset)) | (field << offset);
+    x ^= uint32_t(31 - __builtin_clz(x | 1u)) << 11 | uint32_t(__builtin_ctz(y | 0x80000000u)) << 3;
+  }
+  return x ^ y ^ z;
+}
+
+class BitOps final : public ComputeWorkload {
+ public:
+  BitOps(BenchDevice& device, uint32_t rounds)
+      : rounds_(rounds),
+        out_(device.CreateBuffer(uint64_t(kBitInvocations) * 4, kStorage)),
+        kernel_(device, kBitOpsComp, std::array{out_.buffer}, sizeof(uint32_t)) {
+    std::memset(out_.data, 0xAB, out_.size);
+  }
+  void RecordOnce(VkCommandBuffer cb) override { kernel_.RecordDispatch(cb, &rounds_, kBitInvocations / 64); }
+  void Verify(BenchDevice&) override {
+    const uint32_t* out = reinterpret_cast<const uint32_t*>(out_.data);
+    for (uint32_t id = 0; id < kBitInvocations; id += 997) {
+      const uint32_t want = BitOpsReference(id, rounds_);
+      if (out[id] != want) {
+        char text[128];
+        std::snprintf(text, sizeof text, "wrong result: bits[%u] = %08x, expected %08x", id, out[id], want);
+        throw BenchFailure(text);
+      }
+    }
+  }
+
+ private:
+  uint32_t rounds_;
+  MappedBuffer out_;
+  ComputeKernel kernel_;
+};
+
 // ---- Half-precision polynomial rounds ----
 
 constexpr uint32_t kHalfInvocations = 1u << 20;
@@ -399,6 +451,10 @@ std::unique_ptr<BenchWorkload> MakeDoublePoly(BenchDevice& device, bool quick) {
   return std::make_unique<DoublePoly>(device, quick ? kDoubleQuickRounds : kDoubleRounds);
 }
 
+std::unique_ptr<BenchWorkload> MakeBitOps(BenchDevice& device, bool quick) {
+  return std::make_unique<BitOps>(device, quick ? kBitQuickRounds : kBitRounds);
+}
+
 std::unique_ptr<BenchWorkload> MakeInt64Hash(BenchDevice& device, bool quick) {
   return std::make_unique<Int64Hash>(device, quick ? kHashQuickRounds : kHashRounds);
 }
@@ -408,6 +464,7 @@ constexpr ComputeWorkloadInfo kWorkloads[] = {
     {"matmul", "matmul 256x256 (naive loop over k)", uint64_t(kMatmulN) * kMatmulN, Make<Matmul>},
     {"alu_loop", "ALU loop 256x fma/sin/mix, 1M inv.", kAluInvocations, MakeAluLoop},
     {"int64_hash", "int64 splitmix64 x64, 1M inv.", kHashInvocations, MakeInt64Hash},
+    {"bit_ops", "bit manipulation x64, 1M inv.", kBitInvocations, MakeBitOps},
     {"fp16_poly", "fp16 f16vec4 polynomial x64, 1M inv.", kHalfInvocations, MakeHalfPoly},
     {"fp64_poly", "fp64 dvec2 polynomial+sqrt x64, 1M inv.", kDoubleInvocations, MakeDoublePoly},
     {"subgroup_scan", "subgroup prefix sums, 16M uints", kScanCount, Make<SubgroupScan>},

@@ -6,13 +6,24 @@
 namespace duet_bench {
 
 VkPipeline CreateGraphicsPipeline(BenchDevice& device, const GraphicsPipelineDesc& desc) {
+  const VkPipeline pipeline = MakeGraphicsPipeline(device, desc);
+  device.Defer([pipeline](VkDevice d) { vkDestroyPipeline(d, pipeline, nullptr); });
+  return pipeline;
+}
+
+VkPipeline MakeGraphicsPipeline(BenchDevice& device, const GraphicsPipelineDesc& desc) {
+  const VkDevice d = device.device();
   std::vector<VkPipelineShaderStageCreateInfo> stages;
   auto add = [&](VkShaderStageFlagBits stage, std::span<const uint32_t> spirv) {
     if (spirv.empty()) return;
+    VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    module_info.codeSize = spirv.size_bytes();
+    module_info.pCode = spirv.data();
     VkPipelineShaderStageCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
     info.stage = stage;
-    info.module = device.CreateShaderModule(spirv);
+    Check(vkCreateShaderModule(d, &module_info, nullptr, &info.module), "vkCreateShaderModule");
     info.pName = "main";
+    info.pSpecializationInfo = desc.specialization;
     stages.push_back(info);
   };
   add(VK_SHADER_STAGE_VERTEX_BIT, desc.vertex_spirv);
@@ -84,13 +95,14 @@ VkPipeline CreateGraphicsPipeline(BenchDevice& device, const GraphicsPipelineDes
   info.pColorBlendState = &blend;
   info.layout = desc.layout;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  Check(vkCreateGraphicsPipelines(device.device(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
-        "vkCreateGraphicsPipelines");
-  device.Defer([pipeline](VkDevice d) { vkDestroyPipeline(d, pipeline, nullptr); });
+  const VkResult result = vkCreateGraphicsPipelines(d, desc.cache, 1, &info, nullptr, &pipeline);
+  for (const VkPipelineShaderStageCreateInfo& stage : stages) vkDestroyShaderModule(d, stage.module, nullptr);
+  Check(result, "vkCreateGraphicsPipelines");
   return pipeline;
 }
 
-SetLayout CreateSetLayout(BenchDevice& device, std::span<const VkDescriptorSetLayoutBinding> bindings) {
+SetLayout CreateSetLayout(BenchDevice& device, std::span<const VkDescriptorSetLayoutBinding> bindings,
+                          std::span<const VkPushConstantRange> push_constants) {
   SetLayout out;
   const VkDevice d = device.device();
   if (!bindings.empty()) {
@@ -104,10 +116,24 @@ SetLayout CreateSetLayout(BenchDevice& device, std::span<const VkDescriptorSetLa
   VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   layout_info.setLayoutCount = out.set_layout != VK_NULL_HANDLE ? 1 : 0;
   layout_info.pSetLayouts = &out.set_layout;
+  layout_info.pushConstantRangeCount = uint32_t(push_constants.size());
+  layout_info.pPushConstantRanges = push_constants.data();
   Check(vkCreatePipelineLayout(d, &layout_info, nullptr, &out.pipeline_layout), "vkCreatePipelineLayout");
   const VkPipelineLayout pipeline_layout = out.pipeline_layout;
   device.Defer([pipeline_layout](VkDevice dev) { vkDestroyPipelineLayout(dev, pipeline_layout, nullptr); });
   return out;
+}
+
+void WriteDescriptor(BenchDevice& device, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
+                     const VkDescriptorBufferInfo* buffer, const VkDescriptorImageInfo* image) {
+  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  write.dstSet = set;
+  write.dstBinding = binding;
+  write.descriptorCount = 1;
+  write.descriptorType = type;
+  write.pBufferInfo = buffer;
+  write.pImageInfo = image;
+  vkUpdateDescriptorSets(device.device(), 1, &write, 0, nullptr);
 }
 
 VkDescriptorSet AllocateSet(BenchDevice& device, VkDescriptorSetLayout layout,

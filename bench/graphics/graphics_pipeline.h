@@ -27,17 +27,29 @@ struct GraphicsPipelineDesc {
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VkCullModeFlags cull_mode = VK_CULL_MODE_NONE;  // front faces are counter-clockwise
   VkFormat depth_format = VK_FORMAT_UNDEFINED;    // set: depth test LESS with writes
+  VkPipelineCache cache = VK_NULL_HANDLE;
+  const VkSpecializationInfo* specialization = nullptr;  // of every stage
 };
 
+// A pipeline the device destroys at its end.
 VkPipeline CreateGraphicsPipeline(BenchDevice& device, const GraphicsPipelineDesc& desc);
+// A pipeline the caller destroys (its shader modules are made for it and
+// destroyed once it exists).
+VkPipeline MakeGraphicsPipeline(BenchDevice& device, const GraphicsPipelineDesc& desc);
 
 // A set layout of the given bindings, one descriptor each, and a pipeline
-// layout with that one set (or none, when `bindings` is empty).
+// layout with that one set (or none, when `bindings` is empty) and the
+// push constant ranges.
 struct SetLayout {
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
 };
-SetLayout CreateSetLayout(BenchDevice& device, std::span<const VkDescriptorSetLayoutBinding> bindings);
+SetLayout CreateSetLayout(BenchDevice& device, std::span<const VkDescriptorSetLayoutBinding> bindings,
+                          std::span<const VkPushConstantRange> push_constants = {});
+
+// Writes one descriptor of `set`: a buffer or an image (the other null).
+void WriteDescriptor(BenchDevice& device, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
+                     const VkDescriptorBufferInfo* buffer, const VkDescriptorImageInfo* image);
 
 // One descriptor set of `layout` from a pool of its own, sized by `sizes`.
 VkDescriptorSet AllocateSet(BenchDevice& device, VkDescriptorSetLayout layout,

@@ -19,6 +19,12 @@ constexpr GraphicsWorkloadInfo kWorkloads[] = {
     {"textured_cube", "lit textured cube (UBO MVP, 256^2 texture)", MakeTexturedCube, {16, 0.5}},
     {"small_triangles", "20,000 small triangles, depth test", MakeSmallTriangles, {24, 1.0}},
     {"fullscreen_alu", "full-screen ALU fragment shader (64x sin+cos)", MakeFullscreenAlu, {3, 0.5}},
+    // Warping feeds noise back into its own coordinates: a value a rounding
+    // apart can land in the next lattice cell now and then.
+    {"noise", "full-screen value-noise fbm, domain-warped", MakeNoise, {16, 1.0}},
+    {"branchy", "full-screen divergent branches + early-exit loop", MakeBranchy, {3, 0.5}},
+    {"texture_heavy", "full-screen 8 dependent texture samples", MakeTextureHeavy, {8, 1.0}},
+    {"skinning", "skinning 4 of 32 bones, 100k vertices", MakeSkinning, {24, 1.0}},
     {"geometry_sprites", "20,000 geometry-shader sprites, depth test", MakeGeometrySprites, {24, 1.0}},
     // Fractional spacing places its two short segments where a driver
     // likes: the surface is the same, its vertices move a little.

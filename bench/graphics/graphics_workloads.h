@@ -62,6 +62,10 @@ class GraphicsWorkload : public BenchWorkload {
 std::unique_ptr<BenchWorkload> MakeTexturedCube(BenchDevice& device);
 std::unique_ptr<BenchWorkload> MakeSmallTriangles(BenchDevice& device);
 std::unique_ptr<BenchWorkload> MakeFullscreenAlu(BenchDevice& device);
+std::unique_ptr<BenchWorkload> MakeNoise(BenchDevice& device);
+std::unique_ptr<BenchWorkload> MakeBranchy(BenchDevice& device);
+std::unique_ptr<BenchWorkload> MakeTextureHeavy(BenchDevice& device);
+std::unique_ptr<BenchWorkload> MakeSkinning(BenchDevice& device);
 std::unique_ptr<BenchWorkload> MakeGeometrySprites(BenchDevice& device);
 std::unique_ptr<BenchWorkload> MakeTessellatedTerrain(BenchDevice& device);
 

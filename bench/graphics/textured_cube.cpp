@@ -9,6 +9,7 @@
 
 #include "graphics_pipeline.h"
 #include "graphics_workloads.h"
+#include "sampled_texture.h"
 #include "scene_math.h"
 #include "shaders/cube.frag.h"
 #include "shaders/cube.vert.h"
@@ -18,7 +19,6 @@ namespace duet_bench {
 namespace {
 
 constexpr uint32_t kTextureSize = 256;
-constexpr VkFormat kTextureFormat = VK_FORMAT_R8G8B8A8_UNORM;
 
 struct Vertex {
   float position[3];
@@ -75,9 +75,6 @@ class TexturedCube final : public GraphicsWorkload {
  public:
   explicit TexturedCube(BenchDevice& device)
       : GraphicsWorkload(device, "textured_cube", true, {.min_coverage = 0.10, .max_coverage = 0.80}) {
-    if (!device.SupportsOptimal(kTextureFormat,
-                                VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT))
-      throw BenchFailure("R8G8B8A8_UNORM cannot be sampled with a linear filter");
     const VkDevice d = device.device();
 
     const std::array<Vertex, 36> vertices = CubeVertices();
@@ -90,50 +87,7 @@ class TexturedCube final : public GraphicsWorkload {
     uniforms_ = device.CreateBuffer(sizeof uniforms, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
     std::memcpy(uniforms_.data, &uniforms, sizeof uniforms);
 
-    // The texture: uploaded once, then SHADER_READ_ONLY_OPTIMAL.
-    const VkImage texture = device.CreateImage(kTextureFormat, {kTextureSize, kTextureSize},
-                                               VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-    const MappedBuffer staging =
-        device.CreateBuffer(uint64_t(kTextureSize) * kTextureSize * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
-    for (uint32_t y = 0; y < kTextureSize; ++y)
-      for (uint32_t x = 0; x < kTextureSize; ++x) {
-        const uint32_t texel = TextureTexel(x, y);
-        std::memcpy(staging.data + (size_t(y) * kTextureSize + x) * 4, &texel, 4);
-      }
-    device.SubmitAndWait(device.Record([&](VkCommandBuffer cb) {
-      VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-      barrier.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-      barrier.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-      barrier.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-      barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-      barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-      barrier.image = texture;
-      barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-      vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
-                           nullptr, 1, &barrier);
-      const VkBufferImageCopy region{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0},
-                                     {kTextureSize, kTextureSize, 1}};
-      vkCmdCopyBufferToImage(cb, staging.buffer, texture, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
-      barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-      barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
-      barrier.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-      barrier.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-      vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0, nullptr,
-                           0, nullptr, 1, &barrier);
-    }));
-    const VkImageView texture_view = device.CreateImageView(texture, kTextureFormat, VK_IMAGE_ASPECT_COLOR_BIT);
-
-    VkSamplerCreateInfo sampler_info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-    sampler_info.magFilter = VK_FILTER_LINEAR;
-    sampler_info.minFilter = VK_FILTER_LINEAR;
-    sampler_info.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
-    sampler_info.addressModeU = VK_SAMPLER_ADDRESS_MODE_REPEAT;
-    sampler_info.addressModeV = VK_SAMPLER_ADDRESS_MODE_REPEAT;
-    sampler_info.addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT;
-    sampler_info.maxLod = 0.0f;
-    VkSampler sampler = VK_NULL_HANDLE;
-    Check(vkCreateSampler(d, &sampler_info, nullptr, &sampler), "vkCreateSampler");
-    device.Defer([sampler](VkDevice dev) { vkDestroySampler(dev, sampler, nullptr); });
+    const SampledTexture texture = CreateSampledTexture(device, kTextureSize, TextureTexel);
 
     const VkDescriptorSetLayoutBinding bindings[] = {
         {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr},
@@ -145,7 +99,7 @@ class TexturedCube final : public GraphicsWorkload {
                                           {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1}};
     set_ = AllocateSet(device, layout.set_layout, sizes);
     const VkDescriptorBufferInfo buffer_info{uniforms_.buffer, 0, VK_WHOLE_SIZE};
-    const VkDescriptorImageInfo image_info{sampler, texture_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    const VkDescriptorImageInfo image_info{texture.sampler, texture.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
     VkWriteDescriptorSet writes[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET},
                                       {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}};
     writes[0].dstSet = set_;

@@ -12,6 +12,7 @@
 #include "cmdtape/queue_worker.h"
 #include "dispatch/extensions.h"
 #include "objects/device_capabilities.h"
+#include "pipeline_cache/disk_cache.h"
 #include "spirv_exec/shader_watchdog.h"
 #include "util/object.h"
 
@@ -47,6 +48,8 @@ struct Device : DispatchableObject {
   std::atomic<uint64_t> queued_submissions{0};
   // A shader wave running longer than this loses the device (DUET_WATCHDOG_MS, read at creation).
   int64_t shader_watchdog_ns = spirv_exec::WatchdogLimitFromEnvironment();
+  // Compiled stages kept across processes (DUET_CACHE, read at creation); null when off.
+  std::unique_ptr<pipeline_cache::DiskCache> disk_cache = pipeline_cache::DiskCache::FromEnvironment();
 
   // Counts the replayed commands that may have written image memory other
   // than as attachments of the render pass instance they are in: copies,

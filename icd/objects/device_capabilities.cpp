@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "objects/device_limits.h"
+#include "pipeline_cache/build_id.h"
 #include "spirv_exec/ir.h"
 #include "texel/sampler_state.h"
 
@@ -449,8 +450,8 @@ DeviceProperties MakeProperties() {
   c.deviceID = 0xD0E7;
   c.deviceType = VK_PHYSICAL_DEVICE_TYPE_CPU;
   std::strncpy(c.deviceName, "Duet Vulkan (software)", sizeof c.deviceName - 1);
-  // The pipeline cache UUID changes with every driver version.
-  CopyUuid(c.pipelineCacheUUID, "duet-pc-" DUET_VERSION_STRING);
+  // Cached compilations are this build's own: another build's are foreign.
+  std::memcpy(c.pipelineCacheUUID, pipeline_cache::DriverBuildId().bytes, VK_UUID_SIZE);
 
   VkPhysicalDeviceLimits& l = c.limits;
   l.maxImageDimension1D = limits::kMaxImageDimension1D;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "objects/descriptor_set.h"
+#include "pipeline_cache/program_store.h"
 #include "raster/graphics_state.h"
 #include "spirv_exec/ir.h"
 #include "util/object.h"
@@ -28,10 +29,34 @@ struct Pipeline : NonDispatchableObject {
   VkGraphicsPipelineLibraryFlagsEXT library_parts = 0;
 };
 
+// Compiled stages the application keeps (objects/pipeline_cache.cpp).
 struct PipelineCache : NonDispatchableObject {
   DUET_OBJECT_TYPE(VkPipelineCache, VK_OBJECT_TYPE_PIPELINE_CACHE);
 
   PipelineCache() : NonDispatchableObject(kObjectType) {}
+
+  pipeline_cache::ProgramStore store;
 };
+
+// The loop of vkCreate*Pipelines: pipeline i made by make(infos[i], &pipeline),
+// VK_NULL_HANDLE where that fails; EARLY_RETURN_ON_FAILURE stops at the
+// first failure. The result is the last error, else VK_PIPELINE_COMPILE_REQUIRED
+// if a pipeline needed a compilation it was not allowed.
+template <class Info, class Make>
+VkResult CreateEachPipeline(uint32_t count, const Info* infos, VkPipeline* pipelines, Make make) {
+  VkResult result = VK_SUCCESS;
+  for (uint32_t i = 0; i < count; ++i) {
+    Pipeline* pipeline = nullptr;
+    const VkResult r = make(infos[i], &pipeline);
+    pipelines[i] = r == VK_SUCCESS ? ToHandle(pipeline) : VK_NULL_HANDLE;
+    if (r == VK_SUCCESS) continue;
+    if (r < 0 || result == VK_SUCCESS) result = r;
+    if ((infos[i].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT) != 0) {
+      for (uint32_t j = i + 1; j < count; ++j) pipelines[j] = VK_NULL_HANDLE;
+      break;
+    }
+  }
+  return result;
+}
 
 }  // namespace duet

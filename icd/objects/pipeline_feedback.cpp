@@ -9,6 +9,12 @@ uint64_t Nanoseconds(std::chrono::steady_clock::duration d) {
   return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
 }
 
+VkPipelineCreationFeedbackFlags Flags(bool app_hit) {
+  return VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT |
+         (app_hit ? VkPipelineCreationFeedbackFlags(VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT)
+                  : 0u);
+}
+
 }  // namespace
 
 PipelineFeedback::PipelineFeedback(const void* next, uint32_t stage_count)
@@ -23,17 +29,20 @@ PipelineFeedback::PipelineFeedback(const void* next, uint32_t stage_count)
     info_->pPipelineStageCreationFeedbacks[i] = {};
 }
 
-void PipelineFeedback::EndStage(uint32_t index) {
+void PipelineFeedback::EndStage(uint32_t index, bool app_hit) {
   if (info_ == nullptr || info_->pPipelineStageCreationFeedbacks == nullptr ||
       index >= info_->pipelineStageCreationFeedbackCount || index >= stage_count_)
     return;
-  info_->pPipelineStageCreationFeedbacks[index] = {VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT,
-                                                    Nanoseconds(Clock::now() - stage_start_)};
+  info_->pPipelineStageCreationFeedbacks[index] = {
+      Flags(app_hit),
+      Nanoseconds(Clock::now() - stage_start_)};
 }
 
-void PipelineFeedback::Finish() {
+void PipelineFeedback::Finish(bool app_hit) {
   if (info_ == nullptr || info_->pPipelineCreationFeedback == nullptr) return;
-  *info_->pPipelineCreationFeedback = {VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT, Nanoseconds(Clock::now() - start_)};
+  *info_->pPipelineCreationFeedback = {
+      Flags(app_hit),
+      Nanoseconds(Clock::now() - start_)};
 }
 
 }  // namespace duet

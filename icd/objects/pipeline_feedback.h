@@ -1,6 +1,6 @@
 // VkPipelineCreationFeedbackCreateInfo (Vulkan 1.3, VK_EXT_pipeline_creation_
-// feedback): how long creating a pipeline and each of its stages took. The
-// driver has no pipeline cache yet, so no feedback says a cache was hit.
+// feedback): how long creating a pipeline and each of its stages took, and
+// which came from the application's pipeline cache.
 #pragma once
 
 #include <vulkan/vulkan_core.h>
@@ -16,9 +16,11 @@ class PipelineFeedback {
 
   // Call around the work on stage `index` of pStages.
   void BeginStage() { stage_start_ = Clock::now(); }
-  void EndStage(uint32_t index);
+  // `app_hit`: the stage came from the application's pipeline cache.
+  void EndStage(uint32_t index, bool app_hit = false);
   // Writes the whole pipeline's time; call once the pipeline is created.
-  void Finish();
+  // `app_hit`: every stage came from the application's pipeline cache.
+  void Finish(bool app_hit = false);
 
  private:
   using Clock = std::chrono::steady_clock;

@@ -9,6 +9,7 @@
 #include "objects/device.h"
 #include "objects/pipeline.h"
 #include "objects/pipeline_feedback.h"
+#include "objects/stage_compile.h"
 #include "objects/pipeline_library.h"
 #include "objects/render_pass.h"
 #include "spirv_exec/shader_module.h"
@@ -54,25 +55,6 @@ int DynamicStateIndex(VkDynamicState state) {
 }  // namespace raster
 
 namespace {
-
-VkResult CompileShaderStage(const Device& device, const VkPipelineShaderStageCreateInfo& stage,
-                            spirv_exec::ShaderStage kind, spirv_exec::Program* program) {
-  std::vector<uint32_t> inline_words;
-  std::string error;
-  const std::vector<uint32_t>* words = StageModuleWords(device, stage, &inline_words, &error);
-  if (words == nullptr) {
-    DUET_ERROR("vkCreateGraphicsPipelines: %s", error.c_str());
-    return VK_ERROR_UNKNOWN;
-  }
-  std::vector<uint32_t> prepared;
-  if (!spirv_exec::PrepareModule(*words, stage.pSpecializationInfo, ShaderValidationRules(device), &prepared,
-                                 &error) ||
-      !spirv_exec::CompileStage(prepared, stage.pName, kind, program, &error, StageSubgroupSize(stage))) {
-    DUET_ERROR("vkCreateGraphicsPipelines: %s: %s", stage.pName, error.c_str());
-    return VK_ERROR_UNKNOWN;
-  }
-  return VK_SUCCESS;
-}
 
 raster::StencilFaceState Stencil(const VkStencilOpState& s) {
   return {s.failOp, s.passOp, s.depthFailOp, s.compareOp, s.compareMask, s.writeMask, s.reference};
@@ -258,7 +240,7 @@ VkResult FillState(const VkGraphicsPipelineCreateInfo& info, VkGraphicsPipelineL
   return VK_SUCCESS;
 }
 
-VkResult CreateGraphicsPipeline(const Device& device, const VkGraphicsPipelineCreateInfo& info,
+VkResult CreateGraphicsPipeline(const Device& device, const VkGraphicsPipelineCreateInfo& info, PipelineCache* cache,
                                 const VkAllocationCallbacks* allocator,
                                 Pipeline** out) {
   auto* pipeline = HostNew<Pipeline>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
@@ -272,6 +254,7 @@ VkResult CreateGraphicsPipeline(const Device& device, const VkGraphicsPipelineCr
   const bool fragment = (parts & VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT) != 0;
   VkResult result = VK_SUCCESS;
   bool has_tess_control = false, has_tess_evaluation = false;
+  uint32_t made_stages = 0, app_hits = 0;
   for (uint32_t i = 0; i < info.stageCount && result == VK_SUCCESS; ++i) {
     const VkPipelineShaderStageCreateInfo& stage = info.pStages[i];
     feedback.BeginStage();
@@ -280,26 +263,33 @@ VkResult CreateGraphicsPipeline(const Device& device, const VkGraphicsPipelineCr
       feedback.EndStage(i);
       continue;
     }
+    spirv_exec::Program* program = nullptr;
+    spirv_exec::ShaderStage kind{};
     if (stage.stage == VK_SHADER_STAGE_VERTEX_BIT) {
-      result = CompileShaderStage(device, stage, spirv_exec::ShaderStage::kVertex, &g.vertex);
+      program = &g.vertex, kind = spirv_exec::ShaderStage::kVertex;
       g.has_vertex = true;
     } else if (stage.stage == VK_SHADER_STAGE_GEOMETRY_BIT) {
-      result = CompileShaderStage(device, stage, spirv_exec::ShaderStage::kGeometry, &g.geometry);
+      program = &g.geometry, kind = spirv_exec::ShaderStage::kGeometry;
       g.has_geometry = true;
     } else if (stage.stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT) {
-      result = CompileShaderStage(device, stage, spirv_exec::ShaderStage::kTessControl, &g.tess_control);
+      program = &g.tess_control, kind = spirv_exec::ShaderStage::kTessControl;
       has_tess_control = true;
     } else if (stage.stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT) {
-      result = CompileShaderStage(device, stage, spirv_exec::ShaderStage::kTessEvaluation, &g.tess_evaluation);
+      program = &g.tess_evaluation, kind = spirv_exec::ShaderStage::kTessEvaluation;
       has_tess_evaluation = true;
     } else if (stage.stage == VK_SHADER_STAGE_FRAGMENT_BIT) {
-      result = CompileShaderStage(device, stage, spirv_exec::ShaderStage::kFragment, &g.fragment);
+      program = &g.fragment, kind = spirv_exec::ShaderStage::kFragment;
       g.has_fragment = true;
     } else {
       DUET_ERROR("vkCreateGraphicsPipelines: shader stage 0x%x is not supported", stage.stage);
       result = VK_ERROR_UNKNOWN;
+      break;
     }
-    if (result == VK_SUCCESS) feedback.EndStage(i);
+    bool app_hit = false;
+    result = MakeShaderStage(device, stage, kind, cache, info.flags, "vkCreateGraphicsPipelines", program, &app_hit);
+    ++made_stages;
+    app_hits += app_hit ? 1 : 0;
+    if (result == VK_SUCCESS) feedback.EndStage(i, app_hit);
   }
   if (result == VK_SUCCESS && pre_rasterization && (!g.has_vertex || has_tess_control != has_tess_evaluation))
     result = VK_ERROR_UNKNOWN;
@@ -342,7 +332,7 @@ VkResult CreateGraphicsPipeline(const Device& device, const VkGraphicsPipelineCr
     HostDelete(allocator, pipeline);
     return result;
   }
-  feedback.Finish();
+  feedback.Finish(made_stages > 0 && app_hits == made_stages);
   *out = pipeline;
   return VK_SUCCESS;
 }
@@ -352,25 +342,18 @@ VkResult CreateGraphicsPipeline(const Device& device, const VkGraphicsPipelineCr
 
 namespace duet::api {
 
-VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(VkDevice _device, VkPipelineCache, uint32_t createInfoCount,
+VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(VkDevice _device, VkPipelineCache pipelineCache,
+                                                       uint32_t createInfoCount,
                                                        const VkGraphicsPipelineCreateInfo* pCreateInfos,
                                                        const VkAllocationCallbacks* pAllocator,
                                                        VkPipeline* pPipelines) {
   Device* device = FromHandle<Device>(_device);
-  VkResult result = VK_SUCCESS;
-  for (uint32_t i = 0; i < createInfoCount; ++i) {
-    Pipeline* pipeline = nullptr;
-    const VkResult r = CreateGraphicsPipeline(*device, pCreateInfos[i], ChooseAllocator(pAllocator, device->Allocator()), &pipeline);
-    pPipelines[i] = r == VK_SUCCESS ? ToHandle(pipeline) : VK_NULL_HANDLE;
-    if (r != VK_SUCCESS) {
-      result = r;
-      if ((pCreateInfos[i].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT) != 0) {
-        for (uint32_t j = i + 1; j < createInfoCount; ++j) pPipelines[j] = VK_NULL_HANDLE;
-        break;
-      }
-    }
-  }
-  return result;
+  PipelineCache* cache = FromHandle<PipelineCache>(pipelineCache);
+  const VkAllocationCallbacks* allocator = ChooseAllocator(pAllocator, device->Allocator());
+  return CreateEachPipeline(createInfoCount, pCreateInfos, pPipelines,
+                            [&](const VkGraphicsPipelineCreateInfo& info, Pipeline** pipeline) {
+                              return CreateGraphicsPipeline(*device, info, cache, allocator, pipeline);
+                            });
 }
 
 }  // namespace duet::api

@@ -624,8 +624,8 @@ bool WritesMemory(const Program& p) {
 
 }  // namespace
 
-bool CompileStage(const std::vector<uint32_t>& words, const char* entry_name, ShaderStage stage, Program* program,
-                  std::string* error, uint32_t subgroup_size) {
+bool TranslateStage(const std::vector<uint32_t>& words, const char* entry_name, ShaderStage stage, Program* program,
+                    std::string* error, uint32_t subgroup_size) {
   if (subgroup_size < kMinSubgroupSize || subgroup_size > kWaveWidth || (subgroup_size & (subgroup_size - 1)) != 0) {
     *error = "subgroup size " + std::to_string(subgroup_size) + " is not one the interpreter runs";
     return false;
@@ -635,8 +635,7 @@ bool CompileStage(const std::vector<uint32_t>& words, const char* entry_name, Sh
   const spv::ExecutionModel model = ExecutionModelOf(stage);
   for (const SpirvEntryPoint& entry : module.entry_points) {
     if (entry.name != entry_name || entry.model != model) continue;
-    static std::atomic<uint64_t> compilations{0};
-    program->serial = ++compilations;
+    program->serial = NewProgramSerial();
     program->stage = stage;
     program->subgroup_size = subgroup_size;
     program->early_fragment_tests = entry.early_fragment_tests;
@@ -670,11 +669,22 @@ bool CompileStage(const std::vector<uint32_t>& words, const char* entry_name, Sh
     Compiler compiler(module, program);
     if (!compiler.Compile(entry, error) || !DistancesWithinLimits(*program, error)) return false;
     program->writes_memory = WritesMemory(*program);
-    PrepareExecution(program);
     return true;
   }
   *error = std::string("no entry point named ") + entry_name + " for the stage";
   return false;
+}
+
+bool CompileStage(const std::vector<uint32_t>& words, const char* entry_name, ShaderStage stage, Program* program,
+                  std::string* error, uint32_t subgroup_size) {
+  if (!TranslateStage(words, entry_name, stage, program, error, subgroup_size)) return false;
+  PrepareExecution(program);
+  return true;
+}
+
+uint64_t NewProgramSerial() {
+  static std::atomic<uint64_t> compilations{0};
+  return ++compilations;
 }
 
 TessellationModes MergeTessellationModes(const TessellationModes& a, const TessellationModes& b) {

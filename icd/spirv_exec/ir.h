@@ -505,6 +505,9 @@ struct ExecStep {
   bool uniform = false;
 };
 
+// A fresh Program::serial.
+uint64_t NewProgramSerial();
+
 struct Program {
   uint64_t serial = 0;  // unique per compilation (copies share it): waves reuse registers across runs of one
   ShaderStage stage = ShaderStage::kCompute;
@@ -571,8 +574,10 @@ struct Program {
 };
 
 // Compiles the entry point `entry` of prepared SPIR-V (see spirv_ingest.h)
-// for `stage`, with subgroups of `subgroup_size` lanes. On failure returns
-// false with a message.
+// for `stage`, with subgroups of `subgroup_size` lanes: TranslateStage,
+// then PrepareExecution. On failure returns false with a message.
+bool TranslateStage(const std::vector<uint32_t>& words, const char* entry, ShaderStage stage, Program* program,
+                    std::string* error, uint32_t subgroup_size = kWaveWidth);
 bool CompileStage(const std::vector<uint32_t>& words, const char* entry, ShaderStage stage, Program* program,
                   std::string* error, uint32_t subgroup_size = kWaveWidth);
 

@@ -26,9 +26,9 @@ spirv_exec::ValidationRules ShaderValidationRules(const Device& device);
 
 // The SPIR-V of a pipeline's shader stage: its module's, or (graphics
 // pipeline libraries, VK_KHR_maintenance5) that of a VkShaderModuleCreateInfo
-// in its chain, validated as vkCreateShaderModule would, kept in `storage`.
+// in its chain, checked as vkCreateShaderModule checks (the structure), kept in `storage`.
 // Null (with `error`) when there is neither or it is invalid.
-const std::vector<uint32_t>* StageModuleWords(const Device& device, const VkPipelineShaderStageCreateInfo& stage,
+const std::vector<uint32_t>* StageModuleWords(const VkPipelineShaderStageCreateInfo& stage,
                                               std::vector<uint32_t>* storage, std::string* error);
 
 // The subgroup size a stage runs with: its requiredSubgroupSize

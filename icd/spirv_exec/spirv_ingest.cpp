@@ -2,6 +2,7 @@
 
 #include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/optimizer.hpp>
+#include <spirv/unified1/spirv.hpp11>
 
 #include <algorithm>
 #include <bit>
@@ -42,6 +43,24 @@ std::vector<uint32_t> WithoutDontInline(const std::vector<uint32_t>& words) {
 }
 
 }  // namespace
+
+bool CheckSpirvStructure(const uint32_t* words, size_t word_count, std::string* error) {
+  constexpr size_t kHeaderWords = 5;
+  if (words == nullptr || word_count < kHeaderWords || words[0] != spv::MagicNumber) {
+    *error = "not a SPIR-V binary (no header, or not the magic number)";
+    return false;
+  }
+  for (size_t at = kHeaderWords; at < word_count;) {
+    const uint32_t count = words[at] >> 16;
+    if (count == 0 || count > word_count - at) {
+      *error = "the instruction at word " + std::to_string(at) + " has a word count of " + std::to_string(count) +
+               ", " + std::to_string(word_count - at) + " words remain";
+      return false;
+    }
+    at += count;
+  }
+  return true;
+}
 
 bool ValidateSpirv(const uint32_t* words, size_t word_count, const ValidationRules& rules, std::string* error) {
   spvtools::SpirvTools tools(kTargetEnvironment);

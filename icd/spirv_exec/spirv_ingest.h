@@ -21,6 +21,12 @@ struct ValidationRules {
   bool workgroup_scalar_block_layout = false;   // workgroupMemoryExplicitLayoutScalarBlockLayout
 };
 
+// Whether `words` are a SPIR-V binary at all: the header, and instructions
+// whose word counts tile the rest. A linear walk: vkCreateShaderModule
+// checks no more, the whole validation (ValidateSpirv, in PrepareModule)
+// runs when a pipeline compiles the module, which a cached stage skips.
+bool CheckSpirvStructure(const uint32_t* words, size_t word_count, std::string* error);
+
 // Vulkan 1.3 environment validation; false with a message on invalid input.
 bool ValidateSpirv(const uint32_t* words, size_t word_count, const ValidationRules& rules, std::string* error);
 

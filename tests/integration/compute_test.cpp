@@ -163,6 +163,14 @@ TEST_F(ComputeTest, InvalidSpirvIsRejected) {
   mci.pCode = garbage;
   VkShaderModule module = VK_NULL_HANDLE;
   EXPECT_NE(vkCreateShaderModule(device_, &mci, nullptr, &module), VK_SUCCESS);
+  // Well-formed words that break SPIR-V's rules (an entry point naming a
+  // function that does not exist): the pipeline that compiles them fails.
+  const uint32_t invalid[] = {0x07230203, 0x00010600, 0, 100, 0,
+                              0x00020011, 1,                                 // OpCapability Shader
+                              0x0003000e, 0, 1,                              // OpMemoryModel Logical GLSL450
+                              0x0005000f, 5, 42, 0x6e69616d, 0,              // OpEntryPoint GLCompute %42 "main"
+                              0x00060010, 42, 17, 1, 1, 1};                  // OpExecutionMode %42 LocalSize 1 1 1
+  EXPECT_NE(TryCreatePipeline(invalid), VK_SUCCESS);
 }
 
 }  // namespace

@@ -321,6 +321,8 @@ void DeviceTest::SetUp() {
   // Required by Vulkan 1.3: tests may ask for subgroup sizes.
   enable13.subgroupSizeControl = supported.v13.subgroupSizeControl;
   enable13.computeFullSubgroups = supported.v13.computeFullSubgroups;
+  // ... and pipeline create flags that ask about the pipeline cache.
+  enable13.pipelineCreationCacheControl = supported.v13.pipelineCreationCacheControl;
   private_data_enabled_ = supported.v13.privateData == VK_TRUE;
   const void* chain = private_data_enabled_ ? &enable13 : nullptr;
   if (device_options_.sync_features) {

@@ -180,9 +180,9 @@ struct DeviceOptions {
 };
 
 // InstanceTest plus a device with one queue of queue_family_. Enables the
-// Vulkan 1.3 privateData feature when supported (needed by private-data
-// tests; it is mandatory in 1.3) and nothing else, unless device_options_
-// asks for more.
+// Vulkan 1.3 privateData and pipelineCreationCacheControl features when
+// supported (needed by the private-data and pipeline cache tests; both are
+// mandatory in 1.3) and nothing else, unless device_options_ asks for more.
 class DeviceTest : public InstanceTest {
  protected:
   void SetUp() override;

@@ -272,6 +272,7 @@ class Runner {
   Runner() {
     setenv("DUET_WATCHDOG_MS", "20", 0);
     setenv("DUET_LOG", "error", 0);  // a lost device is expected here
+    setenv("DUET_CACHE", "0", 0);  // random modules are not worth keeping on disk
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.apiVersion = VK_API_VERSION_1_3;
     VkInstanceCreateInfo ci{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};

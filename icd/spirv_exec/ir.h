@@ -46,6 +46,7 @@ enum class Op : uint16_t {
   kBitFieldSExtract, kBitFieldUExtract,  // dst = extract(a, offset b, count c); count 0 gives 0
   kIMulHighU, kIMulHighS,  // high 32 bits of the 64-bit product
   kIAddCarry, kISubBorrow,  // dst = carry/borrow out of a op b
+  kXorShiftLeft, kXorShiftRight,  // dst = a ^ (a << b), a ^ (a >> b) (logical): fused by ir_prepare
 
   // 32-bit float arithmetic.
   kFAdd, kFSub, kFMul, kFDiv, kFRem, kFMod, kFNegate,

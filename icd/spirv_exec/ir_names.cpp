@@ -23,6 +23,8 @@ const char* OpName(Op op) {
     case Op::kBitAnd: return "BitAnd";
     case Op::kBitOr: return "BitOr";
     case Op::kBitXor: return "BitXor";
+    case Op::kXorShiftLeft: return "XorShiftLeft";
+    case Op::kXorShiftRight: return "XorShiftRight";
     case Op::kBitNot: return "BitNot";
     case Op::kBitReverse: return "BitReverse";
     case Op::kBitCount: return "BitCount";

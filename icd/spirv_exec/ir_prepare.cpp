@@ -540,57 +540,89 @@ void CollapseVectorCopies(Program& p, const LaneKernels& kernels) {
   if (any) Remove(p, removed);
 }
 
-// Multiply-adds: an FAdd one of whose operands is a product T computed by
-// an FMul W of the same block, for it alone, becomes one FMulAdd of W's
-// operands (the same two roundings; one instruction instead of two), W
-// going away. W's operands must keep their values up to the FAdd, and no
-// other instruction may read the value W leaves in T: none up to T's next
-// write in the block, or, without one, none after W (nor before it, in a
-// loop).
+// The instruction W of op `op` whose result T the instruction at i reads,
+// when it can fold into i: W in i's block, for i alone. W's operands must
+// keep their values up to i, and no other instruction may read the value W
+// leaves in T: none up to T's next write in the block, or, without one,
+// none after W (nor before it, in a loop). kNoOperand otherwise.
+uint32_t FoldableProducer(const Program& p, const RegisterUses& uses, const std::vector<uint8_t>& removed, Op op,
+                          uint32_t t, uint32_t i) {
+  if (t >= p.register_count || IsInterface(p, t)) return kNoOperand;
+  const uint32_t w = uses.LastWriterBefore(t, i);
+  if (w == kNoOperand || removed[w] || p.code[w].op != op || uses.block_of[w] != uses.block_of[i]) return kNoOperand;
+  uint32_t next = UINT32_MAX;  // T's next writer in W's block (runs whenever W does)
+  for (uint32_t x : uses.writers[t])
+    if (x > w && uses.block_of[x] == uses.block_of[w]) next = std::min(next, x);
+  const bool looping = uses.in_loop[uses.block_of[w]] != 0;
+  for (uint32_t r : uses.readers[t]) {
+    if (r == i) continue;
+    if (r > w && r <= next) return kNoOperand;                        // reads W's value
+    if (next == UINT32_MAX && (r > w || looping)) return kNoOperand;  // may read it
+  }
+  auto written_between = [&](uint32_t reg) {
+    if (reg >= p.register_count) return false;
+    for (uint32_t x : uses.writers[reg])
+      if (x > w && x < i) return true;
+    return false;
+  };
+  const Inst& in = p.code[w];
+  if (written_between(in.a) || written_between(in.b)) return kNoOperand;
+  return w;
+}
+
+// Multiply-adds: an FAdd one of whose operands is a product computed by an
+// FMul for it alone (FoldableProducer) becomes one FMulAdd of the FMul's
+// operands (the same two roundings; one instruction instead of two), the
+// FMul going away.
 void FuseMultiplyAdds(Program& p, const LaneKernels& kernels) {
   RegisterUses uses;
   if (!uses.Collect(p, kernels)) return;
   std::vector<uint8_t> removed(p.code.size(), 0);
   bool any = false;
-  auto written_between = [&](uint32_t reg, uint32_t after, uint32_t before) {
-    if (reg >= p.register_count) return false;
-    for (uint32_t x : uses.writers[reg])
-      if (x > after && x < before) return true;
-    return false;
-  };
-  // The FMul whose product `t` the instruction at i reads, when it can fold in.
-  auto product = [&](uint32_t t, uint32_t i) -> uint32_t {
-    if (t >= p.register_count || IsInterface(p, t)) return kNoOperand;
-    const uint32_t w = uses.LastWriterBefore(t, i);
-    if (w == kNoOperand || removed[w] || p.code[w].op != Op::kFMul || uses.block_of[w] != uses.block_of[i])
-      return kNoOperand;
-    uint32_t next = UINT32_MAX;  // T's next writer in W's block (runs whenever W does)
-    for (uint32_t x : uses.writers[t])
-      if (x > w && uses.block_of[x] == uses.block_of[w]) next = std::min(next, x);
-    const bool looping = uses.in_loop[uses.block_of[w]] != 0;
-    for (uint32_t r : uses.readers[t]) {
-      if (r == i) continue;
-      if (r > w && r <= next) return kNoOperand;                            // reads W's value
-      if (next == UINT32_MAX && (r > w || looping)) return kNoOperand;  // may read it
-    }
-    const Inst& mul = p.code[w];
-    if (written_between(mul.a, w, i) || written_between(mul.b, w, i)) return kNoOperand;
-    return w;
-  };
   for (uint32_t i = 0; i < p.code.size(); ++i) {
     Inst& in = p.code[i];
     if (in.op != Op::kFAdd) continue;
     // (T + T, as scalar reflect emits, reads the product twice: it stays.)
     if (in.a == in.b) continue;
-    uint32_t other = in.b, w = product(in.a, i);
+    uint32_t other = in.b, w = FoldableProducer(p, uses, removed, Op::kFMul, in.a, i);
     if (w == kNoOperand) {
       other = in.a;
-      w = product(in.b, i);
+      w = FoldableProducer(p, uses, removed, Op::kFMul, in.b, i);
     }
     if (w == kNoOperand) continue;
     in = Inst{Op::kFMulAdd, 0, in.dst, p.code[w].a, p.code[w].b, other, 0};
     removed[w] = 1;
     any = true;
+  }
+  if (any) Remove(p, removed);
+}
+
+// Xor-shifts, the step of most integer hashes and xorshift generators:
+// x ^ (x >> k) or x ^ (x << k), the shift computed for the xor alone
+// (FoldableProducer), becomes one XorShiftRight / XorShiftLeft: one pass
+// over the lanes instead of two, and no temporary.
+void FuseXorShifts(Program& p, const LaneKernels& kernels) {
+  RegisterUses uses;
+  if (!uses.Collect(p, kernels)) return;
+  std::vector<uint8_t> removed(p.code.size(), 0);
+  bool any = false;
+  for (uint32_t i = 0; i < p.code.size(); ++i) {
+    Inst& in = p.code[i];
+    if (in.op != Op::kBitXor || in.a == in.b) continue;
+    for (const auto& [shift, fused] : {std::pair{Op::kShiftRightLogical, Op::kXorShiftRight},
+                                       std::pair{Op::kShiftLeft, Op::kXorShiftLeft}}) {
+      uint32_t w = FoldableProducer(p, uses, removed, shift, in.b, i);
+      uint32_t x = in.a;
+      if (w == kNoOperand || p.code[w].a != x) {
+        w = FoldableProducer(p, uses, removed, shift, in.a, i);
+        x = in.b;
+      }
+      if (w == kNoOperand || p.code[w].a != x) continue;
+      in = Inst{fused, 0, in.dst, x, p.code[w].b, 0, 0};
+      removed[w] = 1;
+      any = true;
+      break;
+    }
   }
   if (any) Remove(p, removed);
 }
@@ -897,6 +929,7 @@ void PrepareExecution(Program* program) {
     PropagateCopies(p, kernels);
     CoalescePhis(p, kernels);
     FuseMultiplyAdds(p, kernels);
+    FuseXorShifts(p, kernels);
     SinkOutputMoves(p, kernels);
     // Two findings that change no register's readers or writers: one table for both.
     RegisterUses uses;

@@ -699,6 +699,8 @@ constexpr auto kShiftRightArithmetic = [](Word a, Word b) { return Word(S(a) >> 
 constexpr auto kBitAnd = [](Word a, Word b) { return a & b; };
 constexpr auto kBitOr = [](Word a, Word b) { return a | b; };
 constexpr auto kBitXor = [](Word a, Word b) { return a ^ b; };
+constexpr auto kXorShiftLeft = [](Word a, Word b) { return a ^ kShiftLeft(a, b); };
+constexpr auto kXorShiftRight = [](Word a, Word b) { return a ^ kShiftRightLogical(a, b); };
 constexpr auto kBitNot = [](Word a) { return ~a; };
 constexpr auto kBitCount = [](Word a) { return BitCount(a); };
 constexpr auto kBitReverse = [](Word a) { return BitReverse(a); };
@@ -908,6 +910,8 @@ LaneKernels MakeKernels(const char* isa) {
   op(Op::kBitAnd, Binary<kBitAnd>{});
   op(Op::kBitOr, Binary<kBitOr>{});
   op(Op::kBitXor, Binary<kBitXor>{});
+  op(Op::kXorShiftLeft, Binary<kXorShiftLeft>{});
+  op(Op::kXorShiftRight, Binary<kXorShiftRight>{});
   op(Op::kBitNot, Unary<kBitNot>{});
   op(Op::kBitReverse, Unary<kBitReverse>{});
   op(Op::kBitCount, Unary<kBitCount>{});

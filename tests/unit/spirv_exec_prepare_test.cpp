@@ -17,6 +17,7 @@
 #include "shaders/control_flow.comp.h"
 #include "shaders/lit_cube.frag.h"
 #include "shaders/multiply_add.comp.h"
+#include "shaders/xor_shift_hash.comp.h"
 #include "shaders/output_history.vert.h"
 #include "shaders/pixel_position.vert.h"
 #include "shaders/scalar_reflect.comp.h"
@@ -147,6 +148,48 @@ TEST(SpirvExecPrepareTest, MultiplyAddsGiveTheBitsOfTheirTwoInstructions) {
     EXPECT_EQ(RunCompute(prepared, kInvocations, push, kInvocations * 4),
               RunCompute(plain, kInvocations, push, kInvocations * 4))
         << "s " << s << ", n " << n;
+  }
+}
+
+uint32_t XorShiftHashReference(uint32_t h, uint32_t k) {
+  h ^= h >> 16;
+  h *= 0x7FEB352Du;
+  h ^= h >> 15;
+  h *= 0x846CA68Bu;
+  h ^= h >> (k & 31);
+  return h;
+}
+
+TEST(SpirvExecPrepareTest, XorShiftsFuseAndKeepTheirBits) {
+  const Program prepared = Compile(kXorShiftHashComp, false);
+  const Program plain = Compile(kXorShiftHashComp, true);
+  size_t right = 0, left = 0, shifts = 0;
+  for (const Inst& in : prepared.code) {
+    right += in.op == Op::kXorShiftRight;
+    left += in.op == Op::kXorShiftLeft;
+    shifts += in.op == Op::kShiftRightLogical || in.op == Op::kShiftLeft;
+  }
+  EXPECT_EQ(right, 5u) << "the hash's three, the loop's one and (id * 7) ^ ((id * 7) >> 2)";
+  EXPECT_EQ(left, 2u) << "the loop's two";
+  EXPECT_GE(shifts, 2u) << "the shift read twice and the shift of another value stay";
+  constexpr uint32_t kInvocations = 96;
+  for (const auto& [rounds, k] : {std::pair{0u, 13u}, std::pair{5u, 7u}, std::pair{3u, 31u}}) {
+    const std::vector<uint32_t> push = {rounds, k};
+    const std::vector<uint32_t> got = RunCompute(prepared, kInvocations, push, kInvocations * 4);
+    EXPECT_EQ(got, RunCompute(plain, kInvocations, push, kInvocations * 4)) << "rounds " << rounds << ", k " << k;
+    for (uint32_t id = 0; id < kInvocations; ++id) {
+      uint32_t x = id * 0x9E3779B9u + 1u;
+      for (uint32_t i = 0; i < rounds; ++i) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+      }
+      const uint32_t s = id >> 3;
+      ASSERT_EQ(got[id * 4 + 0], XorShiftHashReference(id, k)) << id;
+      ASSERT_EQ(got[id * 4 + 1], x) << id;
+      ASSERT_EQ(got[id * 4 + 2], (s ^ id) + s + ((id * 7u) ^ ((id * 7u) >> 2))) << id;
+      ASSERT_EQ(got[id * 4 + 3], (id + 1u) ^ (id >> 1)) << id;
+    }
   }
 }
 

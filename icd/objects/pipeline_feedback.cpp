@@ -5,10 +5,6 @@
 namespace duet {
 namespace {
 
-uint64_t Nanoseconds(std::chrono::steady_clock::duration d) {
-  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
-}
-
 VkPipelineCreationFeedbackFlags Flags(bool app_hit) {
   return VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT |
          (app_hit ? VkPipelineCreationFeedbackFlags(VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT)
@@ -16,6 +12,10 @@ VkPipelineCreationFeedbackFlags Flags(bool app_hit) {
 }
 
 }  // namespace
+
+uint64_t Nanoseconds(std::chrono::steady_clock::duration d) {
+  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
+}
 
 PipelineFeedback::PipelineFeedback(const void* next, uint32_t stage_count)
     : info_(FindInChain<VkPipelineCreationFeedbackCreateInfo>(
@@ -30,12 +30,14 @@ PipelineFeedback::PipelineFeedback(const void* next, uint32_t stage_count)
 }
 
 void PipelineFeedback::EndStage(uint32_t index, bool app_hit) {
+  SetStage(index, Nanoseconds(Clock::now() - stage_start_), app_hit);
+}
+
+void PipelineFeedback::SetStage(uint32_t index, uint64_t nanoseconds, bool app_hit) {
   if (info_ == nullptr || info_->pPipelineStageCreationFeedbacks == nullptr ||
       index >= info_->pipelineStageCreationFeedbackCount || index >= stage_count_)
     return;
-  info_->pPipelineStageCreationFeedbacks[index] = {
-      Flags(app_hit),
-      Nanoseconds(Clock::now() - stage_start_)};
+  info_->pPipelineStageCreationFeedbacks[index] = {Flags(app_hit), nanoseconds};
 }
 
 void PipelineFeedback::Finish(bool app_hit) {

@@ -9,6 +9,9 @@
 
 namespace duet {
 
+// A duration in nanoseconds, as feedback reports it.
+uint64_t Nanoseconds(std::chrono::steady_clock::duration d);
+
 class PipelineFeedback {
  public:
   // `next`: the create info's pNext chain; `stage_count` its stageCount.
@@ -18,6 +21,8 @@ class PipelineFeedback {
   void BeginStage() { stage_start_ = Clock::now(); }
   // `app_hit`: the stage came from the application's pipeline cache.
   void EndStage(uint32_t index, bool app_hit = false);
+  // The time stage `index` took, measured by the caller (stages made at once).
+  void SetStage(uint32_t index, uint64_t nanoseconds, bool app_hit);
   // Writes the whole pipeline's time; call once the pipeline is created.
   // `app_hit`: every stage came from the application's pipeline cache.
   void Finish(bool app_hit = false);

@@ -3,6 +3,9 @@
 // of the parts of a pipeline the create info describes; the other parts
 // come from the libraries it links (objects/pipeline_library.h).
 #include <algorithm>
+#include <chrono>
+#include <future>
+#include <memory>
 #include <string>
 
 #include "dispatch/entrypoints.h"
@@ -254,13 +257,19 @@ VkResult CreateGraphicsPipeline(const Device& device, const VkGraphicsPipelineCr
   const bool fragment = (parts & VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT) != 0;
   VkResult result = VK_SUCCESS;
   bool has_tess_control = false, has_tess_evaluation = false;
-  uint32_t made_stages = 0, app_hits = 0;
+  // The stages this create info makes (those of parts it does not
+  // describe are ignored), found in the caches first.
+  struct Stage {
+    uint32_t index;
+    std::unique_ptr<ShaderStageMaker> maker;
+    bool found = false, app_hit = false;
+    uint64_t nanoseconds = 0;
+  };
+  std::vector<Stage> stages;
   for (uint32_t i = 0; i < info.stageCount && result == VK_SUCCESS; ++i) {
     const VkPipelineShaderStageCreateInfo& stage = info.pStages[i];
-    feedback.BeginStage();
-    // Stages of parts the create info does not describe are ignored.
     if (stage.stage == VK_SHADER_STAGE_FRAGMENT_BIT ? !fragment : !pre_rasterization) {
-      feedback.EndStage(i);
+      feedback.SetStage(i, 0, false);
       continue;
     }
     spirv_exec::Program* program = nullptr;
@@ -285,12 +294,41 @@ VkResult CreateGraphicsPipeline(const Device& device, const VkGraphicsPipelineCr
       result = VK_ERROR_UNKNOWN;
       break;
     }
-    bool app_hit = false;
-    result = MakeShaderStage(device, stage, kind, cache, info.flags, "vkCreateGraphicsPipelines", program, &app_hit);
-    ++made_stages;
-    app_hits += app_hit ? 1 : 0;
-    if (result == VK_SUCCESS) feedback.EndStage(i, app_hit);
+    Stage& s = stages.emplace_back();
+    s.index = i;
+    s.maker = std::make_unique<ShaderStageMaker>(device, stage, kind, cache, "vkCreateGraphicsPipelines", program);
+    const auto start = std::chrono::steady_clock::now();
+    result = s.maker->Find(&s.found, &s.app_hit);
+    s.nanoseconds = Nanoseconds(std::chrono::steady_clock::now() - start);
   }
+  // What no cache holds is compiled, each stage on a thread of its own
+  // (the first on this one): a pipeline takes the time of its longest stage.
+  std::vector<Stage*> misses;
+  for (Stage& s : stages)
+    if (!s.found) misses.push_back(&s);
+  if (result == VK_SUCCESS && !misses.empty() &&
+      (info.flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) != 0)
+    result = VK_PIPELINE_COMPILE_REQUIRED;
+  if (result == VK_SUCCESS && !misses.empty()) {
+    auto compile = [](Stage* s) {
+      const auto start = std::chrono::steady_clock::now();
+      const VkResult r = s->maker->Compile();
+      s->nanoseconds += Nanoseconds(std::chrono::steady_clock::now() - start);
+      return r;
+    };
+    std::vector<std::future<VkResult>> others;
+    for (size_t k = 1; k < misses.size(); ++k) others.push_back(std::async(std::launch::async, compile, misses[k]));
+    result = compile(misses[0]);
+    for (std::future<VkResult>& f : others) {
+      const VkResult r = f.get();
+      if (result == VK_SUCCESS) result = r;
+    }
+  }
+  if (result == VK_SUCCESS)
+    for (const Stage& s : stages) feedback.SetStage(s.index, s.nanoseconds, s.app_hit);
+  uint32_t app_hits = 0;
+  for (const Stage& s : stages) app_hits += s.app_hit ? 1 : 0;
+  const uint32_t made_stages = uint32_t(stages.size());
   if (result == VK_SUCCESS && pre_rasterization && (!g.has_vertex || has_tess_control != has_tess_evaluation))
     result = VK_ERROR_UNKNOWN;
   if (result == VK_SUCCESS && has_tess_control) {

@@ -17,60 +17,77 @@
 
 namespace duet {
 
-VkResult MakeShaderStage(const Device& device, const VkPipelineShaderStageCreateInfo& stage,
-                         spirv_exec::ShaderStage kind, PipelineCache* cache, VkPipelineCreateFlags flags,
-                         const char* command, spirv_exec::Program* program, bool* app_hit) {
-  *app_hit = false;
+ShaderStageMaker::ShaderStageMaker(const Device& device, const VkPipelineShaderStageCreateInfo& stage,
+                                   spirv_exec::ShaderStage kind, PipelineCache* cache, const char* command,
+                                   spirv_exec::Program* program)
+    : device_(device), stage_(stage), kind_(kind), cache_(cache), command_(command), program_(program) {}
+
+VkResult ShaderStageMaker::Find(bool* found, bool* app_hit) {
+  *found = *app_hit = false;
   pipeline_cache::CountStage();
-  std::vector<uint32_t> inline_words;
   std::string error;
-  const std::vector<uint32_t>* words = StageModuleWords(stage, &inline_words, &error);
-  if (words == nullptr) {
-    DUET_ERROR("%s: %s", command, error.c_str());
+  words_ = StageModuleWords(stage_, &inline_words_, &error);
+  if (words_ == nullptr) {
+    DUET_ERROR("%s: %s", command_, error.c_str());
     return VK_ERROR_UNKNOWN;
   }
-  const spirv_exec::ValidationRules rules = ShaderValidationRules(device);
-  const uint32_t subgroup_size = StageSubgroupSize(stage);
-  const pipeline_cache::StageKey key =
-      pipeline_cache::KeyOfStage(*words, stage.pSpecializationInfo, rules, stage.pName, kind, subgroup_size);
-
+  key_ = pipeline_cache::KeyOfStage(*words_, stage_.pSpecializationInfo, ShaderValidationRules(device_), stage_.pName,
+                                    kind_, StageSubgroupSize(stage_));
   // A blob that does not decode (it passed its checksum: a bug, not bad
   // luck) is compiled again.
-  bool found = false;
-  if (cache != nullptr) {
-    if (pipeline_cache::Blob blob = cache->store.Find(key); blob && spirv_exec::DecodeProgram(*blob, program)) {
-      found = *app_hit = true;
+  if (cache_ != nullptr) {
+    if (pipeline_cache::Blob blob = cache_->store.Find(key_); blob && spirv_exec::DecodeProgram(*blob, program_)) {
+      *found = *app_hit = true;
       pipeline_cache::CountAppHit();
     }
   }
   std::vector<uint8_t> bytes;
-  if (!found && device.disk_cache != nullptr && device.disk_cache->Load(key, &bytes) &&
-      spirv_exec::DecodeProgram(bytes, program)) {
-    found = true;
+  if (!*found && device_.disk_cache != nullptr && device_.disk_cache->Load(key_, &bytes) &&
+      spirv_exec::DecodeProgram(bytes, program_)) {
+    *found = true;
     pipeline_cache::CountDiskHit();
-    if (cache != nullptr) cache->store.Insert(key, std::make_shared<const std::vector<uint8_t>>(std::move(bytes)));
+    if (cache_ != nullptr) cache_->store.Insert(key_, std::make_shared<const std::vector<uint8_t>>(std::move(bytes)));
   }
-  if (!found) {
-    if ((flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) != 0) return VK_PIPELINE_COMPILE_REQUIRED;
-    std::vector<uint32_t> prepared;
-    if (!spirv_exec::PrepareModule(*words, stage.pSpecializationInfo, rules, &prepared, &error) ||
-        !spirv_exec::TranslateStage(prepared, stage.pName, kind, program, &error, subgroup_size)) {
-      // A module the compiler cannot take (or invalid input): no core
-      // result code names it, VK_ERROR_UNKNOWN is the spec's last resort.
-      DUET_ERROR("%s: %s: %s", command, stage.pName, error.c_str());
-      return VK_ERROR_UNKNOWN;
-    }
-    pipeline_cache::CountCompiled();
-    if (cache != nullptr || device.disk_cache != nullptr) {
-      auto encoded = std::make_shared<std::vector<uint8_t>>();
-      spirv_exec::EncodeProgram(*program, encoded.get());
-      if (device.disk_cache != nullptr) device.disk_cache->Store(key, encoded);
-      if (cache != nullptr) cache->store.Insert(key, std::move(encoded));
-    }
-  }
-  program->serial = spirv_exec::NewProgramSerial();
-  spirv_exec::PrepareExecution(program);
+  if (*found) Finish();
   return VK_SUCCESS;
+}
+
+VkResult ShaderStageMaker::Compile() {
+  std::string error;
+  std::vector<uint32_t> prepared;
+  const spirv_exec::ValidationRules rules = ShaderValidationRules(device_);
+  if (!spirv_exec::PrepareModule(*words_, stage_.pSpecializationInfo, rules, &prepared, &error) ||
+      !spirv_exec::TranslateStage(prepared, stage_.pName, kind_, program_, &error, StageSubgroupSize(stage_))) {
+    // A module the compiler cannot take (or invalid input): no core
+    // result code names it, VK_ERROR_UNKNOWN is the spec's last resort.
+    DUET_ERROR("%s: %s: %s", command_, stage_.pName, error.c_str());
+    return VK_ERROR_UNKNOWN;
+  }
+  pipeline_cache::CountCompiled();
+  if (cache_ != nullptr || device_.disk_cache != nullptr) {
+    auto encoded = std::make_shared<std::vector<uint8_t>>();
+    spirv_exec::EncodeProgram(*program_, encoded.get());
+    if (device_.disk_cache != nullptr) device_.disk_cache->Store(key_, encoded);
+    if (cache_ != nullptr) cache_->store.Insert(key_, std::move(encoded));
+  }
+  Finish();
+  return VK_SUCCESS;
+}
+
+void ShaderStageMaker::Finish() {
+  program_->serial = spirv_exec::NewProgramSerial();
+  spirv_exec::PrepareExecution(program_);
+}
+
+VkResult MakeShaderStage(const Device& device, const VkPipelineShaderStageCreateInfo& stage,
+                         spirv_exec::ShaderStage kind, PipelineCache* cache, VkPipelineCreateFlags flags,
+                         const char* command, spirv_exec::Program* program, bool* app_hit) {
+  ShaderStageMaker maker(device, stage, kind, cache, command, program);
+  bool found = false;
+  const VkResult result = maker.Find(&found, app_hit);
+  if (result != VK_SUCCESS || found) return result;
+  if ((flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) != 0) return VK_PIPELINE_COMPILE_REQUIRED;
+  return maker.Compile();
 }
 
 }  // namespace duet

@@ -77,7 +77,7 @@ std::unique_ptr<DiskCache> DiskCache::FromEnvironment() {
     if (end != nullptr && *end == '\0') max_bytes = std::min<unsigned long long>(mb, 1ull << 32) << 20;
   }
   if (!MakeDirectories(directory)) {
-    DUET_WARN("pipeline cache: cannot make %s (%s): no on-disk cache", directory.c_str(), std::strerror(errno));
+    DUET_INFO("pipeline cache: cannot make %s (%s): no on-disk cache", directory.c_str(), std::strerror(errno));
     return nullptr;
   }
   return std::make_unique<DiskCache>(std::move(directory), max_bytes);

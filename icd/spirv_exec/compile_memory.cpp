@@ -502,14 +502,16 @@ bool Compiler::DeclareGlobals(const SpirvEntryPoint& entry) {
           if (!DeclarePatchVariable(p, storage == StorageClass::Input, d)) return false;
           break;
         }
-        // Stage inputs and outputs live in registers, not memory.
-        p.builtin_register = NewRegisters(ScalarCount(p.pointee));
         if (storage == StorageClass::Input &&
             (program_.stage == ShaderStage::kGeometry || program_.stage == ShaderStage::kTessControl) &&
             m.Type(p.pointee).kind == SpvOp::OpTypeArray) {
           // Per-vertex inputs: arrays over the input primitive's vertices,
           // declared as vertex 0's element with the stride to the next.
+          // (No primitive or patch has more vertices than a patch may.)
           const uint32_t element = m.Type(p.pointee).element, length = m.Type(p.pointee).count;
+          if (length > limits::kMaxTessellationPatchSize)
+            return Fail("a per-vertex input of " + std::to_string(length) + " vertices");
+          p.builtin_register = NewRegisters(ScalarCount(p.pointee));
           std::vector<InterfaceSlot>& slots = program_.inputs;
           std::vector<BuiltinSlot>& builtins = program_.builtin_inputs;
           const size_t first_slot = slots.size(), first_builtin = builtins.size();
@@ -524,6 +526,8 @@ bool Compiler::DeclareGlobals(const SpirvEntryPoint& entry) {
           }
           break;
         }
+        // Stage inputs and outputs live in registers, not memory.
+        p.builtin_register = NewRegisters(ScalarCount(p.pointee));
         if (!DeclareInterface(p.pointee, p.builtin_register, storage == StorageClass::Input, d)) return false;
         if (storage == StorageClass::Output) DeclareXfbOutputs(p.pointee, p.builtin_register, d);
         break;

@@ -252,6 +252,27 @@ TEST(SpirvExecIngestTest, PatchVariablesPastTheirBoundAreRefused) {
   ExpectCompiles(overlapping(3), ShaderStage::kTessControl, false);  // 96 KiB
 }
 
+// A control shader's per-vertex inputs (gl_in[]) are registers of every
+// vertex: arrays past the largest patch are refused (the execution fuzzer's
+// find: `in vec4 point[2952790048]` took minutes to compile).
+TEST(SpirvExecIngestTest, PerVertexInputsPastThePatchAreRefused) {
+  auto control = [](const std::string& vertices) {
+    return AssembleText(
+        "OpCapability Tessellation\nOpMemoryModel Logical GLSL450\n"
+        "OpEntryPoint TessellationControl %main \"main\" %point %id\nOpExecutionMode %main OutputVertices 3\n"
+        "OpDecorate %point Location 0\nOpDecorate %id BuiltIn InvocationId\n"
+        "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%float = OpTypeFloat 32\n%uint = OpTypeInt 32 0\n"
+        "%int = OpTypeInt 32 1\n%v4 = OpTypeVector %float 4\n%n = OpConstant %uint " + vertices +
+        "\n%arr = OpTypeArray %v4 %n\n%ptr_arr = OpTypePointer Input %arr\n%ptr_v4 = OpTypePointer Input %v4\n"
+        "%ptr_id = OpTypePointer Input %int\n%point = OpVariable %ptr_arr Input\n%id = OpVariable %ptr_id Input\n"
+        "%main = OpFunction %void None %fn\n%entry = OpLabel\n%i = OpLoad %int %id\n"
+        "%p = OpAccessChain %ptr_v4 %point %i\n%v = OpLoad %v4 %p\nOpReturn\nOpFunctionEnd\n");
+  };
+  ExpectCompiles(control("32"), ShaderStage::kTessControl, true);
+  ExpectCompiles(control("33"), ShaderStage::kTessControl, false);
+  ExpectCompiles(control("2952790048"), ShaderStage::kTessControl, false);  // the find
+}
+
 // So are interface arrays reaching past the locations any stage may use,
 // before a slot is made for each element (the fourth find: an output of
 // 134217732 vec4s asked for gigabytes of slots).

@@ -84,16 +84,6 @@ void QuadDifferences(bool x, bool fine, const uint32_t* a, LaneMask active, uint
 #endif
 }
 
-// Bit fields: count 0 gives the base; offset + count beyond 32 is undefined
-// in SPIR-V, and here never undefined in C++.
-inline uint32_t FieldMask(uint32_t count) { return count >= 32 ? ~0u : (1u << count) - 1u; }
-
-inline uint32_t BitFieldInsert(uint32_t base, uint32_t insert, uint32_t offset, uint32_t count) {
-  if (offset >= 32) return base;
-  const uint32_t mask = FieldMask(count) << offset;
-  return (base & ~mask) | ((insert << offset) & mask);
-}
-
 // The address of a 32-bit access for one lane, or nullptr when it falls
 // outside the root: buffers by their bound range (robust buffer access),
 // per-lane memory by the lane's share (indexing a local array out of range
@@ -244,15 +234,10 @@ WaveStatus Run(const Program& p, const RootMemory* roots, const ImageBinding* im
         kernels.op[uint16_t(Op::kMove)][0](w.Register(in.dst), w.Register(in.a), w.Register(in.a), w.Register(in.a),
                                            w.edges[in.aux]);
         break;
-      case Op::kBitFieldInsert: {
-        const uint32_t* base = w.Register(in.a);
-        const uint32_t* insert = w.Register(in.b);
-        const uint32_t* offset = w.Register(in.c);
-        const uint32_t* count = w.Register(in.ext);
-        ForActive(w.active, w.Register(in.dst),
-                  [&](uint32_t l) { return BitFieldInsert(base[l], insert[l], offset[l], count[l]); });
+      case Op::kBitFieldInsert:
+        kernels.bitfield_insert(w.Register(in.dst), w.Register(in.a), w.Register(in.b), w.Register(in.c),
+                                w.Register(in.ext), w.active);
         break;
-      }
       case Op::kGlslPack: ExecuteGlslPack(in.aux, w.Register(in.dst), w.Register(in.a), w.active); break;
       case Op::kGlslUnpack: ExecuteGlslUnpack(in.aux, w.Register(in.dst), w.Register(in.a), w.active); break;
       case Op::kDeterminant: ExecuteDeterminant(in.b, w.Register(in.dst), w.Register(in.a), w.active); break;

@@ -55,6 +55,10 @@ struct LaneKernels {
   // The lanes whose word is not 0 (branch conditions) / equals `value` (switch cases).
   LaneMask (*nonzero)(const uint32_t* words) = nullptr;
   LaneMask (*equal)(const uint32_t* words, uint32_t value) = nullptr;
+  // kBitFieldInsert, the one kernel of four operands: dst = base with
+  // `count` bits of `insert` at `offset` (count 0, or offset 32 and up: base).
+  void (*bitfield_insert)(uint32_t* dst, const uint32_t* base, const uint32_t* insert, const uint32_t* offset,
+                          const uint32_t* count, LaneMask active) = nullptr;
 
   // The kernels of `in` (its variants), or null when the interpreter runs
   // it itself; *operands is set to how many registers it reads.

@@ -674,6 +674,15 @@ void StoreWords(const Word* values, const Word* offsets, Word constant, std::byt
 
 LaneMask NonzeroLanes(const Word* words) { return NonzeroBits(words); }
 
+void BitFieldInsertLanes(Word* __restrict d, const Word* base, const Word* insert, const Word* offset, const Word* count,
+                         LaneMask m) {
+  Lanes(d, m, [=](uint32_t l) {
+    const Word o = offset[l];
+    const Word mask = o >= 32 ? 0u : FieldMask(count[l]) << (o & 31);
+    return (base[l] & ~mask) | ((insert[l] << (o & 31)) & mask);
+  });
+}
+
 LaneMask EqualLanes(const Word* words, Word value) {
   Word differences[W];
   for (uint32_t l = 0; l < W; ++l) differences[l] = words[l] ^ value;
@@ -1032,6 +1041,7 @@ LaneKernels MakeKernels(const char* isa) {
   k.load = &LoadWords;
   k.store = &StoreWords;
   k.nonzero = &NonzeroLanes;
+  k.bitfield_insert = &BitFieldInsertLanes;
   k.equal = &EqualLanes;
   return k;
 }

@@ -52,6 +52,10 @@ class Reducer {
   bool any_ = false;
 };
 
+// a + t (b - a): exactly a where the texels agree (a weighted sum of the
+// same texel may miss it by an ulp, which a 32-bit float format shows).
+inline float Lerp(float a, float b, float t) { return a + t * (b - a); }
+
 // The interior of a 2D level with an uncompressed format and a weighted
 // average: i1 = i0 + 1 and both rows in range, so each row's two texels are
 // neighbours in memory and unpack together.
@@ -81,10 +85,9 @@ bool TryBilinearInterior(const SampledImageState& state, const SampledLevel& lev
     for (TexelValue& t : texels)
       t.f[0] = sampling::CompareDepth(state.sampler.compare_op, dref, t.f[0]) ? 1.0f : 0.0f;
   }
-  const float wi0 = 1.0f - alpha[0], wi1 = alpha[0], wj0 = 1.0f - alpha[1], wj1 = alpha[1];
   for (int c = 0; c < 4; ++c) {
-    out->f[c] = wj0 * (wi0 * texels[0].f[c] + wi1 * texels[1].f[c]) +
-                wj1 * (wi0 * texels[2].f[c] + wi1 * texels[3].f[c]);
+    out->f[c] = Lerp(Lerp(texels[0].f[c], texels[1].f[c], alpha[0]), Lerp(texels[2].f[c], texels[3].f[c], alpha[0]),
+                     alpha[1]);
   }
   return true;
 }
@@ -115,6 +118,8 @@ void FilterLevel(const SampledImageState& state, int32_t level_index, VkFilter f
   if constexpr (N == 2) {
     if (TryBilinearInterior<kCompare>(state, level, space, i0, i1, alpha, dref, out)) return;
   }
+  TexelValue texels[1 << N];
+  const bool average = state.sampler.reduction_mode == VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE;
   Reducer reducer(state.sampler.reduction_mode);
   for (int corner = 0; corner < (1 << N); ++corner) {
     int32_t ijk[3] = {0, 0, 0};
@@ -124,11 +129,21 @@ void FilterLevel(const SampledImageState& state, int32_t level_index, VkFilter f
       ijk[c] = upper ? i1[c] : i0[c];
       weight *= upper ? alpha[c] : 1.0f - alpha[c];
     }
-    TexelValue texel;
-    sampling::ReadTexel<kCompare>(state, level, space, ijk[0], ijk[1], ijk[2], dref, &texel);
-    reducer.Add(weight, texel);
+    sampling::ReadTexel<kCompare>(state, level, space, ijk[0], ijk[1], ijk[2], dref, &texels[corner]);
+    if (!average) reducer.Add(weight, texels[corner]);
   }
-  *out = reducer.value();
+  if (!average) {
+    *out = reducer.value();
+    return;
+  }
+  // The weighted average as lerps along each coordinate in turn.
+  for (int c = 0; c < N; ++c) {
+    const int pairs = 1 << (N - 1 - c);
+    for (int k = 0; k < pairs; ++k)
+      for (int comp = 0; comp < 4; ++comp)
+        texels[k].f[comp] = Lerp(texels[2 * k].f[comp], texels[2 * k + 1].f[comp], alpha[c]);
+  }
+  *out = texels[0];
 }
 
 // One probe: filtered within level(s) `choice` at `coord`.

@@ -314,6 +314,36 @@ TEST(SampleNormalized, FilteringStaysInTheFormatsRange) {
   }
 }
 
+// Linear filtering of texels that agree gives that value exactly, at every
+// footprint: inside the level (the 2D fast path), across wrapped edges (the
+// general path) and in 3D. A weighted sum of products missed 32-bit float
+// values by an ulp at the edges (CTS exact_sampling r32g32_sfloat.solid_color).
+TEST(SampleFloat, FilteringAgreeingTexelsIsExact) {
+  const float values[2] = {0.7529411764705882f, 1.0f / 3.0f};
+  for (const VkImageType type : {VK_IMAGE_TYPE_2D, VK_IMAGE_TYPE_3D}) {
+    const bool is_3d = type == VK_IMAGE_TYPE_3D;
+    TestImage image(type, VK_FORMAT_R32G32_SFLOAT, {16, 16, is_3d ? 4u : 1u});
+    for (uint32_t z = 0; z < (is_3d ? 4u : 1u); ++z)
+      for (uint32_t y = 0; y < 16; ++y)
+        for (uint32_t x = 0; x < 16; ++x) image.Set(0, 0, x, y, z, values);
+    const ImageView view = image.View(is_3d ? VK_IMAGE_VIEW_TYPE_3D : VK_IMAGE_VIEW_TYPE_2D);
+    for (const VkSamplerAddressMode mode : {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE}) {
+      const SamplerState sampler = MakeSampler(VK_FILTER_LINEAR, mode);
+      const SampledImageState state = Resolve(view, &sampler);
+      for (int i = 0; i < 4096; ++i) {
+        Lane lane;
+        // Near texel edges (the CTS's 0.499-texel offsets) and everywhere.
+        lane.coords[0] = (float(i % 64) - 0.499f) / 16.0f * 0.25f + float(i % 7) * 0.137f;
+        lane.coords[1] = (float(i / 64) + 0.499f) / 16.0f * 0.25f - 0.01f;
+        lane.coords[2] = float(i % 5) * 0.23f - 0.05f;
+        const TexelValue got = SampleOne(state, lane);
+        ASSERT_EQ(got.f[0], values[0]) << "at " << lane.coords[0] << "," << lane.coords[1] << "," << lane.coords[2];
+        ASSERT_EQ(got.f[1], values[1]) << "at " << lane.coords[0] << "," << lane.coords[1] << "," << lane.coords[2];
+      }
+    }
+  }
+}
+
 TEST_F(Sample2D, MinAndMaxReductionTakeNonZeroWeightTexelsOnly) {
   SamplerState sampler = MakeSampler(VK_FILTER_LINEAR);
   Lane lane;

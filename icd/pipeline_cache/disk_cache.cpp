@@ -22,9 +22,17 @@ namespace duet::pipeline_cache {
 namespace {
 
 constexpr char kMagic[8] = {'D', 'U', 'E', 'T', 'I', 'R', 'C', '1'};
-// magic, build id, key (2 x u64), size (u64), XXH3-64 of the bytes
-constexpr size_t kFileHeaderSize = 8 + 16 + 16 + 8 + 8;
 constexpr uint64_t kDefaultMaxBytes = 256ull << 20;
+
+// What a file starts with; its bytes follow.
+struct FileHeader {
+  char magic[8];
+  uint8_t build_id[16];
+  StageKey key;
+  uint64_t size;      // of the bytes
+  uint64_t checksum;  // XXH3-64 of the bytes
+};
+static_assert(sizeof(FileHeader) == 56, "no padding: the header is written as it is");
 
 bool WriteAll(int fd, const uint8_t* data, size_t size) {
   while (size > 0) {
@@ -118,22 +126,16 @@ bool DiskCache::Load(const StageKey& key, std::vector<uint8_t>* bytes) {
   const std::string path = PathOf(key);
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
-  uint8_t header[kFileHeaderSize];
+  FileHeader header;
   struct stat st {};
-  bool ok = fstat(fd, &st) == 0 && uint64_t(st.st_size) >= kFileHeaderSize && ReadAll(fd, header, sizeof header);
-  uint64_t size = 0, checksum = 0;
-  StageKey stored;
+  bool ok = fstat(fd, &st) == 0 && uint64_t(st.st_size) >= sizeof header &&
+            ReadAll(fd, reinterpret_cast<uint8_t*>(&header), sizeof header) &&
+            std::memcmp(header.magic, kMagic, sizeof kMagic) == 0 &&
+            std::memcmp(header.build_id, DriverBuildId().bytes, sizeof header.build_id) == 0 && header.key == key &&
+            header.size == uint64_t(st.st_size) - sizeof header;
   if (ok) {
-    std::memcpy(&stored.low, header + 24, 8);
-    std::memcpy(&stored.high, header + 32, 8);
-    std::memcpy(&size, header + 40, 8);
-    std::memcpy(&checksum, header + 48, 8);
-    ok = std::memcmp(header, kMagic, 8) == 0 && std::memcmp(header + 8, DriverBuildId().bytes, 16) == 0 &&
-         stored == key && size == uint64_t(st.st_size) - kFileHeaderSize;
-  }
-  if (ok) {
-    bytes->resize(size);
-    ok = ReadAll(fd, bytes->data(), size) && XXH3_64bits(bytes->data(), size) == checksum;
+    bytes->resize(header.size);
+    ok = ReadAll(fd, bytes->data(), header.size) && XXH3_64bits(bytes->data(), header.size) == header.checksum;
   }
   if (ok) futimens(fd, nullptr);  // recently used: evicted last
   close(fd);
@@ -181,15 +183,14 @@ void DiskCache::WriteFile(const StageKey& key, const std::vector<uint8_t>& bytes
   const std::string temp = path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(++temp_counter_);
   const int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return;
-  uint8_t header[kFileHeaderSize];
-  const uint64_t size = bytes.size(), checksum = XXH3_64bits(bytes.data(), bytes.size());
-  std::memcpy(header, kMagic, 8);
-  std::memcpy(header + 8, DriverBuildId().bytes, 16);
-  std::memcpy(header + 24, &key.low, 8);
-  std::memcpy(header + 32, &key.high, 8);
-  std::memcpy(header + 40, &size, 8);
-  std::memcpy(header + 48, &checksum, 8);
-  const bool ok = WriteAll(fd, header, sizeof header) && WriteAll(fd, bytes.data(), bytes.size());
+  FileHeader header;
+  std::memcpy(header.magic, kMagic, sizeof kMagic);
+  std::memcpy(header.build_id, DriverBuildId().bytes, sizeof header.build_id);
+  header.key = key;
+  header.size = bytes.size();
+  header.checksum = XXH3_64bits(bytes.data(), bytes.size());
+  const bool ok = WriteAll(fd, reinterpret_cast<const uint8_t*>(&header), sizeof header) &&
+                  WriteAll(fd, bytes.data(), bytes.size());
   close(fd);
   if (!ok || rename(temp.c_str(), path.c_str()) != 0) {
     unlink(temp.c_str());
@@ -198,15 +199,14 @@ void DiskCache::WriteFile(const StageKey& key, const std::vector<uint8_t>& bytes
   CountDiskStore();
   // The directory is scanned when this process first stores and when what
   // it knows of passes the bound (other processes' files are seen then).
-  const uint64_t known = known_bytes_.load();
-  if (known == kUnknown || known + kFileHeaderSize + size > max_bytes_)
+  const uint64_t file_bytes = sizeof header + bytes.size();
+  if (known_bytes_ == kUnknown || known_bytes_ + file_bytes > max_bytes_)
     Evict();
   else
-    known_bytes_ += kFileHeaderSize + size;
+    known_bytes_ += file_bytes;
 }
 
 void DiskCache::Evict() {
-  std::lock_guard lock(evict_mutex_);
   DIR* dir = opendir(directory_.c_str());
   if (dir == nullptr) return;
   struct File {

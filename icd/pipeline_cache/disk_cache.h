@@ -11,7 +11,6 @@
 // (default 256).
 #pragma once
 
-#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <cstdint>
@@ -51,17 +50,19 @@ class DiskCache {
 
  private:
   std::string PathOf(const StageKey& key) const;
-  void WriteQueued();  // the writer thread
+  // The writer thread, and what only it does.
+  void WriteQueued();
   void WriteFile(const StageKey& key, const std::vector<uint8_t>& bytes);
   // Removes the least recently used files while they pass the bound.
   void Evict();
 
   std::string directory_;
   uint64_t max_bytes_;
-  std::atomic<uint64_t> temp_counter_{0};
+  // The writer thread's: temporary file names, and the files' bytes at the
+  // last scan plus what it wrote since.
+  uint64_t temp_counter_ = 0;
   static constexpr uint64_t kUnknown = UINT64_MAX;
-  std::atomic<uint64_t> known_bytes_{kUnknown};  // the files' bytes at the last scan, plus this process's since
-  std::mutex evict_mutex_;
+  uint64_t known_bytes_ = kUnknown;
 
   std::mutex queue_mutex_;
   std::condition_variable queue_cv_;

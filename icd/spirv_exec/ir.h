@@ -574,17 +574,13 @@ struct Program {
   uint32_t xfb_strides[4] = {};
 };
 
-// Compiles the entry point `entry` of prepared SPIR-V (see spirv_ingest.h)
-// for `stage`, with subgroups of `subgroup_size` lanes: TranslateStage,
-// then PrepareExecution. On failure returns false with a message.
+// Translates the entry point `entry` of prepared SPIR-V (see spirv_ingest.h)
+// for `stage`, with subgroups of `subgroup_size` lanes, into a Program;
+// CompileStage also prepares it to run (PrepareExecution). On failure
+// both return false with a message.
 bool TranslateStage(const std::vector<uint32_t>& words, const char* entry, ShaderStage stage, Program* program,
                     std::string* error, uint32_t subgroup_size = kWaveWidth);
 bool CompileStage(const std::vector<uint32_t>& words, const char* entry, ShaderStage stage, Program* program,
                   std::string* error, uint32_t subgroup_size = kWaveWidth);
-
-inline bool CompileCompute(const std::vector<uint32_t>& words, const char* entry, Program* program,
-                           std::string* error, uint32_t subgroup_size = kWaveWidth) {
-  return CompileStage(words, entry, ShaderStage::kCompute, program, error, subgroup_size);
-}
 
 }  // namespace duet::spirv_exec

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -167,6 +168,12 @@ VkDeviceMemory BenchDevice::Allocate(const VkMemoryRequirements& req, VkMemoryPr
   Check(vkAllocateMemory(device_, &info, nullptr, &memory), "vkAllocateMemory");
   memories_.push_back(memory);
   return memory;
+}
+
+MappedBuffer BenchDevice::Upload(const void* data, VkDeviceSize size, VkBufferUsageFlags usage) {
+  MappedBuffer buffer = CreateBuffer(size, usage);
+  std::memcpy(buffer.data, data, size_t(size));
+  return buffer;
 }
 
 MappedBuffer BenchDevice::CreateBuffer(VkDeviceSize size, VkBufferUsageFlags usage) {

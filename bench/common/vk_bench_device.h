@@ -65,6 +65,8 @@ class BenchDevice {
 
   // A buffer in host-visible coherent memory, mapped.
   MappedBuffer CreateBuffer(VkDeviceSize size, VkBufferUsageFlags usage);
+  // Such a buffer holding `size` bytes from `data` (vertices, uniforms).
+  MappedBuffer Upload(const void* data, VkDeviceSize size, VkBufferUsageFlags usage);
   // A 2D optimal-tiling image with one mip and layer, bound to memory.
   VkImage CreateImage(VkFormat format, VkExtent2D extent, VkImageUsageFlags usage);
 

@@ -3,7 +3,6 @@
 // of 20,000 points, 80,000 emitted vertices.
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "graphics_pipeline.h"
@@ -48,9 +47,7 @@ class GeometrySprites final : public GraphicsWorkload {
   explicit GeometrySprites(BenchDevice& device)
       : GraphicsWorkload(device, "geometry_sprites", true, {.min_coverage = 0.30, .max_coverage = 1.0}) {
     const std::vector<Sprite> sprites = SpriteCentres();
-    const size_t bytes = sprites.size() * sizeof(Sprite);
-    vertices_ = device.CreateBuffer(bytes, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
-    std::memcpy(vertices_.data, sprites.data(), bytes);
+    vertices_ = device.Upload(sprites.data(), sprites.size() * sizeof(Sprite), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
 
     layout_ = CreateSetLayout(device, {}).pipeline_layout;
     GraphicsPipelineDesc desc;

@@ -22,7 +22,7 @@ constexpr GraphicsWorkloadInfo kWorkloads[] = {
     // Warping feeds noise back into its own coordinates: a value a rounding
     // apart can land in the next lattice cell now and then.
     {"noise", "full-screen value-noise fbm, domain-warped", MakeNoise, {16, 1.0}},
-    {"branchy", "full-screen divergent branches + early-exit loop", MakeBranchy, {3, 0.5}},
+    {"branchy", "full-screen divergent branches, early exit", MakeBranchy, {3, 0.5}},
     {"texture_heavy", "full-screen 8 dependent texture samples", MakeTextureHeavy, {8, 1.0}},
     {"skinning", "skinning 4 of 32 bones, 100k vertices", MakeSkinning, {24, 1.0}},
     {"geometry_sprites", "20,000 geometry-shader sprites, depth test", MakeGeometrySprites, {24, 1.0}},

@@ -67,15 +67,12 @@ class Skinning final : public GraphicsWorkload {
   explicit Skinning(BenchDevice& device)
       : GraphicsWorkload(device, "skinning", true, {.min_coverage = 0.04, .max_coverage = 0.5}) {
     const std::vector<Vertex> vertices = CylinderVertices();
-    const size_t bytes = vertices.size() * sizeof(Vertex);
-    vertices_ = device.CreateBuffer(bytes, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
-    std::memcpy(vertices_.data, vertices.data(), bytes);
+    vertices_ = device.Upload(vertices.data(), vertices.size() * sizeof(Vertex), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
 
     Skeleton skeleton;
     skeleton.view_projection = PerspectiveVulkan(1.0f, 1.0f, 0.5f, 10.0f) * Translate(0, 0, -3.0f);
     for (uint32_t k = 0; k < kBones; ++k) skeleton.bones[k] = RotateX(0.02f * float(k)) * RotateY(0.06f * float(k));
-    skeleton_ = device.CreateBuffer(sizeof skeleton, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
-    std::memcpy(skeleton_.data, &skeleton, sizeof skeleton);
+    skeleton_ = device.Upload(&skeleton, sizeof skeleton, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
 
     const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT,
                                                nullptr};

@@ -59,9 +59,7 @@ class SmallTriangles final : public GraphicsWorkload {
   explicit SmallTriangles(BenchDevice& device)
       : GraphicsWorkload(device, "small_triangles", true, {.min_coverage = 0.30, .max_coverage = 1.0}) {
     const std::vector<Vertex> vertices = TriangleVertices();
-    const size_t bytes = vertices.size() * sizeof(Vertex);
-    vertices_ = device.CreateBuffer(bytes, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
-    std::memcpy(vertices_.data, vertices.data(), bytes);
+    vertices_ = device.Upload(vertices.data(), vertices.size() * sizeof(Vertex), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
 
     layout_ = CreateSetLayout(device, {}).pipeline_layout;
     GraphicsPipelineDesc desc;

@@ -3,7 +3,6 @@
 // by a sum of waves in the evaluation shader and lit per fragment, depth
 // test LESS: one draw of 576 patches.
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "graphics_pipeline.h"
@@ -41,9 +40,7 @@ class TessellatedTerrain final : public GraphicsWorkload {
       : GraphicsWorkload(device, "tessellated_terrain", true, {.min_coverage = 0.30, .max_coverage = 1.0}) {
     const std::vector<Corner> corners = PatchCorners();
     count_ = uint32_t(corners.size());
-    const size_t bytes = corners.size() * sizeof(Corner);
-    vertices_ = device.CreateBuffer(bytes, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
-    std::memcpy(vertices_.data, corners.data(), bytes);
+    vertices_ = device.Upload(corners.data(), corners.size() * sizeof(Corner), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
 
     layout_ = CreateSetLayout(device, {}).pipeline_layout;
     GraphicsPipelineDesc desc;

@@ -5,7 +5,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 #include "graphics_pipeline.h"
 #include "graphics_workloads.h"
@@ -78,14 +77,12 @@ class TexturedCube final : public GraphicsWorkload {
     const VkDevice d = device.device();
 
     const std::array<Vertex, 36> vertices = CubeVertices();
-    vertices_ = device.CreateBuffer(sizeof vertices, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
-    std::memcpy(vertices_.data, vertices.data(), sizeof vertices);
+    vertices_ = device.Upload(vertices.data(), sizeof vertices, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
 
     SceneUniforms uniforms;
     uniforms.model = RotateX(0.5f) * RotateY(0.7f);
     uniforms.mvp = PerspectiveVulkan(1.0f, 1.0f, 0.5f, 10.0f) * Translate(0, 0, -4.0f) * uniforms.model;
-    uniforms_ = device.CreateBuffer(sizeof uniforms, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
-    std::memcpy(uniforms_.data, &uniforms, sizeof uniforms);
+    uniforms_ = device.Upload(&uniforms, sizeof uniforms, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
 
     const SampledTexture texture = CreateSampledTexture(device, kTextureSize, TextureTexel);
 

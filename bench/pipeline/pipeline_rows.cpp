@@ -92,10 +92,14 @@ class PipelinePair {
   GraphicsPipelineDesc cube_, alu_;
 };
 
-double Seconds(const std::function<void()>& work) {
-  const auto start = std::chrono::steady_clock::now();
-  work();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+// The best timing (measure.h's rule) of `reps` steps in a row.
+Timing TimeSteps(bool quick, const std::function<void()>& step) {
+  const TimedRun run = [&](uint32_t reps) {
+    const auto start = std::chrono::steady_clock::now();
+    for (uint32_t i = 0; i < reps; ++i) step();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  return MeasureBest(run, TimingPlan{.quick = quick});
 }
 
 // One frame of the ALU pipeline into `target`, submitted and waited for.
@@ -110,80 +114,57 @@ void DrawFrame(BenchDevice& device, const RenderTarget& target, VkPipeline pipel
   device.Free(cb);
 }
 
-// The frame a pipeline draws, as its fingerprint.
-std::string FrameOf(BenchDevice& device, const RenderTarget& target, VkPipeline pipeline) {
-  DrawFrame(device, target, pipeline);
-  const std::vector<uint8_t> rgba = target.ReadBack(device);
+// The target's frame, which a full-screen draw covers whole.
+std::vector<uint8_t> CoveredFrame(BenchDevice& device, const RenderTarget& target) {
+  std::vector<uint8_t> rgba = target.ReadBack(device);
   if (MeasureFrame(rgba).coverage != 1.0) throw BenchFailure("the frame does not cover the target");
-  return FrameFingerprint(rgba);
+  return rgba;
+}
+
+// The frame a new ALU pipeline (from `cache`, or compiled) draws, as its fingerprint.
+std::string FrameOfNewPipeline(BenchDevice& device, PipelinePair& pair, const Salt& salt, VkPipelineCache cache) {
+  RenderTarget target(device, false);
+  const VkPipeline pipeline = pair.MakeAlu(salt, cache);
+  DrawFrame(device, target, pipeline);
+  vkDestroyPipeline(device.device(), pipeline, nullptr);
+  return FrameFingerprint(CoveredFrame(device, target));
 }
 
 // The pipelines a warm row makes draw what a freshly compiled one draws.
 void CheckSameFrame(BenchDevice& device, PipelinePair& pair, const Salt& salt, VkPipelineCache cache,
                     const std::string& fresh) {
-  RenderTarget target(device, false);
-  const VkPipeline pipeline = pair.MakeAlu(salt, cache);
-  const std::string frame = FrameOf(device, target, pipeline);
-  vkDestroyPipeline(device.device(), pipeline, nullptr);
-  if (frame != fresh) throw BenchFailure("a pipeline from the cache draws another frame than a fresh one");
+  if (FrameOfNewPipeline(device, pair, salt, cache) != fresh)
+    throw BenchFailure("a pipeline from the cache draws another frame than a fresh one");
 }
 
-Timing Measure(const TimedRun& run, bool quick) { return MeasureBest(run, TimingPlan{.quick = quick}); }
-
-Timing RunRow(const PipelineRow& row, bool quick, std::string* device_name) {
+Timing RunRow(const PipelineRow& row, bool quick) {
   const DeviceFeatureRequest features{.dynamic_rendering = true};
   auto device = std::make_unique<BenchDevice>(kAppName, features);
-  *device_name = device->DeviceName();
-  Emit(DeviceLine(*device_name));
+  Emit(DeviceLine(device->DeviceName()));
   auto pair = std::make_unique<PipelinePair>(*device);
   uint32_t next_salt = 1;
   const std::string row_name(row.name);
-  if (row_name == "cold")
-    return Measure(
-        [&](uint32_t reps) {
-          return Seconds([&] {
-            for (uint32_t i = 0; i < reps; ++i) pair->MakeBoth(Salt(next_salt++));
-          });
-        },
-        quick);
+  if (row_name == "cold") return TimeSteps(quick, [&] { pair->MakeBoth(Salt(next_salt++)); });
   if (row_name == "first_frame") {
     RenderTarget target(*device, false);
-    const Timing timing = Measure(
-        [&](uint32_t reps) {
-          return Seconds([&] {
-            for (uint32_t i = 0; i < reps; ++i) {
-              const VkPipeline pipeline = pair->MakeAlu(Salt(next_salt++));
-              DrawFrame(*device, target, pipeline);
-              vkDestroyPipeline(device->device(), pipeline, nullptr);
-            }
-          });
-        },
-        quick);
-    if (MeasureFrame(target.ReadBack(*device)).coverage != 1.0) throw BenchFailure("the frame does not cover the target");
+    const Timing timing = TimeSteps(quick, [&] {
+      const VkPipeline pipeline = pair->MakeAlu(Salt(next_salt++));
+      DrawFrame(*device, target, pipeline);
+      vkDestroyPipeline(device->device(), pipeline, nullptr);
+    });
+    CoveredFrame(*device, target);
     return timing;
   }
   // The warm rows: the same two pipelines again and again, first made fresh.
   const Salt salt(0xC0FFEE);
-  std::string fresh;
-  {
-    RenderTarget target(*device, false);
-    const VkPipeline pipeline = pair->MakeAlu(salt);
-    fresh = FrameOf(*device, target, pipeline);
-    vkDestroyPipeline(device->device(), pipeline, nullptr);
-  }
+  const std::string fresh = FrameOfNewPipeline(*device, *pair, salt, VK_NULL_HANDLE);
   if (row_name == "warm_app_cache") {
     VkPipelineCacheCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
     VkPipelineCache cache = VK_NULL_HANDLE;
     Check(vkCreatePipelineCache(device->device(), &info, nullptr, &cache), "vkCreatePipelineCache");
     device->Defer([cache](VkDevice d) { vkDestroyPipelineCache(d, cache, nullptr); });
     pair->MakeBoth(salt, cache);
-    const Timing timing = Measure(
-        [&](uint32_t reps) {
-          return Seconds([&] {
-            for (uint32_t i = 0; i < reps; ++i) pair->MakeBoth(salt, cache);
-          });
-        },
-        quick);
+    const Timing timing = TimeSteps(quick, [&] { pair->MakeBoth(salt, cache); });
     CheckSameFrame(*device, *pair, salt, cache, fresh);
     return timing;
   }
@@ -194,13 +175,7 @@ Timing RunRow(const PipelineRow& row, bool quick, std::string* device_name) {
   device.reset();
   device = std::make_unique<BenchDevice>(kAppName, features);
   pair = std::make_unique<PipelinePair>(*device);
-  const Timing timing = Measure(
-      [&](uint32_t reps) {
-        return Seconds([&] {
-          for (uint32_t i = 0; i < reps; ++i) pair->MakeBoth(salt);
-        });
-      },
-      quick);
+  const Timing timing = TimeSteps(quick, [&] { pair->MakeBoth(salt); });
   CheckSameFrame(*device, *pair, salt, VK_NULL_HANDLE, fresh);
   return timing;
 }
@@ -224,8 +199,7 @@ int RunPipelineRow(const PipelineRow& row, bool quick) {
   const char* directory = mkdtemp(pattern);
   if (directory != nullptr) setenv("XDG_CACHE_HOME", directory, 1);
   try {
-    std::string device_name;
-    const Timing timing = RunRow(row, quick, &device_name);
+    const Timing timing = RunRow(row, quick);
     Emit(OkLine(RatePerSecond(row.pipelines_per_rep, timing), timing));
   } catch (const std::exception& e) {
     Emit(NaLine(e.what()));

@@ -84,6 +84,9 @@ class TapeExecutor {
     for (const RecordHeader* h = tape.First(); h != nullptr && !device_->lost; h = h->next) VisitRecord(h, visit);
   }
 
+  // The Intel GPU's blitter for large fills and copies, when the device has one.
+  intel_rcs::IntelTransfers* Gpu() const { return device_->intel_transfers.get(); }
+
   // Execution is in order on one thread, so barriers only need to exist.
   void operator()(const CmdPipelineBarrierRecord&) {}
   void operator()(const CmdPipelineBarrier2Record&) {}
@@ -100,20 +103,21 @@ class TapeExecutor {
   }
 
   void operator()(const CmdFillBufferRecord& r) {
-    raster::FillBuffer(FromHandle<Buffer>(r.dstBuffer), r.dstOffset, r.size, r.data);
+    raster::FillBuffer(FromHandle<Buffer>(r.dstBuffer), r.dstOffset, r.size, r.data, Gpu());
   }
   void operator()(const CmdUpdateBufferRecord& r) {
     std::memcpy(FromHandle<Buffer>(r.dstBuffer)->Data() + r.dstOffset, r.pData, r.dataSize);
   }
   void operator()(const CmdCopyBufferRecord& r) {
-    raster::CopyBuffer(FromHandle<Buffer>(r.srcBuffer), FromHandle<Buffer>(r.dstBuffer), r.pRegions, r.regionCount);
+    raster::CopyBuffer(FromHandle<Buffer>(r.srcBuffer), FromHandle<Buffer>(r.dstBuffer), r.pRegions, r.regionCount,
+                       Gpu());
   }
   void operator()(const CmdCopyBuffer2Record& r) {
     const VkCopyBufferInfo2& info = *r.pCopyBufferInfo;
     for (uint32_t i = 0; i < info.regionCount; ++i) {
       const VkBufferCopy2& region = info.pRegions[i];
       VkBufferCopy plain{region.srcOffset, region.dstOffset, region.size};
-      raster::CopyBuffer(FromHandle<Buffer>(info.srcBuffer), FromHandle<Buffer>(info.dstBuffer), &plain, 1);
+      raster::CopyBuffer(FromHandle<Buffer>(info.srcBuffer), FromHandle<Buffer>(info.dstBuffer), &plain, 1, Gpu());
     }
   }
 
@@ -122,13 +126,15 @@ class TapeExecutor {
       const VkImageCopy& c = r.pRegions[i];
       raster::CopyImage(*FromHandle<Image>(r.srcImage), *FromHandle<Image>(r.dstImage),
                         {VK_STRUCTURE_TYPE_IMAGE_COPY_2, nullptr, c.srcSubresource, c.srcOffset, c.dstSubresource,
-                         c.dstOffset, c.extent});
+                         c.dstOffset, c.extent},
+                        Gpu());
     }
   }
   void operator()(const CmdCopyImage2Record& r) {
     const VkCopyImageInfo2& info = *r.pCopyImageInfo;
     for (uint32_t i = 0; i < info.regionCount; ++i)
-      raster::CopyImage(*FromHandle<Image>(info.srcImage), *FromHandle<Image>(info.dstImage), info.pRegions[i]);
+      raster::CopyImage(*FromHandle<Image>(info.srcImage), *FromHandle<Image>(info.dstImage), info.pRegions[i],
+                        Gpu());
   }
   void operator()(const CmdCopyBufferToImageRecord& r) {
     for (uint32_t i = 0; i < r.regionCount; ++i)
@@ -155,7 +161,7 @@ class TapeExecutor {
 
   void operator()(const CmdClearColorImageRecord& r) {
     for (uint32_t i = 0; i < r.rangeCount; ++i)
-      raster::ClearColorImage(*FromHandle<Image>(r.image), *r.pColor, r.pRanges[i]);
+      raster::ClearColorImage(*FromHandle<Image>(r.image), *r.pColor, r.pRanges[i], Gpu());
   }
   void operator()(const CmdClearDepthStencilImageRecord& r) {
     for (uint32_t i = 0; i < r.rangeCount; ++i)

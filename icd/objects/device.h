@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "backends/intel_rcs/transfers.h"
 #include "cmdtape/queue_worker.h"
 #include "dispatch/extensions.h"
 #include "objects/device_capabilities.h"
@@ -50,6 +51,8 @@ struct Device : DispatchableObject {
   int64_t shader_watchdog_ns = spirv_exec::WatchdogLimitFromEnvironment();
   // Compiled stages kept across processes (DUET_CACHE, read at creation); null when off.
   std::unique_ptr<pipeline_cache::DiskCache> disk_cache = pipeline_cache::DiskCache::FromEnvironment();
+  // Fills and copies on an Intel GPU (DUET_INTEL, read at creation); null when there is none.
+  std::unique_ptr<intel_rcs::IntelTransfers> intel_transfers = intel_rcs::OpenIntelTransfers();
 
   // Counts the replayed commands that may have written image memory other
   // than as attachments of the render pass instance they are in: copies,

@@ -284,6 +284,7 @@ VKAPI_ATTR void VKAPI_CALL FreeMemory(VkDevice _device, VkDeviceMemory _memory, 
   Device* device = FromHandle<Device>(_device);
   DeviceMemory* memory = FromHandle<DeviceMemory>(_memory);
   if (memory == nullptr) return;
+  if (device->intel_transfers != nullptr) device->intel_transfers->Forget(memory->data);
   UnregisterAllocation(*memory);
   ReleaseMemory(*memory);
   device->memory_allocated_bytes -= memory->size;

@@ -6,6 +6,7 @@
 
 #include "objects/image.h"
 #include "raster/fill_pattern.h"
+#include "raster/gpu_place.h"
 #include "raster/image_access.h"
 #include "texel/texel_codec.h"
 #include "util/log.h"
@@ -33,14 +34,19 @@ std::vector<std::byte> PixelPattern(const ClearTexel& texel, uint32_t samples) {
 // Fills every texel (and sample) of the range's subresources of one aspect
 // with `texel`: rows are tightly packed, so a layer is one contiguous span.
 void FillRange(Image& image, VkImageAspectFlags aspect, const VkImageSubresourceRange& range,
-               const ClearTexel& texel) {
+               const ClearTexel& texel, intel_rcs::IntelTransfers* gpu = nullptr) {
   const std::vector<std::byte> pattern = PixelPattern(texel, image.layout.samples);
   const uint32_t levels = LevelCount(image, range);
   const uint32_t layers = LayerCount(image, range);
   for (uint32_t m = range.baseMipLevel; m < range.baseMipLevel + levels; ++m) {
     for (uint32_t l = range.baseArrayLayer; l < range.baseArrayLayer + layers; ++l) {
       SubresourceAccess access = AccessSubresource(image, aspect, m, l);
-      FillPattern(access.base, access.slice_pitch * access.extent.depth, pattern.data(), pattern.size());
+      const VkDeviceSize bytes = access.slice_pitch * access.extent.depth;
+      if (gpu != nullptr) {
+        std::optional<intel_rcs::HostPlace> place = GpuPlace(image.memory, access.base);
+        if (place && gpu->Fill(*place, bytes, pattern)) continue;
+      }
+      FillPattern(access.base, bytes, pattern.data(), pattern.size());
     }
   }
 }
@@ -93,13 +99,14 @@ void FillRect(const SubresourceAccess& layer, const VkRect2D& rect, const ClearT
   for (int64_t y = y0 + 1; y < y1; ++y) std::memcpy(layer.Block(uint32_t(x0), uint32_t(y), 0), first, row_bytes);
 }
 
-void ClearColorImage(Image& image, const VkClearColorValue& color, const VkImageSubresourceRange& range) {
+void ClearColorImage(Image& image, const VkClearColorValue& color, const VkImageSubresourceRange& range,
+                     intel_rcs::IntelTransfers* gpu) {
   const ClearTexel texel = ColorClearTexel(image.format, color);
   if (texel.size == 0) {
     DUET_ERROR("vkCmdClearColorImage: format %d cannot be cleared", image.format);
     return;
   }
-  FillRange(image, VK_IMAGE_ASPECT_COLOR_BIT, range, texel);
+  FillRange(image, VK_IMAGE_ASPECT_COLOR_BIT, range, texel, gpu);
 }
 
 void ClearDepthStencilImage(Image& image, const VkClearDepthStencilValue& value, const VkImageSubresourceRange& range) {

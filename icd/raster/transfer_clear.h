@@ -14,10 +14,15 @@
 namespace duet {
 
 struct Image;
+namespace intel_rcs {
+class IntelTransfers;
+}
 
 namespace raster {
 
-void ClearColorImage(Image& image, const VkClearColorValue& color, const VkImageSubresourceRange& range);
+// `gpu`: the Intel GPU's blitter fills the subresources it can (null: none).
+void ClearColorImage(Image& image, const VkClearColorValue& color, const VkImageSubresourceRange& range,
+                     intel_rcs::IntelTransfers* gpu = nullptr);
 void ClearDepthStencilImage(Image& image, const VkClearDepthStencilValue& value, const VkImageSubresourceRange& range);
 
 // One clear value as the bytes of one texel of an aspect plane.

@@ -5,6 +5,7 @@
 
 #include "objects/buffer.h"
 #include "objects/image.h"
+#include "raster/gpu_place.h"
 #include "raster/image_access.h"
 
 namespace duet::raster {
@@ -32,7 +33,7 @@ std::byte* SliceBase(const Image& image, VkImageAspectFlags aspect, const VkImag
 
 }  // namespace
 
-void CopyImage(const Image& src, Image& dst, const VkImageCopy2& region) {
+void CopyImage(const Image& src, Image& dst, const VkImageCopy2& region, intel_rcs::IntelTransfers* gpu) {
   const uint32_t slices = SliceCount(src, dst, region.srcSubresource, region.extent);
   ForEachAspect(region.srcSubresource.aspectMask, [&](VkImageAspectFlags aspect) {
     // Multi-planar formats are not supported, so the destination aspect is the source's.
@@ -44,6 +45,13 @@ void CopyImage(const Image& src, Image& dst, const VkImageCopy2& region) {
       const uint32_t blocks_x = DivideRoundingUp(region.extent.width, from.block_width);
       const uint32_t rows = DivideRoundingUp(region.extent.height, from.block_height);
       const size_t row_bytes = size_t{blocks_x} * from.block_size;
+      if (gpu != nullptr && to.row_pitch <= UINT32_MAX && from.row_pitch <= UINT32_MAX && row_bytes <= UINT32_MAX) {
+        std::optional<intel_rcs::HostPlace> d = GpuPlace(dst.memory, dst_row), s = GpuPlace(src.memory, src_row);
+        if (d && s &&
+            gpu->CopyRect(*d, static_cast<uint32_t>(to.row_pitch), *s, static_cast<uint32_t>(from.row_pitch),
+                          static_cast<uint32_t>(row_bytes), rows))
+          continue;
+      }
       for (uint32_t y = 0; y < rows; ++y)
         std::memmove(dst_row + y * to.row_pitch, src_row + y * from.row_pitch, row_bytes);
     }

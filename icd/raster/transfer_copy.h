@@ -9,10 +9,14 @@ namespace duet {
 
 struct Buffer;
 struct Image;
+namespace intel_rcs {
+class IntelTransfers;
+}
 
 namespace raster {
 
-void CopyImage(const Image& src, Image& dst, const VkImageCopy2& region);
+// `gpu`: the Intel GPU's blitter takes the slices it can (null: none).
+void CopyImage(const Image& src, Image& dst, const VkImageCopy2& region, intel_rcs::IntelTransfers* gpu = nullptr);
 void CopyBufferToImage(const Buffer& src, Image& dst, const VkBufferImageCopy2& region);
 void CopyImageToBuffer(const Image& src, Buffer& dst, const VkBufferImageCopy2& region);
 

@@ -133,13 +133,14 @@ DamageResult DiffAndUpdate(const std::byte* frame, size_t frame_stride, std::byt
 }
 
 DamageResult CopyDeclared(std::span<const Rect> declared, const std::byte* frame, size_t frame_stride,
-                          std::byte* previous, size_t previous_stride, uint32_t width, uint32_t height) {
+                          std::byte* previous, size_t previous_stride, uint32_t width, uint32_t height,
+                          const RectCopier& copier) {
   DamageResult result;
   std::vector<bool> band_touched((height + kBandRows - 1) / kBandRows, false);
   for (const Rect& d : declared) {
     const Rect r = framebuffer::ClipRect(d, {width, height});
     if (r.Area() == 0) continue;
-    CopyRectBytes(r, frame, frame_stride, previous, previous_stride);
+    if (!copier || !copier(r)) CopyRectBytes(r, frame, frame_stride, previous, previous_stride);
     result.rects.push_back(r);
     // Rectangles the application declared may overlap: pixels then counts
     // the shared ones twice, which only overstates the transfer.
@@ -151,10 +152,10 @@ DamageResult CopyDeclared(std::span<const Rect> declared, const std::byte* frame
 }
 
 DamageResult CopyAll(const std::byte* frame, size_t frame_stride, std::byte* previous, size_t previous_stride,
-                     uint32_t width, uint32_t height) {
+                     uint32_t width, uint32_t height, const RectCopier& copier) {
   DamageResult result;
   const Rect all{0, 0, width, height};
-  CopyRectBytes(all, frame, frame_stride, previous, previous_stride);
+  if (!copier || !copier(all)) CopyRectBytes(all, frame, frame_stride, previous, previous_stride);
   result.rects.push_back(all);
   result.pixels = all.Area();
   result.bands = (height + kBandRows - 1) / kBandRows;

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -35,14 +36,19 @@ struct DamageResult {
 DamageResult DiffAndUpdate(const std::byte* frame, size_t frame_stride, std::byte* previous, size_t previous_stride,
                            uint32_t width, uint32_t height);
 
+// Copies one rectangle from `frame` to `previous` elsewhere (the Intel
+// GPU's blitter); false leaves it to the CPU.
+using RectCopier = std::function<bool(const Rect&)>;
+
 // The damage an application declared (VK_KHR_incremental_present): the
 // rectangles clipped to the frame and copied into `previous` without
 // comparing anything.
 DamageResult CopyDeclared(std::span<const Rect> declared, const std::byte* frame, size_t frame_stride,
-                          std::byte* previous, size_t previous_stride, uint32_t width, uint32_t height);
+                          std::byte* previous, size_t previous_stride, uint32_t width, uint32_t height,
+                          const RectCopier& copier = {});
 
 // The whole frame copied: the first present of a swapchain.
 DamageResult CopyAll(const std::byte* frame, size_t frame_stride, std::byte* previous, size_t previous_stride,
-                     uint32_t width, uint32_t height);
+                     uint32_t width, uint32_t height, const RectCopier& copier = {});
 
 }  // namespace duet::wsi

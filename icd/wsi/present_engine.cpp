@@ -1,5 +1,7 @@
 #include "wsi/present_engine.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 
 #include "objects/sync.h"
@@ -13,14 +15,22 @@ using Clock = std::chrono::steady_clock;
 
 PresentEngine::PresentEngine(const EngineConfig& config, std::vector<EngineImage> images,
                              std::unique_ptr<framebuffer::Output> output)
-    : config_(config), output_(std::move(output)),
-      shown_(size_t{config.extent.width} * config.extent.height * 4) {
+    : config_(config), output_(std::move(output)) {
+  const size_t page = 4096;
+  shown_length_ = std::max(page, (size_t{config.extent.width} * config.extent.height * 4 + page - 1) / page * page);
+  void* pages = mmap(nullptr, shown_length_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (pages == MAP_FAILED) throw std::bad_alloc();
+  shown_ = static_cast<std::byte*>(pages);
   slots_.resize(images.size());
   for (size_t i = 0; i < images.size(); ++i) slots_[i].image = images[i];
   thread_ = std::thread([this] { Run(); });
 }
 
-PresentEngine::~PresentEngine() { Stop(); }
+PresentEngine::~PresentEngine() {
+  Stop();
+  if (config_.gpu != nullptr) config_.gpu->Forget(shown_);
+  munmap(shown_, shown_length_);
+}
 
 bool PresentEngine::lost() const {
   std::lock_guard lock(mutex_);
@@ -209,14 +219,26 @@ void PresentEngine::Show(uint32_t index, std::vector<framebuffer::Rect> declared
   const EngineImage& image = slots_[index].image;  // slots_ never resizes
   const uint32_t width = config_.extent.width, height = config_.extent.height;
   const size_t shown_stride = size_t{width} * 4;
+  // Copies (not the diff, which reads both frames anyway) may go to the GPU.
+  RectCopier copier;
+  if (config_.gpu != nullptr && image.gpu_place) {
+    copier = [&](const Rect& r) {
+      intel_rcs::HostPlace from = *image.gpu_place;
+      from.offset += r.y * image.row_pitch + size_t{r.x} * 4;
+      const intel_rcs::HostPlace to{{shown_, shown_length_}, r.y * shown_stride + size_t{r.x} * 4};
+      return image.row_pitch <= UINT32_MAX &&
+             config_.gpu->CopyRect(to, static_cast<uint32_t>(shown_stride), from,
+                                   static_cast<uint32_t>(image.row_pitch), r.width * 4, r.height);
+    };
+  }
   DamageResult damage;
   if (!shown_valid_) {
-    damage = CopyAll(image.pixels, image.row_pitch, shown_.data(), shown_stride, width, height);
+    damage = CopyAll(image.pixels, image.row_pitch, shown_, shown_stride, width, height, copier);
     shown_valid_ = true;
   } else if (has_declared) {
-    damage = CopyDeclared(declared, image.pixels, image.row_pitch, shown_.data(), shown_stride, width, height);
+    damage = CopyDeclared(declared, image.pixels, image.row_pitch, shown_, shown_stride, width, height, copier);
   } else {
-    damage = DiffAndUpdate(image.pixels, image.row_pitch, shown_.data(), shown_stride, width, height);
+    damage = DiffAndUpdate(image.pixels, image.row_pitch, shown_, shown_stride, width, height);
   }
   Callbacks released;
   {
@@ -227,7 +249,7 @@ void PresentEngine::Show(uint32_t index, std::vector<framebuffer::Rect> declared
   for (const auto& callback : released) callback();
 
   CountPresent(damage.pixels, uint64_t{width} * height, damage.rects.size(), damage.bands);
-  const framebuffer::Frame frame{shown_.data(), width, height, shown_stride, config_.format};
+  const framebuffer::Frame frame{shown_, width, height, shown_stride, config_.format};
   const framebuffer::Status status = output_->Present(frame, damage.rects);
   if (status == framebuffer::Status::kLost || status == framebuffer::Status::kOutOfDate) {
     std::lock_guard lock(mutex_);

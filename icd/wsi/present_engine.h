@@ -35,16 +35,19 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
 #include "backends/framebuffer/framebuffer.h"
+#include "backends/intel_rcs/transfers.h"
 
 namespace duet::wsi {
 
 struct EngineImage {
   const std::byte* pixels;  // mip 0, layer 0 of the swapchain image
   size_t row_pitch;
+  std::optional<intel_rcs::HostPlace> gpu_place;  // of `pixels`, for the Intel GPU's blitter
 };
 
 struct EngineConfig {
@@ -52,6 +55,9 @@ struct EngineConfig {
   framebuffer::Extent extent;
   framebuffer::PixelFormat format = framebuffer::PixelFormat::kBgra8888;
   uint64_t refresh_interval_ns = 0;
+  // The device's Intel GPU blitter, which copies presented images into the
+  // frame last shown when it can (null: the CPU does).
+  intel_rcs::IntelTransfers* gpu = nullptr;
 };
 
 class PresentEngine {
@@ -119,8 +125,10 @@ class PresentEngine {
 
   const EngineConfig config_;  // config_.mode: the swapchain's first mode
   std::unique_ptr<framebuffer::Output> output_;
-  // The frame the backend shows now, kept up to date by Show().
-  std::vector<std::byte> shown_;
+  // The frame the backend shows now, kept up to date by Show(): whole
+  // pages of its own, so the Intel GPU's blitter can wrap them.
+  std::byte* shown_ = nullptr;
+  size_t shown_length_ = 0;
   bool shown_valid_ = false;
 
   mutable std::mutex mutex_;

@@ -8,6 +8,7 @@
 #include "dispatch/entrypoints.h"
 #include "objects/device.h"
 #include "objects/image.h"
+#include "raster/gpu_place.h"
 #include "util/host_alloc.h"
 #include "util/log.h"
 #include "util/vk_util.h"
@@ -113,7 +114,8 @@ VkResult CreateImages(Swapchain* swapchain, const VkSwapchainCreateInfoKHR& info
     if (VkResult r = api::BindImageMemory(device, image, memory, 0); r != VK_SUCCESS) return r;
     const Image* object = FromHandle<Image>(image);
     const VkSubresourceLayout layout = object->layout.Subresource(VK_IMAGE_ASPECT_COLOR_BIT, 0, 0);
-    engine_images->push_back({object->Data() + layout.offset, static_cast<size_t>(layout.rowPitch)});
+    const std::byte* pixels = object->Data() + layout.offset;
+    engine_images->push_back({pixels, static_cast<size_t>(layout.rowPitch), raster::GpuPlace(object->memory, pixels)});
   }
   return VK_SUCCESS;
 }
@@ -171,7 +173,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateSwapchainKHR(VkDevice _device, const VkSwap
       const wsi::EngineConfig config{pCreateInfo->presentMode,
                                      {pCreateInfo->imageExtent.width, pCreateInfo->imageExtent.height},
                                      wsi::PixelFormatOf(pCreateInfo->imageFormat),
-                                     surface->target->RefreshInterval()};
+                                     surface->target->RefreshInterval(),
+                                     swapchain->device->intel_transfers.get()};
       std::unique_ptr<framebuffer::Output> output = surface->target->CreateOutput(config.extent, config.format);
       if (output == nullptr)
         result = VK_ERROR_INITIALIZATION_FAILED;

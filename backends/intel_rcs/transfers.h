@@ -1,0 +1,96 @@
+// Fills and copies of the driver's memory on an Intel GPU: the driver's
+// allocations are wrapped as userptr objects once (page-aligned, as
+// vkAllocateMemory makes them), the planner turns a move into packets, and
+// each move runs as one batch the caller waits for, so it is ordered with
+// the CPU work before and after it like any other command of the tape.
+// Anything the GPU cannot do, or does not finish, is left to the caller's
+// CPU path (false); a failure also turns the GPU off for the rest of the
+// device's life, with one log line.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+
+#include "backends/intel_rcs/blit_plan.h"
+#include "backends/intel_rcs/channel.h"
+
+namespace duet::intel_rcs {
+
+// A page-aligned host allocation (base and length multiples of the page).
+struct HostMemory {
+  std::byte* base = nullptr;
+  size_t length = 0;
+};
+
+// A byte of such an allocation.
+struct HostPlace {
+  HostMemory memory;
+  uint64_t offset = 0;
+};
+
+class IntelTransfers {
+ public:
+  // `min_bytes`: moves smaller than this stay on the CPU, where they are
+  // cheaper than a submission.
+  IntelTransfers(std::unique_ptr<Channel> channel, uint64_t min_bytes);
+  ~IntelTransfers();
+
+  // Bring-up check before use: a cookie stored by MI_STORE_DWORD_IMM on
+  // both engines and read back, then a fill and a copy compared with what
+  // the CPU makes. False leaves the GPU off.
+  bool SelfTest();
+
+  // True when the GPU did the move; false: the caller must do it.
+  bool Fill(HostPlace dst, uint64_t bytes, std::span<const std::byte> pattern);
+  bool Copy(HostPlace dst, HostPlace src, uint64_t bytes);
+  bool CopyRect(HostPlace dst, uint32_t dst_pitch, HostPlace src, uint32_t src_pitch, uint32_t row_bytes,
+                uint32_t rows);
+
+  // The allocation at `base` is going away: drop its object.
+  void Forget(const std::byte* base);
+
+  bool enabled() const { return enabled_.load(std::memory_order_relaxed); }
+  uint64_t min_bytes() const { return min_bytes_; }
+  Channel& channel() { return *channel_; }
+
+ private:
+  static constexpr uint64_t kBatchBytes = 64 * 1024;
+  // Status page layout: the completion seqno of each engine, cookies, a
+  // scratch area for the self-test's fill and copy.
+  static constexpr uint64_t kBlitterSeqno = 0, kRenderSeqno = 64, kBlitterCookie = 128, kRenderCookie = 192,
+                            kScratch = 1024, kScratchBytes = 1024;
+
+  std::optional<BufferObject> Reach(const HostMemory& memory);
+  // Runs `packets` then a post-sync write of a new seqno on `engine`; true
+  // when the batch completed and the seqno landed.
+  bool Run(Engine engine, Dwords packets, std::span<const BufferObject> objects, uint64_t bytes);
+  void TurnOff(const std::string& why);
+  uint64_t Address(const BufferObject& object, const HostPlace& place) const {
+    return object.gpu_address + place.offset;
+  }
+
+  std::mutex mutex_;
+  std::unique_ptr<Channel> channel_;
+  uint64_t min_bytes_;
+  std::atomic<bool> enabled_{false};
+  std::optional<BufferObject> batch_, status_;
+  std::map<const std::byte*, BufferObject> wrapped_;  // by allocation base
+  uint32_t seqno_ = 0;
+};
+
+// The device's Intel transfers as DUET_INTEL asks:
+//   auto (default)  an i915 GPU the encoder knows, after its self-test;
+//                   moves of DUET_INTEL_MIN_KB (default 256) KiB and up
+//   force           the same for moves of every size
+//   simulate        the command-streamer simulator (DUET_INTEL_GEN=9|11|12,
+//                   default 12) for moves of every size: for tests
+//   off             none
+std::unique_ptr<IntelTransfers> OpenIntelTransfers();
+
+}  // namespace duet::intel_rcs

@@ -37,33 +37,34 @@ std::optional<BufferObject> SimulatedChannel::Create(uint64_t size) {
   return bo;
 }
 
-std::optional<BufferObject> SimulatedChannel::WrapHostPages(std::byte* pages, uint64_t size) {
+std::optional<BufferObject> SimulatedChannel::WrapHostPages(std::byte* pages, uint64_t size, uint64_t gpu_address) {
   if (reinterpret_cast<uintptr_t>(pages) % AddressSpace::kPage != 0 || size % AddressSpace::kPage != 0 || size == 0) {
-    last_error_ = "GEM_USERPTR: pages not page aligned";
+    last_error_ = "GEM_USERPTR: pages not page aligned (EINVAL)";
     return std::nullopt;
   }
-  std::optional<uint64_t> address = addresses_.Allocate(size);
-  if (!address) return std::nullopt;
   std::lock_guard lock(mutex_);
-  BufferObject bo{next_handle_++, *address, size, pages};
+  BufferObject bo{next_handle_++, gpu_address, size, pages};
   objects_[bo.handle] = {bo, nullptr};
   return bo;
 }
 
 void SimulatedChannel::Destroy(const BufferObject& object) {
   std::lock_guard lock(mutex_);
-  if (objects_.erase(object.handle) != 0) addresses_.Free(object.gpu_address);
+  auto it = objects_.find(object.handle);
+  if (it == objects_.end()) return;
+  if (it->second.storage) addresses_.Free(object.gpu_address);  // wrapped pages sit at the caller's addresses
+  objects_.erase(it);
 }
 
 std::optional<uint64_t> SimulatedChannel::Submit(const BufferObject& batch, uint32_t batch_bytes,
                                                  std::span<const BufferObject> objects, Engine engine) {
   std::lock_guard lock(mutex_);
-  if (lost_ || refuse_ > 0) {
+  if (lost_ || abandoned_ || refuse_ > 0) {
     if (refuse_ > 0) --refuse_;
-    last_error_ = lost_ ? "EXECBUFFER2: device lost (EIO)" : "EXECBUFFER2: refused (injected)";
+    last_error_ = lost_ || abandoned_ ? "EXECBUFFER2: no context (EIO)" : "EXECBUFFER2: refused (injected)";
     return std::nullopt;
   }
-  // As the kernel does: every object must exist and sit where it was pinned.
+  // As the kernel does: every object must exist, once, and sit where it was pinned.
   std::vector<SimulatedObject> memory;
   for (size_t i = 0; i <= objects.size(); ++i) {
     const BufferObject& o = i < objects.size() ? objects[i] : batch;
@@ -72,6 +73,11 @@ std::optional<uint64_t> SimulatedChannel::Submit(const BufferObject& batch, uint
       last_error_ = "EXECBUFFER2: unknown object or moved address (EINVAL)";
       return std::nullopt;
     }
+    for (size_t j = 0; j < i; ++j)
+      if (objects[j].handle == o.handle) {
+        last_error_ = "EXECBUFFER2: an object listed twice (EINVAL)";
+        return std::nullopt;
+      }
     memory.push_back({it->second.bo.gpu_address, it->second.bo.size, it->second.bo.cpu});
   }
   if (batch_bytes % 4 != 0 || batch_bytes > batch.size) {
@@ -103,6 +109,13 @@ WaitStatus SimulatedChannel::Wait(uint64_t fence, uint64_t) {
     return WaitStatus::kFailed;
   }
   return WaitStatus::kDone;
+}
+
+bool SimulatedChannel::Abandon(uint64_t fence) {
+  std::lock_guard lock(mutex_);
+  abandoned_ = true;  // as a destroyed context: a hung batch writes no more
+  fences_.erase(fence);
+  return true;
 }
 
 void SimulatedChannel::RefuseSubmits(uint32_t count) {

@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "backends/intel_rcs/address_space.h"
 #include "backends/intel_rcs/channel.h"
 #include "backends/intel_rcs/simulator.h"
 
@@ -24,11 +23,12 @@ class SimulatedChannel final : public Channel {
 
   const ChannelInfo& Info() const override { return info_; }
   std::optional<BufferObject> Create(uint64_t size) override;
-  std::optional<BufferObject> WrapHostPages(std::byte* pages, uint64_t size) override;
+  std::optional<BufferObject> WrapHostPages(std::byte* pages, uint64_t size, uint64_t gpu_address) override;
   void Destroy(const BufferObject& object) override;
   std::optional<uint64_t> Submit(const BufferObject& batch, uint32_t batch_bytes, std::span<const BufferObject> objects,
                                  Engine engine) override;
   WaitStatus Wait(uint64_t fence, uint64_t timeout_ns) override;
+  bool Abandon(uint64_t fence) override;
 
   // Fault injection.
   void RefuseSubmits(uint32_t count);  // the next `count` submissions fail
@@ -48,7 +48,6 @@ class SimulatedChannel final : public Channel {
 
   ChannelInfo info_;
   CommandStreamerSimulator simulator_;
-  AddressSpace addresses_;
   mutable std::mutex mutex_;
   uint32_t next_handle_ = 1;
   std::map<uint32_t, Object> objects_;
@@ -58,6 +57,7 @@ class SimulatedChannel final : public Channel {
   uint32_t refuse_ = 0;
   uint32_t hang_at_ = UINT32_MAX;
   bool lost_ = false;
+  bool abandoned_ = false;  // a batch was abandoned: no more submissions
 };
 
 }  // namespace duet::intel_rcs

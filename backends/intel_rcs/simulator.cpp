@@ -22,7 +22,7 @@ uint32_t FieldDword(BlitKind kind, const std::string& field) {
   if (field.find("Color Depth") != std::string::npos) return 1;
   if (field.find("Pitch") != std::string::npos) return src ? 7 : 1;
   if (field.find("Base Address") != std::string::npos) return src ? 8 : 4;
-  if (field.find("X2/Y2") != std::string::npos || field.find("Y2") != std::string::npos) return 3;
+  if (field.find("X2") != std::string::npos || field.find("Y2") != std::string::npos) return 3;
   if (kind != BlitKind::kColor && src) return 6;
   return 2;
 }
@@ -94,11 +94,24 @@ class Run {
     return p;
   }
 
-  // The host bytes of [address, address + size) when one object holds them all.
+  // The host bytes of [address, address + size) when objects hold them
+  // all: one, or several that continue each other both in GPU addresses
+  // and in host memory (the windows of one allocation).
   std::byte* Reach(uint64_t address, uint64_t size) const {
-    for (const SimulatedObject& o : objects_)
-      if (address >= o.address && address - o.address <= o.size && size <= o.size - (address - o.address))
-        return o.host + (address - o.address);
+    for (const SimulatedObject& o : objects_) {
+      if (address < o.address || address - o.address >= o.size) continue;
+      uint64_t end = o.address + o.size;
+      const std::byte* host_end = o.host + o.size;
+      while (end - address < size) {
+        const SimulatedObject* next = nullptr;
+        for (const SimulatedObject& n : objects_)
+          if (n.address == end && n.host == host_end) next = &n;
+        if (next == nullptr) return nullptr;
+        end += next->size;
+        host_end += next->size;
+      }
+      return o.host + (address - o.address);
+    }
     return nullptr;
   }
   std::byte* ReachField(uint32_t offset, const char* packet, const char* field, uint64_t address, uint64_t size) {
@@ -214,6 +227,11 @@ class Run {
       first = uint64_t{y1} * s->blit.pitch + uint64_t{x1} * bpp;
       end = uint64_t{y2 - 1} * s->blit.pitch + uint64_t{x2} * bpp;
     } else {
+      if (uint64_t{x2} * bpp > s->blit.pitch) {
+        const char* field = source ? "Source X1" : "Destination X2";
+        FieldFault(FieldDword(kind, field), BlitName(kind), field, "a tiled surface's rows end at its pitch");
+        return false;
+      }
       const uint32_t rows = ShapeOf(s->blit.tiling).rows;
       first = uint64_t{y1 / rows} * rows * s->blit.pitch;
       end = uint64_t{(y2 + rows - 1) / rows} * rows * s->blit.pitch;
@@ -353,14 +371,16 @@ class Run {
       }
       return false;
     }
-    auto span = [&](const Surface& s, uint32_t y) {
+    // Tiled: whole rows of tiles; linear: first to last byte.
+    auto span = [&](const Surface& s, uint32_t x, uint32_t y) {
+      if (s.blit.tiling == Tiling::kLinear)
+        return std::pair{At(s, size_t{x} * bpp, y), At(s, size_t{x} * bpp + size_t(row_bytes), y + h - 1)};
       const uint32_t rows = ShapeOf(s.blit.tiling).rows;
-      const std::byte* a = s.host + uint64_t{y / rows} * rows * s.blit.pitch;
-      const std::byte* b = s.host + uint64_t{(y + h + rows - 1) / rows} * rows * s.blit.pitch;
-      return std::pair{a, b};
+      return std::pair{s.host + uint64_t{y / rows} * rows * s.blit.pitch,
+                       s.host + uint64_t{(y + h + rows - 1) / rows} * rows * s.blit.pitch};
     };
-    const auto [d0, d1] = span(dst, rect.y1);
-    const auto [s0, s1] = span(src, from.y);
+    const auto [d0, d1] = span(dst, rect.x1, rect.y1);
+    const auto [s0, s1] = span(src, from.x, from.y);
     return d0 < s1 && s0 < d1;
   }
 

@@ -1,5 +1,6 @@
 #include "backends/intel_rcs/transfers.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -14,11 +15,10 @@
 namespace duet::intel_rcs {
 namespace {
 
-// A batch that has not finished after this long is taken for a hang; the
-// kernel then gets as long again to reset the engine before the CPU
-// redoes the work (a late GPU write must not land after the CPU's).
+// A batch that has not finished after this long is taken for a hang, and
+// abandoned (cancelled, waited for) before the CPU redoes the work: a late
+// GPU write must not land after the CPU's.
 constexpr uint64_t kHangTimeoutNs = 2'000'000'000;
-constexpr uint64_t kResetGraceNs = 10'000'000'000;
 // Copies up to this size, in whole dwords, are MI_COPY_MEM_MEM on the render
 // engine.
 constexpr uint64_t kMiCopyMaxBytes = 256;
@@ -47,7 +47,10 @@ IntelTransfers::IntelTransfers(std::unique_ptr<Channel> channel, uint64_t min_by
     : channel_(std::move(channel)), min_bytes_(min_bytes) {}
 
 IntelTransfers::~IntelTransfers() {
-  for (const auto& [base, object] : wrapped_) channel_->Destroy(object);
+  for (const auto& [base, wrapped] : wrapped_) {
+    for (const auto& [index, window] : wrapped.windows) channel_->Destroy(window);
+    if (!wrapped.refused) channel_->ReleaseAddresses(wrapped.gpu_base);
+  }
   if (batch_) channel_->Destroy(*batch_);
   if (status_) channel_->Destroy(*status_);
 }
@@ -56,23 +59,54 @@ void IntelTransfers::TurnOff(const std::string& why) {
   if (enabled_.exchange(false)) DUET_WARN("intel_rcs: %s; fills and copies run on the CPU from now on", why.c_str());
 }
 
-std::optional<BufferObject> IntelTransfers::Reach(const HostMemory& memory) {
-  auto it = wrapped_.find(memory.base);
-  if (it != wrapped_.end()) return it->second;
-  std::optional<BufferObject> object = channel_->WrapHostPages(memory.base, memory.length);
-  if (object) wrapped_.emplace(memory.base, *object);
-  return object;
+std::optional<uint64_t> IntelTransfers::Reach(const HostPlace& place, uint64_t bytes,
+                                              std::vector<BufferObject>* objects) {
+  const HostMemory& memory = place.memory;
+  if (bytes == 0 || place.offset > memory.length || bytes > memory.length - place.offset) return std::nullopt;
+  auto [it, fresh] = wrapped_.try_emplace(memory.base);
+  Wrapped& wrapped = it->second;
+  if (fresh) {
+    std::optional<uint64_t> base = channel_->ReserveAddresses(memory.length);
+    if (base)
+      wrapped.gpu_base = *base;
+    else
+      wrapped.refused = true;
+  }
+  if (wrapped.refused) return std::nullopt;
+  for (uint64_t w = place.offset / kWindowBytes; w * kWindowBytes < place.offset + bytes; ++w) {
+    auto window = wrapped.windows.find(w);
+    if (window == wrapped.windows.end()) {
+      const uint64_t start = w * kWindowBytes, size = std::min<uint64_t>(kWindowBytes, memory.length - start);
+      std::optional<BufferObject> object = channel_->WrapHostPages(memory.base + start, size, wrapped.gpu_base + start);
+      if (!object) {
+        DUET_INFO("intel_rcs: memory at %p stays the CPU's: %s", static_cast<void*>(memory.base),
+                  channel_->LastError().c_str());
+        for (const auto& [index, made] : wrapped.windows) channel_->Destroy(made);
+        wrapped.windows.clear();
+        channel_->ReleaseAddresses(wrapped.gpu_base);
+        wrapped.refused = true;
+        return std::nullopt;
+      }
+      window = wrapped.windows.emplace(w, *object).first;
+    }
+    const bool listed = std::any_of(objects->begin(), objects->end(),
+                                    [&](const BufferObject& o) { return o.handle == window->second.handle; });
+    if (!listed) objects->push_back(window->second);
+  }
+  return wrapped.gpu_base + place.offset;
 }
 
 void IntelTransfers::Forget(const std::byte* base) {
   std::lock_guard lock(mutex_);
   auto it = wrapped_.find(base);
   if (it == wrapped_.end()) return;
-  channel_->Destroy(it->second);
+  for (const auto& [index, window] : it->second.windows) channel_->Destroy(window);
+  if (!it->second.refused) channel_->ReleaseAddresses(it->second.gpu_base);
   wrapped_.erase(it);
 }
 
 bool IntelTransfers::Run(Engine engine, Dwords packets, std::span<const BufferObject> objects, uint64_t bytes) {
+  if (!enabled()) return false;  // turned off while this thread waited for the lock
   const uint32_t seqno = ++seqno_;
   const uint64_t seqno_offset = engine == Engine::kBlitter ? kBlitterSeqno : kRenderSeqno;
   BatchBuilder batch(channel_->Info().model.generation, engine, std::move(packets));
@@ -89,7 +123,9 @@ bool IntelTransfers::Run(Engine engine, Dwords packets, std::span<const BufferOb
   }
   WaitStatus status = channel_->Wait(*fence, kHangTimeoutNs);
   if (status == WaitStatus::kTimeout) {
-    channel_->Wait(*fence, kResetGraceNs);
+    // The CPU redoes the move next: the batch must not write after it.
+    if (!channel_->Abandon(*fence))
+      DUET_ERROR("intel_rcs: a hung batch could not be cancelled; it may still write the memory it was given");
     TurnOff("a batch did not finish in 2 s (a GPU hang)");
     return false;
   }
@@ -163,11 +199,11 @@ bool IntelTransfers::Fill(HostPlace dst, uint64_t bytes, std::span<const std::by
   uint32_t value = 0;
   std::memcpy(&value, pattern.data(), period);
   std::lock_guard lock(mutex_);
-  std::optional<BufferObject> object = Reach(dst.memory);
-  if (!object) return false;
+  std::vector<BufferObject> objects;
+  std::optional<uint64_t> address = Reach(dst, bytes, &objects);
+  if (!address) return false;
   Dwords packets;
-  if (!PlanFill(channel_->Info().model.generation, Address(*object, dst), bytes, period, value, &packets)) return false;
-  const BufferObject objects[] = {*object};
+  if (!PlanFill(channel_->Info().model.generation, *address, bytes, period, value, &packets)) return false;
   if (Run(Engine::kBlitter, std::move(packets), objects, bytes)) return true;
   CountFallback();
   return false;
@@ -177,20 +213,19 @@ bool IntelTransfers::Copy(HostPlace dst, HostPlace src, uint64_t bytes) {
   if (!enabled() || bytes < min_bytes_ || bytes == 0) return false;
   if (Meet(dst, src, bytes, bytes)) return false;
   std::lock_guard lock(mutex_);
-  std::optional<BufferObject> to = Reach(dst.memory), from = Reach(src.memory);
-  if (!to || !from) return false;
+  std::vector<BufferObject> objects;
+  std::optional<uint64_t> d = Reach(dst, bytes, &objects), s = Reach(src, bytes, &objects);
+  if (!d || !s) return false;
   const Generation gen = channel_->Info().model.generation;
-  const uint64_t d = Address(*to, dst), s = Address(*from, src);
   Dwords packets;
   Engine engine = Engine::kBlitter;
-  if (bytes <= kMiCopyMaxBytes && bytes % 4 == 0 && d % 4 == 0 && s % 4 == 0) {
+  if (bytes <= kMiCopyMaxBytes && bytes % 4 == 0 && *d % 4 == 0 && *s % 4 == 0) {
     engine = Engine::kRender;
-    for (uint64_t i = 0; i < bytes; i += 4) EncodeMiCopyMemMem(packets, gen, d + i, s + i);
-  } else if (!PlanCopy(gen, d, s, bytes, &packets)) {
+    for (uint64_t i = 0; i < bytes; i += 4) EncodeMiCopyMemMem(packets, gen, *d + i, *s + i);
+  } else if (!PlanCopy(gen, *d, *s, bytes, &packets)) {
     return false;
   }
-  const BufferObject objects[] = {*to, *from};
-  if (Run(engine, std::move(packets), std::span(objects, to->handle == from->handle ? 1 : 2), bytes)) return true;
+  if (Run(engine, std::move(packets), objects, bytes)) return true;
   CountFallback();
   return false;
 }
@@ -199,22 +234,23 @@ bool IntelTransfers::CopyRect(HostPlace dst, uint32_t dst_pitch, HostPlace src, 
                               uint32_t rows) {
   const uint64_t bytes = uint64_t{row_bytes} * rows;
   if (!enabled() || bytes < min_bytes_ || bytes == 0) return false;
-  if (Meet(dst, src, uint64_t{dst_pitch} * (rows - 1) + row_bytes, uint64_t{src_pitch} * (rows - 1) + row_bytes))
-    return false;
+  const uint64_t dst_span = uint64_t{dst_pitch} * (rows - 1) + row_bytes;
+  const uint64_t src_span = uint64_t{src_pitch} * (rows - 1) + row_bytes;
+  if (Meet(dst, src, dst_span, src_span)) return false;
   std::lock_guard lock(mutex_);
-  std::optional<BufferObject> to = Reach(dst.memory), from = Reach(src.memory);
-  if (!to || !from) return false;
+  std::vector<BufferObject> objects;
+  std::optional<uint64_t> d = Reach(dst, dst_span, &objects), s = Reach(src, src_span, &objects);
+  if (!d || !s) return false;
   Dwords packets;
-  const RectCopy copy{Address(*to, dst), Address(*from, src), dst_pitch, src_pitch, row_bytes, rows};
+  const RectCopy copy{*d, *s, dst_pitch, src_pitch, row_bytes, rows};
   if (!PlanCopyRect(channel_->Info().model.generation, copy, &packets)) return false;
-  const BufferObject objects[] = {*to, *from};
-  if (Run(Engine::kBlitter, std::move(packets), std::span(objects, to->handle == from->handle ? 1 : 2), bytes))
-    return true;
+  if (Run(Engine::kBlitter, std::move(packets), objects, bytes)) return true;
   CountFallback();
   return false;
 }
 
 std::unique_ptr<IntelTransfers> OpenIntelTransfers() {
+  static std::atomic<bool> no_gpu{false};
   const char* env = std::getenv("DUET_INTEL");
   const std::string mode = env != nullptr ? env : "auto";
   if (mode == "off") return nullptr;
@@ -230,13 +266,13 @@ std::unique_ptr<IntelTransfers> OpenIntelTransfers() {
     if (mode != "auto" && mode != "force") {
       DUET_WARN("DUET_INTEL=%s is not auto, force, simulate or off: taken as auto", mode.c_str());
     }
-    // Without a GPU the answer does not change within a process: probe once.
-    static std::atomic<bool> none_found{false};
-    if (none_found) return nullptr;
+    // Without a GPU, or with one that failed its self-test, the answer does
+    // not change within a process: probe once.
+    if (no_gpu) return nullptr;
     std::string why_not;
     channel = OpenI915Channel(&why_not);
     if (!channel) {
-      none_found = true;
+      no_gpu = true;
       if (mode == "force")
         DUET_WARN("intel_rcs: no GPU for fills and copies (%s)", why_not.c_str());
       else
@@ -249,8 +285,9 @@ std::unique_ptr<IntelTransfers> OpenIntelTransfers() {
     }
   }
   auto transfers = std::make_unique<IntelTransfers>(std::move(channel), min_bytes);
-  if (!transfers->SelfTest()) return nullptr;
-  return transfers;
+  if (transfers->SelfTest()) return transfers;
+  if (mode != "simulate") no_gpu = true;
+  return nullptr;
 }
 
 }  // namespace duet::intel_rcs

@@ -1,6 +1,9 @@
 // Fills and copies of the driver's memory on an Intel GPU: the driver's
-// allocations are wrapped as userptr objects once (page-aligned, as
-// vkAllocateMemory makes them), the planner turns a move into packets, and
+// allocations (page-aligned, as vkAllocateMemory makes them) are wrapped
+// as userptr objects window by window where moves touch them (the kernel
+// pins a userptr object's pages: a mostly untouched 4 GiB allocation must
+// not be pinned whole for a 1 MiB fill), at consecutive GPU addresses so a
+// move may span windows; the planner turns a move into packets, and
 // each move runs as one batch the caller waits for, so it is ordered with
 // the CPU work before and after it like any other command of the tape.
 // Anything the GPU cannot do, or does not finish, is left to the caller's
@@ -16,6 +19,7 @@
 #include <mutex>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "backends/intel_rcs/blit_plan.h"
 #include "backends/intel_rcs/channel.h"
@@ -66,21 +70,30 @@ class IntelTransfers {
   static constexpr uint64_t kBlitterSeqno = 0, kRenderSeqno = 64, kBlitterCookie = 128, kRenderCookie = 192,
                             kScratch = 1024, kScratchBytes = 1024;
 
-  std::optional<BufferObject> Reach(const HostMemory& memory);
+  // What the GPU sees of an allocation: addresses for all of it, objects
+  // for the windows moves touched.
+  struct Wrapped {
+    uint64_t gpu_base = 0;
+    std::map<uint64_t, BufferObject> windows;  // by window index
+    bool refused = false;                      // userptr refused: the CPU's
+  };
+  static constexpr uint64_t kWindowBytes = uint64_t{8} << 20;
+
+  // The GPU address of `place` with the objects of the windows
+  // [place, place + bytes) spans added to `objects` (each once); nothing
+  // when the memory cannot be wrapped.
+  std::optional<uint64_t> Reach(const HostPlace& place, uint64_t bytes, std::vector<BufferObject>* objects);
   // Runs `packets` then a post-sync write of a new seqno on `engine`; true
   // when the batch completed and the seqno landed.
   bool Run(Engine engine, Dwords packets, std::span<const BufferObject> objects, uint64_t bytes);
   void TurnOff(const std::string& why);
-  uint64_t Address(const BufferObject& object, const HostPlace& place) const {
-    return object.gpu_address + place.offset;
-  }
 
   std::mutex mutex_;
   std::unique_ptr<Channel> channel_;
   uint64_t min_bytes_;
   std::atomic<bool> enabled_{false};
   std::optional<BufferObject> batch_, status_;
-  std::map<const std::byte*, BufferObject> wrapped_;  // by allocation base
+  std::map<const std::byte*, Wrapped> wrapped_;  // by allocation base
   uint32_t seqno_ = 0;
 };
 

@@ -46,9 +46,11 @@ void CopyImage(const Image& src, Image& dst, const VkImageCopy2& region, intel_r
       const uint32_t rows = DivideRoundingUp(region.extent.height, from.block_height);
       const size_t row_bytes = size_t{blocks_x} * from.block_size;
       if (gpu != nullptr && to.row_pitch <= UINT32_MAX && from.row_pitch <= UINT32_MAX && row_bytes <= UINT32_MAX) {
-        std::optional<intel_rcs::HostPlace> d = GpuPlace(dst.memory, dst_row), s = GpuPlace(src.memory, src_row);
-        if (d && s &&
-            gpu->CopyRect(*d, static_cast<uint32_t>(to.row_pitch), *s, static_cast<uint32_t>(from.row_pitch),
+        std::optional<intel_rcs::HostPlace> to_place = GpuPlace(dst.memory, dst_row),
+                                            from_place = GpuPlace(src.memory, src_row);
+        if (to_place && from_place &&
+            gpu->CopyRect(*to_place, static_cast<uint32_t>(to.row_pitch), *from_place,
+                          static_cast<uint32_t>(from.row_pitch),
                           static_cast<uint32_t>(row_bytes), rows))
           continue;
       }

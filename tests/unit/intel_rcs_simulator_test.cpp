@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "backends/intel_rcs/address_space.h"
 #include "backends/intel_rcs/blit_plan.h"
 #include "backends/intel_rcs/i915_channel.h"
 #include "backends/intel_rcs/packets.h"
@@ -268,6 +269,12 @@ TEST(IntelSimulator, MalformedBatchesNameTheDwordAndTheField) {
   EncodeXySrcCopyBlt(batch, Generation::kGen12, {base + 64, 256, Tiling::kLinear}, {0, 0, 32, 2}, lin, {}, 4);
   EXPECT_NE(error_of(Ended(batch)).find("source and destination overlap"), std::string::npos);
 
+  batch.clear();
+  EncodeXySrcCopyBlt(batch, Generation::kGen12, {base, 512, Tiling::kX}, {0, 0, 256, 8},
+                     {base + 16384, 4096, Tiling::kLinear}, {}, 4);
+  EXPECT_EQ(error_of(Ended(batch)),
+            "dword 3: XY_SRC_COPY_BLT (at dword 0) Destination X2: a tiled surface's rows end at its pitch");
+
   batch = {0x15 << 23};
   EXPECT_EQ(error_of(Ended(batch)), "dword 0: unknown MI opcode 0x15");
 
@@ -350,6 +357,46 @@ TEST(IntelTransfers, ForgottenMemoryIsUnwrapped) {
   EXPECT_EQ(channel->LiveObjects(), objects + 1);
   transfers->Forget(pages.data());
   EXPECT_EQ(channel->LiveObjects(), objects);
+}
+
+TEST(IntelTransfers, OnlyTheWindowsAMoveTouchesAreWrapped) {
+  SimulatedChannel* channel = nullptr;
+  auto transfers = SimulatedTransfers(Generation::kGen12, &channel);
+  const size_t objects = channel->LiveObjects();
+  constexpr size_t kLength = size_t{64} << 20, kWindow = size_t{8} << 20;
+  void* mapping = mmap(nullptr, kLength, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  ASSERT_NE(mapping, MAP_FAILED);
+  auto* base = static_cast<std::byte*>(mapping);
+  const HostMemory memory{base, kLength};
+  const std::byte pattern[4] = {std::byte{7}, std::byte{6}, std::byte{5}, std::byte{4}};
+  ASSERT_TRUE(transfers->Fill({memory, 30 << 20}, 1 << 20, pattern));
+  EXPECT_EQ(channel->LiveObjects(), objects + 1);  // one 8 MiB window, not 64 MiB
+  // A copy from across one window boundary to across another: four more
+  // windows; each side is one contiguous range for the GPU.
+  for (size_t i = 0; i < 5000; ++i) base[kWindow - 2500 + i] = std::byte(i * 31);
+  ASSERT_TRUE(transfers->Copy({memory, 5 * kWindow - 2000}, {memory, kWindow - 2500}, 5000));
+  EXPECT_EQ(channel->LiveObjects(), objects + 5);
+  EXPECT_EQ(std::memcmp(base + 5 * kWindow - 2000, base + kWindow - 2500, 5000), 0);
+  for (size_t i = 0; i < (1 << 20); i += 4) ASSERT_EQ(std::memcmp(base + (30 << 20) + i, pattern, 4), 0);
+  transfers->Forget(base);
+  EXPECT_EQ(channel->LiveObjects(), objects);
+  munmap(mapping, kLength);
+}
+
+TEST(IntelAddressSpace, FreedRangesMergeAndAreReused) {
+  AddressSpace space;
+  const uint64_t a = *space.Allocate(1 << 20), b = *space.Allocate(2 << 20), c = *space.Allocate(3 << 20);
+  EXPECT_EQ(a, AddressSpace::kFirst);
+  EXPECT_GT(b, a);
+  EXPECT_GT(c, b);
+  space.Free(a);
+  space.Free(b);
+  // a and b (with their guard pages) merged: 3 MiB fits where they were.
+  EXPECT_EQ(*space.Allocate(3 << 20), a);
+  // A space that ends early (a 36-bit GTT) runs out.
+  AddressSpace small(AddressSpace::kFirst + 8 * AddressSpace::kPage);
+  EXPECT_TRUE(small.Allocate(7 * AddressSpace::kPage).has_value());
+  EXPECT_FALSE(small.Allocate(1).has_value());
 }
 
 TEST(IntelI915, SelfTestFillAndCopyOnARealGpu) {

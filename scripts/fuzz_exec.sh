@@ -3,7 +3,8 @@
 # clang, AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer) and runs
 # it over shaders: first every kept regression input
 # (tools/fuzz_exec/regressions/), then mutations seeded with the test
-# shaders' compute, vertex, geometry, tessellation and fragment modules.
+# shaders' compute, vertex, geometry, tessellation and fragment modules and
+# tools/fuzz_exec/seeds/.
 #
 #   scripts/fuzz_exec.sh [BUILD_DIR] [--build-only | libFuzzer options...]
 #
@@ -39,11 +40,13 @@ command -v ninja >/dev/null && configure+=(-G Ninja)
 cmake --build "$build" -j2 --target fuzz_shader_execute
 [[ ${options[0]} == --build-only ]] && exit 0
 
-# Seeds: the test shaders' compute, vertex, geometry, tessellation and fragment modules.
+# Seeds: the test shaders' compute, vertex, geometry, tessellation and fragment modules,
+# and tools/fuzz_exec/seeds (descriptor kinds the tests seldom combine).
 corpus=$build/corpus
 mkdir -p "$corpus"
 for shader in "$root"/tests/shaders/*.comp "$root"/tests/shaders/*.vert "$root"/tests/shaders/*.frag \
-  "$root"/tests/shaders/*.geom "$root"/tests/shaders/*.tesc "$root"/tests/shaders/*.tese; do
+  "$root"/tests/shaders/*.geom "$root"/tests/shaders/*.tesc "$root"/tests/shaders/*.tese \
+  "$root"/tools/fuzz_exec/seeds/*; do
   out=$corpus/$(basename "$shader").spv
   [[ $out -nt $shader ]] || glslangValidator -V --target-env vulkan1.3 --quiet -I"$root/tests/shaders" \
     -o "$out" "$shader" >/dev/null || rm -f "$out"

@@ -17,13 +17,16 @@
 // a few milliseconds here): a runaway shader loses the device, and the next
 // input gets a new one.
 //
-// Descriptors: uniform and storage buffers; single-sample colour images of
-// every dimension the driver has (1D, 2D, 3D, cube, and the arrayed ones),
-// sampled, storage (RGBA8, R32 uint or int, as the shader's format and
-// sampled type say), combined or with separate samplers; uniform and storage
-// texel buffers of the same formats. Modules asking for other descriptors
-// (depth or multisampled images, subpass inputs, runtime arrays) are
-// created and compiled but not run.
+// Descriptors: uniform and storage buffers; colour images of every
+// dimension the driver has (1D, 2D, 3D, cube, the arrayed ones, and 2D
+// multisampled with 4 samples), sampled, storage (RGBA8, R32 uint or int,
+// as the shader's format and sampled type say), combined or with separate
+// samplers; depth images (D32, 2D and cube, arrayed or not) sampled through
+// a comparison sampler; uniform and storage texel buffers of the colour
+// formats; arrays of up to 4 of any of them, and runtime arrays (3
+// elements: indices past them must not reach other memory). Modules asking
+// for other descriptors (subpass inputs, acceleration structures, larger
+// arrays) are created and compiled but not run.
 //
 // Build and run: scripts/fuzz_exec.sh (or the ctest test fuzz_shader_execute_smoke).
 #include <vulkan/vulkan_core.h>
@@ -88,9 +91,13 @@ struct Api {
 };
 
 // The images a descriptor may show: one set per texel kind, a view per shape.
-enum class ImageKind : uint8_t { kRgba8, kR32Uint, kR32Sint };
-constexpr VkFormat kImageFormats[3] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R32_UINT, VK_FORMAT_R32_SINT};
-enum class ImageShape : uint8_t { k1D, k1DArray, k2D, k2DArray, k3D, kCube, kCubeArray, kBuffer, kCount };
+enum class ImageKind : uint8_t { kRgba8, kR32Uint, kR32Sint, kDepth };
+constexpr VkFormat kImageFormats[4] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R32_UINT, VK_FORMAT_R32_SINT,
+                                       VK_FORMAT_D32_SFLOAT};
+enum class ImageShape : uint8_t {
+  k1D, k1DArray, k2D, k2DArray, k3D, kCube, kCubeArray, k2DMS, k2DMSArray, kBuffer, kCount
+};
+constexpr uint32_t kRuntimeArrayElements = 3;
 struct ImageUse {
   ImageKind kind;
   ImageShape shape;
@@ -134,6 +141,7 @@ Interface ReadInterface(const std::vector<uint32_t>& words) {
   std::map<uint32_t, uint32_t> set_of, binding_of, location_of, pointee_of, array_length_of, constant_of;
   std::map<uint32_t, bool> block, buffer_block, builtin;
   std::map<uint32_t, uint32_t> array_element_of;
+  std::map<uint32_t, bool> runtime_array;
   std::map<uint32_t, ImageType> image_types;
   std::map<uint32_t, uint32_t> sampled_image_of;  // OpTypeSampledImage -> its image type
   std::map<uint32_t, bool> int_signed, is_float, is_sampler;
@@ -171,6 +179,7 @@ Interface ReadInterface(const std::vector<uint32_t>& words) {
     } else if (opcode == 29 && count >= 3) {                      // OpTypeRuntimeArray
       array_element_of[w[1]] = w[2];
       array_length_of[w[1]] = 0;
+      runtime_array[w[1]] = true;
     } else if (opcode == 25 && count >= 9) {                      // OpTypeImage
       image_types[w[1]] = {w[2], w[3], w[4], w[5], w[6], w[7], w[8]};
     } else if (opcode == 27 && count >= 3) {                      // OpTypeSampledImage
@@ -200,11 +209,13 @@ Interface ReadInterface(const std::vector<uint32_t>& words) {
     uint32_t type = pointee_of[v.type], array_size = 1;
     if (array_element_of.count(type)) {
       const uint32_t length = array_length_of[type];
-      array_size = length != 0 && constant_of.count(length) ? constant_of[length] : 0;
+      array_size = runtime_array.count(type)                        ? kRuntimeArrayElements
+                   : length != 0 && constant_of.count(length) ? constant_of[length]
+                                                              : 0;
       type = array_element_of[type];
     }
     if (array_size == 0 || array_size > 4 || key.first >= 4 || key.second >= kMaxBindings) {
-      out.other = true;  // runtime or large arrays: not run
+      out.other = true;  // large arrays: not run
       continue;
     }
     if (v.storage == 12 || (v.storage == 2 && buffer_block[type])) {  // StorageBuffer, or Uniform + BufferBlock
@@ -220,21 +231,32 @@ Interface ReadInterface(const std::vector<uint32_t>& words) {
         continue;
       }
       const ImageType& image = image_types[combined ? sampled_image_of[type] : type];
-      // Colour, single-sampled, of a dimension with a view here.
+      // Of a dimension with a view here: colour, or depth (D32: sampled,
+      // 2D or cube), single-sampled, or 2D multisampled colour.
       const bool integer = int_signed.count(image.sampled_type) != 0;
-      ImageKind kind = !integer ? ImageKind::kRgba8 : int_signed[image.sampled_type] ? ImageKind::kR32Sint
-                                                                                    : ImageKind::kR32Uint;
+      const bool depth = image.depth == 1;
+      ImageKind kind = depth      ? ImageKind::kDepth
+                       : !integer ? ImageKind::kRgba8
+                       : int_signed[image.sampled_type] ? ImageKind::kR32Sint
+                                                        : ImageKind::kR32Uint;
       ImageShape shape = ImageShape::kCount;
       switch (image.dim) {  // SPIR-V Dim: 1D, 2D, 3D, Cube, Rect, Buffer
         case 0: shape = image.arrayed ? ImageShape::k1DArray : ImageShape::k1D; break;
-        case 1: shape = image.arrayed ? ImageShape::k2DArray : ImageShape::k2D; break;
+        case 1:
+          shape = image.ms != 0 ? (image.arrayed ? ImageShape::k2DMSArray : ImageShape::k2DMS)
+                                : (image.arrayed ? ImageShape::k2DArray : ImageShape::k2D);
+          break;
         case 2: shape = image.arrayed ? ImageShape::kCount : ImageShape::k3D; break;
         case 3: shape = image.arrayed ? ImageShape::kCubeArray : ImageShape::kCube; break;
         case 5: shape = image.arrayed ? ImageShape::kCount : ImageShape::kBuffer; break;
         default: break;
       }
-      bool usable = shape != ImageShape::kCount && image.depth != 1 && image.ms == 0 &&
-                    (integer || is_float[image.sampled_type]) && !(combined && shape == ImageShape::kBuffer);
+      const bool multisampled = shape == ImageShape::k2DMS || shape == ImageShape::k2DMSArray;
+      const bool depth_shape = shape == ImageShape::k2D || shape == ImageShape::k2DArray ||
+                               shape == ImageShape::kCube || shape == ImageShape::kCubeArray;
+      bool usable = shape != ImageShape::kCount && (image.ms == 0 || multisampled) &&
+                    (integer || is_float[image.sampled_type]) && !(combined && shape == ImageShape::kBuffer) &&
+                    (!depth || (depth_shape && !integer && image.sampled == 1));
       if (image.sampled == 2) {
         // Storage: the declared format must be the image's (or unknown).
         const VkFormat declared = image.format == 0    ? kImageFormats[size_t(kind)]
@@ -498,8 +520,11 @@ class Runner {
     vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     api_.CreateImageView(device_, &vci, nullptr, &target_view_);
     for (size_t i = 0; i < std::size(kImageFormats); ++i) MakeDescriptorImage(i);
-    const VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
     api_.CreateSampler(device_, &sci, nullptr, &sampler_);
+    sci.compareEnable = VK_TRUE;  // for depth images
+    sci.compareOp = VK_COMPARE_OP_LESS;
+    api_.CreateSampler(device_, &sci, nullptr, &compare_sampler_);
     lost_ = false;
     return fixed_vertex_ != VK_NULL_HANDLE && fixed_fragment_ != VK_NULL_HANDLE && fixed_control_ != VK_NULL_HANDLE &&
            fixed_evaluation_ != VK_NULL_HANDLE && target_view_ != VK_NULL_HANDLE;
@@ -508,20 +533,26 @@ class Runner {
   // The images of kImageFormats[i] the descriptors show, their memory
   // filled with a pattern (layouts do not matter to this driver's images):
   // 8x8 with 6 layers (2D, 2D array, cube, cube array views), 8 wide with 2
-  // layers (1D, 1D array), 4x4x4 (3D), and a 256-byte texel buffer.
+  // layers (1D, 1D array), 4x4x4 (3D), 8x8 with 2 layers of 4 samples (2D
+  // multisampled, arrayed or not), and a 256-byte texel buffer. Depth: the
+  // 8x8 one only, sampled.
   void MakeDescriptorImage(size_t i) {
     DescriptorImage& d = images_[i];
     const VkFormat format = kImageFormats[i];
+    const bool depth = ImageKind(i) == ImageKind::kDepth;
     struct Shape {
       VkImageType type;
       VkExtent3D extent;
       uint32_t layers;
       VkImageCreateFlags flags;
+      VkSampleCountFlagBits samples;
     };
-    const Shape shapes[3] = {{VK_IMAGE_TYPE_2D, {kTargetSize, kTargetSize, 1}, 6, VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT},
-                             {VK_IMAGE_TYPE_1D, {kTargetSize, 1, 1}, 2, 0},
-                             {VK_IMAGE_TYPE_3D, {4, 4, 4}, 1, 0}};
-    for (size_t s = 0; s < 3; ++s) {
+    const Shape shapes[4] = {
+        {VK_IMAGE_TYPE_2D, {kTargetSize, kTargetSize, 1}, 6, VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT, VK_SAMPLE_COUNT_1_BIT},
+        {VK_IMAGE_TYPE_1D, {kTargetSize, 1, 1}, 2, 0, VK_SAMPLE_COUNT_1_BIT},
+        {VK_IMAGE_TYPE_3D, {4, 4, 4}, 1, 0, VK_SAMPLE_COUNT_1_BIT},
+        {VK_IMAGE_TYPE_2D, {kTargetSize, kTargetSize, 1}, 2, 0, VK_SAMPLE_COUNT_4_BIT}};
+    for (size_t s = 0; s < (depth ? 1 : 4); ++s) {
       VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
       ici.flags = shapes[s].flags;
       ici.imageType = shapes[s].type;
@@ -529,10 +560,11 @@ class Runner {
       ici.extent = shapes[s].extent;
       ici.mipLevels = 1;
       ici.arrayLayers = shapes[s].layers;
-      ici.samples = VK_SAMPLE_COUNT_1_BIT;
-      ici.tiling = VK_IMAGE_TILING_LINEAR;
-      ici.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT;
-      ici.initialLayout = VK_IMAGE_LAYOUT_PREINITIALIZED;
+      ici.samples = shapes[s].samples;
+      const bool linear = !depth && shapes[s].samples == VK_SAMPLE_COUNT_1_BIT;
+      ici.tiling = linear ? VK_IMAGE_TILING_LINEAR : VK_IMAGE_TILING_OPTIMAL;
+      ici.usage = VK_IMAGE_USAGE_SAMPLED_BIT | (depth ? 0 : VK_IMAGE_USAGE_STORAGE_BIT);
+      ici.initialLayout = linear ? VK_IMAGE_LAYOUT_PREINITIALIZED : VK_IMAGE_LAYOUT_UNDEFINED;
       api_.CreateImage(device_, &ici, nullptr, &d.images[s]);
       VkMemoryRequirements requirements;
       api_.GetImageMemoryRequirements(device_, d.images[s], &requirements);
@@ -544,7 +576,8 @@ class Runner {
       vci.image = d.images[image];
       vci.viewType = type;
       vci.format = format;
-      vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, layers};
+      vci.subresourceRange = {depth ? VkImageAspectFlags(VK_IMAGE_ASPECT_DEPTH_BIT) : VK_IMAGE_ASPECT_COLOR_BIT, 0, 1,
+                              0, layers};
       VkImageView made = VK_NULL_HANDLE;
       api_.CreateImageView(device_, &vci, nullptr, &made);
       return made;
@@ -553,6 +586,9 @@ class Runner {
     d.views[size_t(ImageShape::k2DArray)] = view(0, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 6);
     d.views[size_t(ImageShape::kCube)] = view(0, VK_IMAGE_VIEW_TYPE_CUBE, 6);
     d.views[size_t(ImageShape::kCubeArray)] = view(0, VK_IMAGE_VIEW_TYPE_CUBE_ARRAY, 6);
+    if (depth) return;
+    d.views[size_t(ImageShape::k2DMS)] = view(3, VK_IMAGE_VIEW_TYPE_2D, 1);
+    d.views[size_t(ImageShape::k2DMSArray)] = view(3, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 2);
     d.views[size_t(ImageShape::k1D)] = view(1, VK_IMAGE_VIEW_TYPE_1D, 1);
     d.views[size_t(ImageShape::k1DArray)] = view(1, VK_IMAGE_VIEW_TYPE_1D_ARRAY, 2);
     d.views[size_t(ImageShape::k3D)] = view(2, VK_IMAGE_VIEW_TYPE_3D, 1);
@@ -562,8 +598,8 @@ class Runner {
     api_.CreateBuffer(device_, &bci, nullptr, &d.texel_buffer);
     VkMemoryRequirements requirements;
     api_.GetBufferMemoryRequirements(device_, d.texel_buffer, &requirements);
-    d.memory[3] = AllocatePattern(requirements.size, uint8_t(i + 3));
-    api_.BindBufferMemory(device_, d.texel_buffer, d.memory[3], 0);
+    d.memory[4] = AllocatePattern(requirements.size, uint8_t(i + 4));
+    api_.BindBufferMemory(device_, d.texel_buffer, d.memory[4], 0);
     VkBufferViewCreateInfo bvci{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
     bvci.buffer = d.texel_buffer;
     bvci.format = format;
@@ -584,6 +620,7 @@ class Runner {
   }
 
   void DestroyDevice() {
+    api_.DestroySampler(device_, compare_sampler_, nullptr);
     for (DescriptorImage& d : images_) {
       for (VkImageView view : d.views) api_.DestroyImageView(device_, view, nullptr);
       for (VkImage image : d.images) api_.DestroyImage(device_, image, nullptr);
@@ -646,8 +683,9 @@ class Runner {
         const VkDescriptorBufferInfo info{buffer, offset, kBufferBytes};
         const auto use = iface.images.find(key);
         const DescriptorImage* shown = use != iface.images.end() ? &images_[size_t(use->second.kind)] : nullptr;
+        const bool depth = use != iface.images.end() && use->second.kind == ImageKind::kDepth;
         const VkDescriptorImageInfo image{
-            sampler_, shown != nullptr && use->second.shape != ImageShape::kBuffer
+            depth ? compare_sampler_ : sampler_, shown != nullptr && use->second.shape != ImageShape::kBuffer
                           ? shown->views[size_t(use->second.shape)] : VK_NULL_HANDLE,
             VK_IMAGE_LAYOUT_GENERAL};
         const VkBufferView texel_view = shown != nullptr ? shown->texel_view : VK_NULL_HANDLE;
@@ -735,14 +773,14 @@ class Runner {
   VkDeviceMemory target_memory_ = VK_NULL_HANDLE;
   VkImageView target_view_ = VK_NULL_HANDLE;
   struct DescriptorImage {
-    VkImage images[3] = {};          // 2D (6 layers, cube-compatible), 1D (2 layers), 3D
-    VkDeviceMemory memory[4] = {};   // theirs, and the texel buffer's
+    VkImage images[4] = {};          // 2D (6 layers, cube-compatible), 1D (2 layers), 3D, 2D multisampled
+    VkDeviceMemory memory[5] = {};   // theirs, and the texel buffer's
     VkImageView views[size_t(ImageShape::kCount)] = {};  // by ImageShape (not kBuffer)
     VkBuffer texel_buffer = VK_NULL_HANDLE;
     VkBufferView texel_view = VK_NULL_HANDLE;
   };
   DescriptorImage images_[std::size(kImageFormats)];
-  VkSampler sampler_ = VK_NULL_HANDLE;
+  VkSampler sampler_ = VK_NULL_HANDLE, compare_sampler_ = VK_NULL_HANDLE;
   uint32_t host_type_ = 0;
   bool lost_ = false;
 };

@@ -24,8 +24,10 @@
 // samplers; depth images (D32, 2D and cube, arrayed or not) sampled through
 // a comparison sampler; uniform and storage texel buffers of the colour
 // formats; arrays of up to 4 of any of them, and runtime arrays (3
-// elements: indices past them must not reach other memory). Modules asking
-// for other descriptors (subpass inputs, acceleration structures, larger
+// elements: indices past them must not reach other memory); subpass inputs
+// (input attachment indices 0-3, colour, single-sampled) of a fragment
+// module, which then draws in a render pass whose subpass reads them.
+// Modules asking for other descriptors (acceleration structures, larger
 // arrays) are created and compiled but not run.
 //
 // Build and run: scripts/fuzz_exec.sh (or the ctest test fuzz_shader_execute_smoke).
@@ -79,7 +81,9 @@ struct Api {
   DUET_FUZZ_FN(CreateImageView) DUET_FUZZ_FN(DestroyImageView) DUET_FUZZ_FN(CmdBeginRendering)                  \
   DUET_FUZZ_FN(CmdEndRendering) DUET_FUZZ_FN(CmdBindVertexBuffers) DUET_FUZZ_FN(CmdDraw)                        \
   DUET_FUZZ_FN(CmdPipelineBarrier) DUET_FUZZ_FN(CreateSampler) DUET_FUZZ_FN(DestroySampler)                   \
-  DUET_FUZZ_FN(CreateBufferView) DUET_FUZZ_FN(DestroyBufferView)
+  DUET_FUZZ_FN(CreateBufferView) DUET_FUZZ_FN(DestroyBufferView) DUET_FUZZ_FN(CreateRenderPass)                \
+  DUET_FUZZ_FN(DestroyRenderPass) DUET_FUZZ_FN(CreateFramebuffer) DUET_FUZZ_FN(DestroyFramebuffer)              \
+  DUET_FUZZ_FN(CmdBeginRenderPass) DUET_FUZZ_FN(CmdEndRenderPass)
   DUET_FUZZ_FNS
 #undef DUET_FUZZ_FN
 
@@ -91,13 +95,14 @@ struct Api {
 };
 
 // The images a descriptor may show: one set per texel kind, a view per shape.
-enum class ImageKind : uint8_t { kRgba8, kR32Uint, kR32Sint, kDepth };
+enum class ImageKind : uint8_t { kRgba8, kR32Uint, kR32Sint, kDepth, kNone };
 constexpr VkFormat kImageFormats[4] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R32_UINT, VK_FORMAT_R32_SINT,
                                        VK_FORMAT_D32_SFLOAT};
 enum class ImageShape : uint8_t {
   k1D, k1DArray, k2D, k2DArray, k3D, kCube, kCubeArray, k2DMS, k2DMSArray, kBuffer, kCount
 };
 constexpr uint32_t kRuntimeArrayElements = 3;
+constexpr uint32_t kMaxInputAttachments = 4;
 struct ImageUse {
   ImageKind kind;
   ImageShape shape;
@@ -109,6 +114,7 @@ struct ImageUse {
 // when it declares a descriptor the runner cannot provide (see the top of
 // the file): then it is compiled, not run.
 struct Interface {
+  Interface() { input_attachments.fill(ImageKind::kNone); }
   VkShaderStageFlagBits stage = VkShaderStageFlagBits(0);
   std::map<std::pair<uint32_t, uint32_t>, VkDescriptorType> descriptors;
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> counts;
@@ -116,6 +122,11 @@ struct Interface {
   std::vector<uint32_t> input_locations;
   // A geometry shader's input primitive, as the topology it needs.
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  // A fragment shader's subpass inputs: the image kind read at each
+  // input attachment index (kCount: unused).
+  std::array<ImageKind, kMaxInputAttachments> input_attachments;
+  bool reads_subpass = false;
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> input_index;  // of each subpass-input binding
   bool other = false;
 };
 
@@ -138,7 +149,8 @@ VkShaderStageFlagBits StageOf(uint32_t execution_model) {
 Interface ReadInterface(const std::vector<uint32_t>& words) {
   Interface out;
   if (words.size() < 5) return out;
-  std::map<uint32_t, uint32_t> set_of, binding_of, location_of, pointee_of, array_length_of, constant_of;
+  std::map<uint32_t, uint32_t> set_of, binding_of, location_of, pointee_of, array_length_of, constant_of,
+      attachment_index_of;
   std::map<uint32_t, bool> block, buffer_block, builtin;
   std::map<uint32_t, uint32_t> array_element_of;
   std::map<uint32_t, bool> runtime_array;
@@ -168,6 +180,7 @@ Interface ReadInterface(const std::vector<uint32_t>& words) {
       if (w[2] == 34 && count >= 4) set_of[w[1]] = w[3];          // DescriptorSet
       if (w[2] == 33 && count >= 4) binding_of[w[1]] = w[3];      // Binding
       if (w[2] == 30 && count >= 4) location_of[w[1]] = w[3];     // Location
+      if (w[2] == 43 && count >= 4) attachment_index_of[w[1]] = w[3];  // InputAttachmentIndex
       if (w[2] == 11) builtin[w[1]] = true;                       // BuiltIn
       if (w[2] == 2) block[w[1]] = true;                          // Block
       if (w[2] == 3) buffer_block[w[1]] = true;                   // BufferBlock
@@ -231,6 +244,25 @@ Interface ReadInterface(const std::vector<uint32_t>& words) {
         continue;
       }
       const ImageType& image = image_types[combined ? sampled_image_of[type] : type];
+      if (image.dim == 6) {  // SubpassData: an input attachment of a fragment shader's subpass
+        const bool integer = int_signed.count(image.sampled_type) != 0;
+        const uint32_t index = attachment_index_of.count(v.id) ? attachment_index_of[v.id] : kMaxInputAttachments;
+        const ImageKind kind = !integer ? ImageKind::kRgba8
+                               : int_signed[image.sampled_type] ? ImageKind::kR32Sint
+                                                                : ImageKind::kR32Uint;
+        if (combined || image.ms != 0 || array_size != 1 || index >= kMaxInputAttachments ||
+            (!integer && !is_float[image.sampled_type]) ||
+            (out.input_attachments[index] != ImageKind::kNone && out.input_attachments[index] != kind)) {
+          out.other = true;
+          continue;
+        }
+        out.input_attachments[index] = kind;
+        out.reads_subpass = true;
+        out.input_index[key] = index;
+        out.descriptors[key] = VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
+        out.counts[key] = 1;
+        continue;
+      }
       // Of a dimension with a view here: colour, or depth (D32: sampled,
       // 2D or cube), single-sampled, or 2D multisampled colour.
       const bool integer = int_signed.count(image.sampled_type) != 0;
@@ -286,6 +318,7 @@ Interface ReadInterface(const std::vector<uint32_t>& words) {
     out.counts[key] = array_size;
   }
   for (uint32_t location : out.input_locations) out.other |= location >= kMaxVertexLocations;
+  out.other |= out.reads_subpass && out.stage != VK_SHADER_STAGE_FRAGMENT_BIT;
   return out;
 }
 
@@ -342,12 +375,17 @@ class Runner {
     VkPipelineLayout layout = VK_NULL_HANDLE;
     api_.CreatePipelineLayout(device_, &plci, nullptr, &layout);
 
-    const VkPipeline pipeline = MakePipeline(iface, module, layout);
-    if (pipeline != VK_NULL_HANDLE && !iface.other) {
-      const Work work{pipeline, layout, stages, layouts, set_count, &iface, data, size};
+    VkRenderPass render_pass = VK_NULL_HANDLE;
+    VkFramebuffer framebuffer = VK_NULL_HANDLE;
+    if (iface.reads_subpass && !iface.other) MakeRenderPass(iface, &render_pass, &framebuffer);
+    const VkPipeline pipeline = MakePipeline(iface, module, layout, render_pass);
+    if (pipeline != VK_NULL_HANDLE && !iface.other && (!iface.reads_subpass || framebuffer != VK_NULL_HANDLE)) {
+      const Work work{pipeline, layout, stages, layouts, set_count, &iface, data, size, render_pass, framebuffer};
       Execute(work);
     }
     if (pipeline != VK_NULL_HANDLE) api_.DestroyPipeline(device_, pipeline, nullptr);
+    api_.DestroyFramebuffer(device_, framebuffer, nullptr);
+    api_.DestroyRenderPass(device_, render_pass, nullptr);
     api_.DestroyPipelineLayout(device_, layout, nullptr);
     for (uint32_t s = 0; s < set_count; ++s) api_.DestroyDescriptorSetLayout(device_, layouts[s], nullptr);
     api_.DestroyShaderModule(device_, module, nullptr);
@@ -364,7 +402,51 @@ class Runner {
     const Interface* iface;
     const uint8_t* data;
     size_t size;
+    VkRenderPass render_pass;  // a subpass-reading fragment module's; else dynamic rendering
+    VkFramebuffer framebuffer;
   };
+
+  // A render pass of one subpass drawing into the target and reading the
+  // input attachments the module's subpass inputs name (the images of their
+  // kinds, kept as they are), and its framebuffer.
+  void MakeRenderPass(const Interface& iface, VkRenderPass* render_pass, VkFramebuffer* framebuffer) {
+    std::vector<VkAttachmentDescription> attachments{{0, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_1_BIT,
+                                                      VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
+                                                      VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                                      VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL}};
+    std::vector<VkImageView> views{target_view_};
+    std::array<VkAttachmentReference, kMaxInputAttachments> inputs;
+    for (uint32_t i = 0; i < kMaxInputAttachments; ++i) {
+      inputs[i] = {VK_ATTACHMENT_UNUSED, VK_IMAGE_LAYOUT_GENERAL};
+      const ImageKind kind = iface.input_attachments[i];
+      if (kind == ImageKind::kNone) continue;
+      inputs[i].attachment = uint32_t(attachments.size());
+      attachments.push_back({0, kImageFormats[size_t(kind)], VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_LOAD,
+                             VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                             VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL});
+      views.push_back(images_[size_t(kind)].input_view);
+    }
+    const VkAttachmentReference color{0, VK_IMAGE_LAYOUT_GENERAL};
+    VkSubpassDescription subpass{};
+    subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+    subpass.inputAttachmentCount = kMaxInputAttachments;
+    subpass.pInputAttachments = inputs.data();
+    subpass.colorAttachmentCount = 1;
+    subpass.pColorAttachments = &color;
+    VkRenderPassCreateInfo rpci{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+    rpci.attachmentCount = uint32_t(attachments.size());
+    rpci.pAttachments = attachments.data();
+    rpci.subpassCount = 1;
+    rpci.pSubpasses = &subpass;
+    if (api_.CreateRenderPass(device_, &rpci, nullptr, render_pass) != VK_SUCCESS) return;
+    VkFramebufferCreateInfo fci{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+    fci.renderPass = *render_pass;
+    fci.attachmentCount = uint32_t(views.size());
+    fci.pAttachments = views.data();
+    fci.width = fci.height = kTargetSize;
+    fci.layers = 1;
+    api_.CreateFramebuffer(device_, &fci, nullptr, framebuffer);
+  }
 
   VkShaderModule MakeModule(const uint32_t* code, size_t bytes) {
     VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
@@ -375,7 +457,8 @@ class Runner {
     return module;
   }
 
-  VkPipeline MakePipeline(const Interface& iface, VkShaderModule module, VkPipelineLayout layout) {
+  VkPipeline MakePipeline(const Interface& iface, VkShaderModule module, VkPipelineLayout layout,
+                          VkRenderPass render_pass) {
     VkPipeline pipeline = VK_NULL_HANDLE;
     if (iface.stage == VK_SHADER_STAGE_COMPUTE_BIT) {
       VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
@@ -443,6 +526,12 @@ class Runner {
     rendering.colorAttachmentCount = 1;
     rendering.pColorAttachmentFormats = &color_format;
     VkGraphicsPipelineCreateInfo gpci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
+    if (render_pass != VK_NULL_HANDLE) {
+      gpci.pNext = nullptr;
+      gpci.renderPass = render_pass;
+    } else if (iface.reads_subpass) {
+      return pipeline;  // no render pass could be made
+    }
     gpci.stageCount = uint32_t(shader_stages.size());
     gpci.pStages = shader_stages.data();
     if (control || evaluation) gpci.pTessellationState = &tessellation;
@@ -488,7 +577,8 @@ class Runner {
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 64}, {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 64},
         {VK_DESCRIPTOR_TYPE_SAMPLER, 64},        {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 64},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 64},  {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 64},
-        {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 64}, {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 64}};
+        {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 64}, {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 64},
+        {VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 64}};
     VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     dpci.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
     dpci.maxSets = 4;
@@ -587,6 +677,25 @@ class Runner {
     d.views[size_t(ImageShape::kCube)] = view(0, VK_IMAGE_VIEW_TYPE_CUBE, 6);
     d.views[size_t(ImageShape::kCubeArray)] = view(0, VK_IMAGE_VIEW_TYPE_CUBE_ARRAY, 6);
     if (depth) return;
+    // The input attachment of this kind: 8x8, one layer.
+    VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ici.imageType = VK_IMAGE_TYPE_2D;
+    ici.format = format;
+    ici.extent = {kTargetSize, kTargetSize, 1};
+    ici.mipLevels = ici.arrayLayers = 1;
+    ici.samples = VK_SAMPLE_COUNT_1_BIT;
+    ici.usage = VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+    api_.CreateImage(device_, &ici, nullptr, &d.input_image);
+    VkMemoryRequirements input_requirements;
+    api_.GetImageMemoryRequirements(device_, d.input_image, &input_requirements);
+    d.memory[5] = AllocatePattern(input_requirements.size, uint8_t(i + 5));
+    api_.BindImageMemory(device_, d.input_image, d.memory[5], 0);
+    VkImageViewCreateInfo ivci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    ivci.image = d.input_image;
+    ivci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    ivci.format = format;
+    ivci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    api_.CreateImageView(device_, &ivci, nullptr, &d.input_view);
     d.views[size_t(ImageShape::k2DMS)] = view(3, VK_IMAGE_VIEW_TYPE_2D, 1);
     d.views[size_t(ImageShape::k2DMSArray)] = view(3, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 2);
     d.views[size_t(ImageShape::k1D)] = view(1, VK_IMAGE_VIEW_TYPE_1D, 1);
@@ -624,6 +733,8 @@ class Runner {
     for (DescriptorImage& d : images_) {
       for (VkImageView view : d.views) api_.DestroyImageView(device_, view, nullptr);
       for (VkImage image : d.images) api_.DestroyImage(device_, image, nullptr);
+      api_.DestroyImageView(device_, d.input_view, nullptr);
+      api_.DestroyImage(device_, d.input_image, nullptr);
       api_.DestroyBufferView(device_, d.texel_view, nullptr);
       api_.DestroyBuffer(device_, d.texel_buffer, nullptr);
       for (VkDeviceMemory memory : d.memory) api_.FreeMemory(device_, memory, nullptr);
@@ -684,10 +795,12 @@ class Runner {
         const auto use = iface.images.find(key);
         const DescriptorImage* shown = use != iface.images.end() ? &images_[size_t(use->second.kind)] : nullptr;
         const bool depth = use != iface.images.end() && use->second.kind == ImageKind::kDepth;
-        const VkDescriptorImageInfo image{
+        VkDescriptorImageInfo image{
             depth ? compare_sampler_ : sampler_, shown != nullptr && use->second.shape != ImageShape::kBuffer
                           ? shown->views[size_t(use->second.shape)] : VK_NULL_HANDLE,
             VK_IMAGE_LAYOUT_GENERAL};
+        if (type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT)
+          image.imageView = images_[size_t(iface.input_attachments[iface.input_index.at(key)])].input_view;
         const VkBufferView texel_view = shown != nullptr ? shown->texel_view : VK_NULL_HANDLE;
         VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
         write.dstSet = sets[key.first];
@@ -718,7 +831,7 @@ class Runner {
       if (compute) {
         api_.CmdDispatch(cb, 1 + uint32_t(w.size % 2), 1, 1);
       } else {
-        Draw(cb, buffer);
+        Draw(cb, buffer, w.render_pass, w.framebuffer);
       }
       api_.EndCommandBuffer(cb);
       VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
@@ -734,7 +847,22 @@ class Runner {
   }
 
   // A triangle (the fixed vertex shader's covers the target) into the 8x8 target.
-  void Draw(VkCommandBuffer cb, VkBuffer vertices) {
+  void Draw(VkCommandBuffer cb, VkBuffer vertices, VkRenderPass render_pass, VkFramebuffer framebuffer) {
+    const VkDeviceSize offset = 0;
+    if (render_pass != VK_NULL_HANDLE) {  // a fragment module reading subpass inputs
+      const VkClearValue clear{};
+      VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+      begin.renderPass = render_pass;
+      begin.framebuffer = framebuffer;
+      begin.renderArea = {{0, 0}, {kTargetSize, kTargetSize}};
+      begin.clearValueCount = 1;
+      begin.pClearValues = &clear;
+      api_.CmdBeginRenderPass(cb, &begin, VK_SUBPASS_CONTENTS_INLINE);
+      api_.CmdBindVertexBuffers(cb, 0, 1, &vertices, &offset);
+      api_.CmdDraw(cb, kVertices, 1, 0, 0);
+      api_.CmdEndRenderPass(cb);
+      return;
+    }
     VkImageMemoryBarrier to_attachment{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
     to_attachment.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
     to_attachment.newLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
@@ -754,7 +882,6 @@ class Runner {
     rendering.colorAttachmentCount = 1;
     rendering.pColorAttachments = &color;
     api_.CmdBeginRendering(cb, &rendering);
-    const VkDeviceSize offset = 0;
     api_.CmdBindVertexBuffers(cb, 0, 1, &vertices, &offset);
     api_.CmdDraw(cb, kVertices, 1, 0, 0);
     api_.CmdEndRendering(cb);
@@ -774,7 +901,9 @@ class Runner {
   VkImageView target_view_ = VK_NULL_HANDLE;
   struct DescriptorImage {
     VkImage images[4] = {};          // 2D (6 layers, cube-compatible), 1D (2 layers), 3D, 2D multisampled
-    VkDeviceMemory memory[5] = {};   // theirs, and the texel buffer's
+    VkDeviceMemory memory[6] = {};   // theirs, the texel buffer's, the input attachment's
+    VkImage input_image = VK_NULL_HANDLE;  // colour kinds: the input attachment
+    VkImageView input_view = VK_NULL_HANDLE;
     VkImageView views[size_t(ImageShape::kCount)] = {};  // by ImageShape (not kBuffer)
     VkBuffer texel_buffer = VK_NULL_HANDLE;
     VkBufferView texel_view = VK_NULL_HANDLE;

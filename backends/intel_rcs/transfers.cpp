@@ -47,12 +47,16 @@ IntelTransfers::IntelTransfers(std::unique_ptr<Channel> channel, uint64_t min_by
     : channel_(std::move(channel)), min_bytes_(min_bytes) {}
 
 IntelTransfers::~IntelTransfers() {
-  for (const auto& [base, wrapped] : wrapped_) {
-    for (const auto& [index, window] : wrapped.windows) channel_->Destroy(window);
-    if (!wrapped.refused) channel_->ReleaseAddresses(wrapped.gpu_base);
-  }
+  for (auto& [base, wrapped] : wrapped_) Unwrap(&wrapped);
   if (batch_) channel_->Destroy(*batch_);
   if (status_) channel_->Destroy(*status_);
+}
+
+void IntelTransfers::Unwrap(Wrapped* wrapped) {
+  for (const auto& [index, window] : wrapped->windows) channel_->Destroy(window);
+  wrapped->windows.clear();
+  if (!wrapped->refused) channel_->ReleaseAddresses(wrapped->gpu_base);
+  wrapped->refused = true;
 }
 
 void IntelTransfers::TurnOff(const std::string& why) {
@@ -81,10 +85,7 @@ std::optional<uint64_t> IntelTransfers::Reach(const HostPlace& place, uint64_t b
       if (!object) {
         DUET_INFO("intel_rcs: memory at %p stays the CPU's: %s", static_cast<void*>(memory.base),
                   channel_->LastError().c_str());
-        for (const auto& [index, made] : wrapped.windows) channel_->Destroy(made);
-        wrapped.windows.clear();
-        channel_->ReleaseAddresses(wrapped.gpu_base);
-        wrapped.refused = true;
+        Unwrap(&wrapped);
         return std::nullopt;
       }
       window = wrapped.windows.emplace(w, *object).first;
@@ -100,8 +101,7 @@ void IntelTransfers::Forget(const std::byte* base) {
   std::lock_guard lock(mutex_);
   auto it = wrapped_.find(base);
   if (it == wrapped_.end()) return;
-  for (const auto& [index, window] : it->second.windows) channel_->Destroy(window);
-  if (!it->second.refused) channel_->ReleaseAddresses(it->second.gpu_base);
+  Unwrap(&it->second);
   wrapped_.erase(it);
 }
 
@@ -141,6 +141,12 @@ bool IntelTransfers::Run(Engine engine, Dwords packets, std::span<const BufferOb
   }
   CountBatch(bytes);
   return true;
+}
+
+bool IntelTransfers::RunMove(Engine engine, Dwords packets, std::span<const BufferObject> objects, uint64_t bytes) {
+  if (Run(engine, std::move(packets), objects, bytes)) return true;
+  CountFallback();
+  return false;
 }
 
 bool IntelTransfers::SelfTest() {
@@ -193,7 +199,7 @@ bool IntelTransfers::SelfTest() {
 }
 
 bool IntelTransfers::Fill(HostPlace dst, uint64_t bytes, std::span<const std::byte> pattern) {
-  if (!enabled() || bytes < min_bytes_ || bytes == 0) return false;
+  if (!Wanted(bytes)) return false;
   const uint32_t period = PatternPeriod(pattern);
   if (period == 0 || bytes % pattern.size() != 0) return false;
   uint32_t value = 0;
@@ -204,13 +210,11 @@ bool IntelTransfers::Fill(HostPlace dst, uint64_t bytes, std::span<const std::by
   if (!address) return false;
   Dwords packets;
   if (!PlanFill(channel_->Info().model.generation, *address, bytes, period, value, &packets)) return false;
-  if (Run(Engine::kBlitter, std::move(packets), objects, bytes)) return true;
-  CountFallback();
-  return false;
+  return RunMove(Engine::kBlitter, std::move(packets), objects, bytes);
 }
 
 bool IntelTransfers::Copy(HostPlace dst, HostPlace src, uint64_t bytes) {
-  if (!enabled() || bytes < min_bytes_ || bytes == 0) return false;
+  if (!Wanted(bytes)) return false;
   if (Meet(dst, src, bytes, bytes)) return false;
   std::lock_guard lock(mutex_);
   std::vector<BufferObject> objects;
@@ -225,15 +229,13 @@ bool IntelTransfers::Copy(HostPlace dst, HostPlace src, uint64_t bytes) {
   } else if (!PlanCopy(gen, *d, *s, bytes, &packets)) {
     return false;
   }
-  if (Run(engine, std::move(packets), objects, bytes)) return true;
-  CountFallback();
-  return false;
+  return RunMove(engine, std::move(packets), objects, bytes);
 }
 
 bool IntelTransfers::CopyRect(HostPlace dst, uint32_t dst_pitch, HostPlace src, uint32_t src_pitch, uint32_t row_bytes,
                               uint32_t rows) {
   const uint64_t bytes = uint64_t{row_bytes} * rows;
-  if (!enabled() || bytes < min_bytes_ || bytes == 0) return false;
+  if (!Wanted(bytes)) return false;
   const uint64_t dst_span = uint64_t{dst_pitch} * (rows - 1) + row_bytes;
   const uint64_t src_span = uint64_t{src_pitch} * (rows - 1) + row_bytes;
   if (Meet(dst, src, dst_span, src_span)) return false;
@@ -244,9 +246,7 @@ bool IntelTransfers::CopyRect(HostPlace dst, uint32_t dst_pitch, HostPlace src, 
   Dwords packets;
   const RectCopy copy{*d, *s, dst_pitch, src_pitch, row_bytes, rows};
   if (!PlanCopyRect(channel_->Info().model.generation, copy, &packets)) return false;
-  if (Run(Engine::kBlitter, std::move(packets), objects, bytes)) return true;
-  CountFallback();
-  return false;
+  return RunMove(Engine::kBlitter, std::move(packets), objects, bytes);
 }
 
 std::unique_ptr<IntelTransfers> OpenIntelTransfers() {

@@ -83,9 +83,16 @@ class IntelTransfers {
   // [place, place + bytes) spans added to `objects` (each once); nothing
   // when the memory cannot be wrapped.
   std::optional<uint64_t> Reach(const HostPlace& place, uint64_t bytes, std::vector<BufferObject>* objects);
+  // Drops an allocation's window objects and addresses; it stays the CPU's.
+  void Unwrap(Wrapped* wrapped);
+  // Whether a move of `bytes` is worth a batch: the GPU is on, the move is
+  // not empty and not below the threshold.
+  bool Wanted(uint64_t bytes) const { return enabled() && bytes != 0 && bytes >= min_bytes_; }
   // Runs `packets` then a post-sync write of a new seqno on `engine`; true
   // when the batch completed and the seqno landed.
   bool Run(Engine engine, Dwords packets, std::span<const BufferObject> objects, uint64_t bytes);
+  // Run for an application's move: a batch that fails counts as a fallback.
+  bool RunMove(Engine engine, Dwords packets, std::span<const BufferObject> objects, uint64_t bytes);
   void TurnOff(const std::string& why);
 
   std::mutex mutex_;

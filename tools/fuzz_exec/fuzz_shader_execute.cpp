@@ -624,8 +624,8 @@ class Runner {
   // filled with a pattern (layouts do not matter to this driver's images):
   // 8x8 with 6 layers (2D, 2D array, cube, cube array views), 8 wide with 2
   // layers (1D, 1D array), 4x4x4 (3D), 8x8 with 2 layers of 4 samples (2D
-  // multisampled, arrayed or not), and a 256-byte texel buffer. Depth: the
-  // 8x8 one only, sampled.
+  // multisampled, arrayed or not), 8x8 (the input attachment), and a 256-byte
+  // texel buffer. Depth: the first only, sampled.
   void MakeDescriptorImage(size_t i) {
     DescriptorImage& d = images_[i];
     const VkFormat format = kImageFormats[i];
@@ -636,13 +636,20 @@ class Runner {
       uint32_t layers;
       VkImageCreateFlags flags;
       VkSampleCountFlagBits samples;
+      VkImageUsageFlags usage;  // besides sampled
+      bool linear;              // linear tiling (a colour kind's)
     };
-    const Shape shapes[4] = {
-        {VK_IMAGE_TYPE_2D, {kTargetSize, kTargetSize, 1}, 6, VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT, VK_SAMPLE_COUNT_1_BIT},
-        {VK_IMAGE_TYPE_1D, {kTargetSize, 1, 1}, 2, 0, VK_SAMPLE_COUNT_1_BIT},
-        {VK_IMAGE_TYPE_3D, {4, 4, 4}, 1, 0, VK_SAMPLE_COUNT_1_BIT},
-        {VK_IMAGE_TYPE_2D, {kTargetSize, kTargetSize, 1}, 2, 0, VK_SAMPLE_COUNT_4_BIT}};
-    for (size_t s = 0; s < (depth ? 1 : 4); ++s) {
+    constexpr VkImageUsageFlags kStorage = VK_IMAGE_USAGE_STORAGE_BIT;
+    const Shape shapes[5] = {
+        {VK_IMAGE_TYPE_2D, {kTargetSize, kTargetSize, 1}, 6, VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT, VK_SAMPLE_COUNT_1_BIT,
+         kStorage, true},
+        {VK_IMAGE_TYPE_1D, {kTargetSize, 1, 1}, 2, 0, VK_SAMPLE_COUNT_1_BIT, kStorage, true},
+        {VK_IMAGE_TYPE_3D, {4, 4, 4}, 1, 0, VK_SAMPLE_COUNT_1_BIT, kStorage, true},
+        {VK_IMAGE_TYPE_2D, {kTargetSize, kTargetSize, 1}, 2, 0, VK_SAMPLE_COUNT_4_BIT, kStorage, false},
+        // The input attachment of this kind.
+        {VK_IMAGE_TYPE_2D, {kTargetSize, kTargetSize, 1}, 1, 0, VK_SAMPLE_COUNT_1_BIT,
+         VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT, false}};
+    for (size_t s = 0; s < (depth ? 1 : std::size(shapes)); ++s) {
       VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
       ici.flags = shapes[s].flags;
       ici.imageType = shapes[s].type;
@@ -651,9 +658,9 @@ class Runner {
       ici.mipLevels = 1;
       ici.arrayLayers = shapes[s].layers;
       ici.samples = shapes[s].samples;
-      const bool linear = !depth && shapes[s].samples == VK_SAMPLE_COUNT_1_BIT;
+      const bool linear = !depth && shapes[s].linear;
       ici.tiling = linear ? VK_IMAGE_TILING_LINEAR : VK_IMAGE_TILING_OPTIMAL;
-      ici.usage = VK_IMAGE_USAGE_SAMPLED_BIT | (depth ? 0 : VK_IMAGE_USAGE_STORAGE_BIT);
+      ici.usage = VK_IMAGE_USAGE_SAMPLED_BIT | (depth ? 0 : shapes[s].usage);
       ici.initialLayout = linear ? VK_IMAGE_LAYOUT_PREINITIALIZED : VK_IMAGE_LAYOUT_UNDEFINED;
       api_.CreateImage(device_, &ici, nullptr, &d.images[s]);
       VkMemoryRequirements requirements;
@@ -677,25 +684,7 @@ class Runner {
     d.views[size_t(ImageShape::kCube)] = view(0, VK_IMAGE_VIEW_TYPE_CUBE, 6);
     d.views[size_t(ImageShape::kCubeArray)] = view(0, VK_IMAGE_VIEW_TYPE_CUBE_ARRAY, 6);
     if (depth) return;
-    // The input attachment of this kind: 8x8, one layer.
-    VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-    ici.imageType = VK_IMAGE_TYPE_2D;
-    ici.format = format;
-    ici.extent = {kTargetSize, kTargetSize, 1};
-    ici.mipLevels = ici.arrayLayers = 1;
-    ici.samples = VK_SAMPLE_COUNT_1_BIT;
-    ici.usage = VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
-    api_.CreateImage(device_, &ici, nullptr, &d.input_image);
-    VkMemoryRequirements input_requirements;
-    api_.GetImageMemoryRequirements(device_, d.input_image, &input_requirements);
-    d.memory[5] = AllocatePattern(input_requirements.size, uint8_t(i + 5));
-    api_.BindImageMemory(device_, d.input_image, d.memory[5], 0);
-    VkImageViewCreateInfo ivci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    ivci.image = d.input_image;
-    ivci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    ivci.format = format;
-    ivci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    api_.CreateImageView(device_, &ivci, nullptr, &d.input_view);
+    d.input_view = view(4, VK_IMAGE_VIEW_TYPE_2D, 1);
     d.views[size_t(ImageShape::k2DMS)] = view(3, VK_IMAGE_VIEW_TYPE_2D, 1);
     d.views[size_t(ImageShape::k2DMSArray)] = view(3, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 2);
     d.views[size_t(ImageShape::k1D)] = view(1, VK_IMAGE_VIEW_TYPE_1D, 1);
@@ -707,8 +696,8 @@ class Runner {
     api_.CreateBuffer(device_, &bci, nullptr, &d.texel_buffer);
     VkMemoryRequirements requirements;
     api_.GetBufferMemoryRequirements(device_, d.texel_buffer, &requirements);
-    d.memory[4] = AllocatePattern(requirements.size, uint8_t(i + 4));
-    api_.BindBufferMemory(device_, d.texel_buffer, d.memory[4], 0);
+    d.memory[5] = AllocatePattern(requirements.size, uint8_t(i + 5));
+    api_.BindBufferMemory(device_, d.texel_buffer, d.memory[5], 0);
     VkBufferViewCreateInfo bvci{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
     bvci.buffer = d.texel_buffer;
     bvci.format = format;
@@ -734,7 +723,6 @@ class Runner {
       for (VkImageView view : d.views) api_.DestroyImageView(device_, view, nullptr);
       for (VkImage image : d.images) api_.DestroyImage(device_, image, nullptr);
       api_.DestroyImageView(device_, d.input_view, nullptr);
-      api_.DestroyImage(device_, d.input_image, nullptr);
       api_.DestroyBufferView(device_, d.texel_view, nullptr);
       api_.DestroyBuffer(device_, d.texel_buffer, nullptr);
       for (VkDeviceMemory memory : d.memory) api_.FreeMemory(device_, memory, nullptr);
@@ -900,9 +888,9 @@ class Runner {
   VkDeviceMemory target_memory_ = VK_NULL_HANDLE;
   VkImageView target_view_ = VK_NULL_HANDLE;
   struct DescriptorImage {
-    VkImage images[4] = {};          // 2D (6 layers, cube-compatible), 1D (2 layers), 3D, 2D multisampled
-    VkDeviceMemory memory[6] = {};   // theirs, the texel buffer's, the input attachment's
-    VkImage input_image = VK_NULL_HANDLE;  // colour kinds: the input attachment
+    // 2D (6 layers, cube-compatible), 1D (2 layers), 3D, 2D multisampled, the input attachment (2D)
+    VkImage images[5] = {};
+    VkDeviceMemory memory[6] = {};  // theirs, and the texel buffer's
     VkImageView input_view = VK_NULL_HANDLE;
     VkImageView views[size_t(ImageShape::kCount)] = {};  // by ImageShape (not kBuffer)
     VkBuffer texel_buffer = VK_NULL_HANDLE;

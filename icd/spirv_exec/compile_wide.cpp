@@ -50,42 +50,38 @@ bool Compiler::IsWideInteger(uint32_t type) const {
   return t->kind == SpvOp::OpTypeInt && t->width == 64;
 }
 
-// A 64-bit shift by a constant, as 32-bit shifts and ors of the halves
-// (vectorized lane kernels: hashes and packing shift by constants).
+// A 64-bit shift by a constant, as a 32-bit shift of one half and a funnel
+// shift of both into the other (vectorized lane kernels: hashes and
+// packing shift by constants).
 void Compiler::EmitConstantShift(WideOp op, uint32_t s, uint32_t dst, uint32_t src) {
-  const uint32_t lo = NewRegisters(1), hi = NewRegisters(1), t = NewRegisters(1);
+  // The halves go straight into dst, the result's own registers (no
+  // copies left for ir_prepare to remove).
   auto shift = [&](Op kind, uint32_t to, uint32_t from, uint32_t amount) {
     Emit(kind, to, from, ConstantRegister(amount));
   };
   const bool arithmetic = op == WideOp::kShiftRightArithmetic;
   const Op right = arithmetic ? Op::kShiftRightArithmetic : Op::kShiftRightLogical;
   if (s == 0) {
-    Emit(Op::kMove, lo, src);
-    Emit(Op::kMove, hi, src + 1);
+    Emit(Op::kMove, dst, src);
+    Emit(Op::kMove, dst + 1, src + 1);
   } else if (op == WideOp::kShiftLeft) {
     if (s < 32) {
-      shift(Op::kShiftLeft, hi, src + 1, s);
-      shift(Op::kShiftRightLogical, t, src, 32 - s);
-      Emit(Op::kBitOr, hi, hi, t);
-      shift(Op::kShiftLeft, lo, src, s);
+      Emit(Op::kFunnelShiftRight, dst + 1, src, src + 1, ConstantRegister(32 - s));
+      shift(Op::kShiftLeft, dst, src, s);
     } else {
-      shift(Op::kShiftLeft, hi, src, s - 32);
-      Emit(Op::kMove, lo, ConstantRegister(0));
+      shift(Op::kShiftLeft, dst + 1, src, s - 32);
+      Emit(Op::kMove, dst, ConstantRegister(0));
     }
   } else if (s < 32) {
-    shift(Op::kShiftRightLogical, lo, src, s);
-    shift(Op::kShiftLeft, t, src + 1, 32 - s);
-    Emit(Op::kBitOr, lo, lo, t);
-    shift(right, hi, src + 1, s);
+    Emit(Op::kFunnelShiftRight, dst, src, src + 1, ConstantRegister(s));
+    shift(right, dst + 1, src + 1, s);
   } else {
-    shift(right, lo, src + 1, s - 32);
+    shift(right, dst, src + 1, s - 32);
     if (arithmetic)
-      shift(Op::kShiftRightArithmetic, hi, src + 1, 31);
+      shift(Op::kShiftRightArithmetic, dst + 1, src + 1, 31);
     else
-      Emit(Op::kMove, hi, ConstantRegister(0));
+      Emit(Op::kMove, dst + 1, ConstantRegister(0));
   }
-  Emit(Op::kMove, dst, lo);
-  Emit(Op::kMove, dst + 1, hi);
 }
 
 bool Compiler::CompileInt64Instruction(const SpirvInstruction& inst) {
@@ -128,28 +124,28 @@ bool Compiler::CompileInt64Instruction(const SpirvInstruction& inst) {
     return true;
   }
 
-  // dst pair = a pair op b pair, for add, subtract and multiply (low 64 bits).
+  // dst pair = a pair op b pair, for add, subtract and multiply (low 64
+  // bits). The partial results take registers of their own and the last
+  // two instructions write the halves, so no copy is left.
   auto arithmetic = [this](SpvOp op, uint32_t lo, uint32_t a_lo, uint32_t b_lo) {
     const uint32_t hi = lo + 1;
-    const uint32_t t = NewRegisters(1);
     if (op == SpvOp::OpIMul) {  // (a_hi a_lo) * (b_hi b_lo), low 64 bits
-      const uint32_t high = NewRegisters(1);  // (lo may be an operand)
-      Emit(Op::kIMulHighU, high, a_lo, b_lo);
-      Emit(Op::kIMul, t, a_lo, b_lo + 1);
-      Emit(Op::kIAdd, high, high, t);
-      Emit(Op::kIMul, t, a_lo + 1, b_lo);
-      Emit(Op::kIAdd, high, high, t);
+      const uint32_t carried = NewRegisters(1), cross_a = NewRegisters(1), partial = NewRegisters(1),
+                     cross_b = NewRegisters(1);
+      Emit(Op::kIMulHighU, carried, a_lo, b_lo);
+      Emit(Op::kIMul, cross_a, a_lo, b_lo + 1);
+      Emit(Op::kIAdd, partial, carried, cross_a);
       Emit(Op::kIMul, lo, a_lo, b_lo);
-      Emit(Op::kMove, hi, high);
+      Emit(Op::kIMul, cross_b, a_lo + 1, b_lo);
+      Emit(Op::kIAdd, hi, partial, cross_b);
       return;
     }
     const bool add = op == SpvOp::OpIAdd;
-    const uint32_t high = NewRegisters(1);
-    Emit(add ? Op::kIAddCarry : Op::kISubBorrow, t, a_lo, b_lo);
+    const uint32_t carry = NewRegisters(1), high = NewRegisters(1);
+    Emit(add ? Op::kIAddCarry : Op::kISubBorrow, carry, a_lo, b_lo);
     Emit(add ? Op::kIAdd : Op::kISub, high, a_lo + 1, b_lo + 1);
-    Emit(add ? Op::kIAdd : Op::kISub, high, high, t);
     Emit(add ? Op::kIAdd : Op::kISub, lo, a_lo, b_lo);
-    Emit(Op::kMove, hi, high);
+    Emit(add ? Op::kIAdd : Op::kISub, hi, high, carry);
   };
   switch (inst.op) {
     case SpvOp::OpIAdd:

@@ -47,6 +47,11 @@ enum class Op : uint16_t {
   kIMulHighU, kIMulHighS,  // high 32 bits of the 64-bit product
   kIAddCarry, kISubBorrow,  // dst = carry/borrow out of a op b
   kXorShiftLeft, kXorShiftRight,  // dst = a ^ (a << b), a ^ (a >> b) (logical): fused by ir_prepare
+  // dst = (a >> c) | (b << (32 - c)) for c in 1..31: a word of a 64-bit
+  // value (b:a) shifted by a constant (compile_wide.cpp).
+  kFunnelShiftRight,
+  kIMulAdd,  // dst = a * b + c (low 32 bits): fused by ir_prepare
+  kXorFunnelShiftRight,  // dst = a ^ FunnelShiftRight(a, b, c): fused by ir_prepare
 
   // 32-bit float arithmetic.
   kFAdd, kFSub, kFMul, kFDiv, kFRem, kFMod, kFNegate,
@@ -259,7 +264,7 @@ enum class DoubleOp : uint16_t {
 struct DoubleShape {
   uint32_t result, a, b, c;
 };
-inline DoubleShape DoubleShapeOf(DoubleOp op, uint32_t ext) {
+constexpr DoubleShape DoubleShapeOf(DoubleOp op, uint32_t ext) {
   if (op <= DoubleOp::kStep) return {2, 2, 2, 0};
   if (op <= DoubleOp::kSmoothStep) return {2, 2, 2, 2};
   if (op <= DoubleOp::kToUint64) return {2, 2, 0, 0};

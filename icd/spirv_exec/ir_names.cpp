@@ -25,6 +25,9 @@ const char* OpName(Op op) {
     case Op::kBitXor: return "BitXor";
     case Op::kXorShiftLeft: return "XorShiftLeft";
     case Op::kXorShiftRight: return "XorShiftRight";
+    case Op::kFunnelShiftRight: return "FunnelShiftRight";
+    case Op::kIMulAdd: return "IMulAdd";
+    case Op::kXorFunnelShiftRight: return "XorFunnelShiftRight";
     case Op::kBitNot: return "BitNot";
     case Op::kBitReverse: return "BitReverse";
     case Op::kBitCount: return "BitCount";

@@ -573,7 +573,8 @@ uint32_t FoldableProducer(const Program& p, const RegisterUses& uses, const std:
 // Multiply-adds: an FAdd one of whose operands is a product computed by an
 // FMul for it alone (FoldableProducer) becomes one FMulAdd of the FMul's
 // operands (the same two roundings; one instruction instead of two), the
-// FMul going away.
+// FMul going away; an IAdd of an IMul the same way (IMulAdd: index and
+// address arithmetic, the high word of a 64-bit product).
 void FuseMultiplyAdds(Program& p, const LaneKernels& kernels) {
   RegisterUses uses;
   if (!uses.Collect(p, kernels)) return;
@@ -581,16 +582,18 @@ void FuseMultiplyAdds(Program& p, const LaneKernels& kernels) {
   bool any = false;
   for (uint32_t i = 0; i < p.code.size(); ++i) {
     Inst& in = p.code[i];
-    if (in.op != Op::kFAdd) continue;
+    if (in.op != Op::kFAdd && in.op != Op::kIAdd) continue;
     // (T + T, as scalar reflect emits, reads the product twice: it stays.)
     if (in.a == in.b) continue;
-    uint32_t other = in.b, w = FoldableProducer(p, uses, removed, Op::kFMul, in.a, i);
+    const bool integer = in.op == Op::kIAdd;
+    const Op multiply = integer ? Op::kIMul : Op::kFMul;
+    uint32_t other = in.b, w = FoldableProducer(p, uses, removed, multiply, in.a, i);
     if (w == kNoOperand) {
       other = in.a;
-      w = FoldableProducer(p, uses, removed, Op::kFMul, in.b, i);
+      w = FoldableProducer(p, uses, removed, multiply, in.b, i);
     }
     if (w == kNoOperand) continue;
-    in = Inst{Op::kFMulAdd, 0, in.dst, p.code[w].a, p.code[w].b, other, 0};
+    in = Inst{integer ? Op::kIMulAdd : Op::kFMulAdd, 0, in.dst, p.code[w].a, p.code[w].b, other, 0};
     removed[w] = 1;
     any = true;
   }
@@ -600,7 +603,9 @@ void FuseMultiplyAdds(Program& p, const LaneKernels& kernels) {
 // Xor-shifts, the step of most integer hashes and xorshift generators:
 // x ^ (x >> k) or x ^ (x << k), the shift computed for the xor alone
 // (FoldableProducer), becomes one XorShiftRight / XorShiftLeft: one pass
-// over the lanes instead of two, and no temporary.
+// over the lanes instead of two, and no temporary. The low word of a
+// 64-bit one, lo ^ FunnelShiftRight(lo, hi, k), becomes one
+// XorFunnelShiftRight.
 void FuseXorShifts(Program& p, const LaneKernels& kernels) {
   RegisterUses uses;
   if (!uses.Collect(p, kernels)) return;
@@ -619,6 +624,21 @@ void FuseXorShifts(Program& p, const LaneKernels& kernels) {
       }
       if (w == kNoOperand || p.code[w].a != x) continue;
       in = Inst{fused, 0, in.dst, x, p.code[w].b, 0, 0};
+      removed[w] = 1;
+      any = true;
+      break;
+    }
+    if (in.op != Op::kBitXor) continue;
+    // The low word of a 64-bit x ^ (x >> k): lo ^ FunnelShiftRight(lo, hi, k).
+    for (const auto& [funnel_reg, x] : {std::pair{in.b, in.a}, std::pair{in.a, in.b}}) {
+      const uint32_t w = FoldableProducer(p, uses, removed, Op::kFunnelShiftRight, funnel_reg, i);
+      if (w == kNoOperand || p.code[w].a != x) continue;
+      const Inst& funnel = p.code[w];
+      bool count_rewritten = false;  // (FoldableProducer checks a and b)
+      if (funnel.c < p.register_count)
+        for (uint32_t writer : uses.writers[funnel.c]) count_rewritten |= writer > w && writer < i;
+      if (count_rewritten) continue;
+      in = Inst{Op::kXorFunnelShiftRight, 0, in.dst, x, funnel.b, funnel.c, 0};
       removed[w] = 1;
       any = true;
       break;
@@ -969,6 +989,17 @@ void PrepareExecution(Program* program) {
         break;
       default:
         break;
+    }
+    if (in.op == Op::kDouble && in.aux < kLaneKernelDoubleOps && kernels.double_op[in.aux] != nullptr &&
+        in.dst < p.register_count) {
+      // Operands the operation does not read point at register 0, as above.
+      const DoubleShape shape = DoubleShapeOf(static_cast<DoubleOp>(in.aux), in.ext);
+      step.kernel = kernels.double_op[in.aux];
+      step.dst = offset(in.dst);
+      step.a = shape.a != 0 ? offset(in.a) : 0;
+      step.b = shape.b != 0 ? offset(in.b) : 0;
+      step.c = shape.c != 0 ? offset(in.c) : 0;
+      continue;
     }
     if (variants == nullptr || in.dst >= p.register_count) continue;
     const uint32_t reads[3] = {in.a, in.b, in.c};

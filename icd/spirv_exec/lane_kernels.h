@@ -37,6 +37,8 @@ using StoreKernel = void (*)(const uint32_t* values, const uint32_t* offsets, ui
 
 inline constexpr uint32_t kLaneKernelOps = 256;   // Op values covered by LaneKernels::op
 inline constexpr uint32_t kLaneKernelGlsl = 96;   // GLSL.std.450 opcodes covered by LaneKernels::glsl
+inline constexpr uint32_t kLaneKernelDoubleOps = 64;  // DoubleOp values covered by LaneKernels::double_op
+static_assert(uint32_t(DoubleOp::kMatrixInverse) < kLaneKernelDoubleOps);
 
 struct LaneKernels {
   const char* isa = "";
@@ -50,6 +52,13 @@ struct LaneKernels {
   // kGlslUnary / kGlslBinary / kGlslTernary by GLSL.std.450 opcode (aux).
   LaneKernel glsl[kLaneKernelGlsl][8] = {};
   uint8_t glsl_operands[kLaneKernelGlsl] = {};
+  // kDouble by DoubleOp (aux), operands and result as DoubleShapeOf says:
+  // a pair is passed as its first register, the second is W words on. Null
+  // for the matrix operations and the conversions whose rounding is in ext
+  // (interpreter_double.cpp runs those). A double's result is never
+  // uniform, so there is one variant, the plain one; these stay out of
+  // VariantsFor, whose users know one-register operations only.
+  LaneKernel double_op[kLaneKernelDoubleOps] = {};
   LoadKernel load = nullptr;
   StoreKernel store = nullptr;
   // The lanes whose word is not 0 (branch conditions) / equals `value` (switch cases).

@@ -710,6 +710,9 @@ constexpr auto kBitOr = [](Word a, Word b) { return a | b; };
 constexpr auto kBitXor = [](Word a, Word b) { return a ^ b; };
 constexpr auto kXorShiftLeft = [](Word a, Word b) { return a ^ kShiftLeft(a, b); };
 constexpr auto kXorShiftRight = [](Word a, Word b) { return a ^ kShiftRightLogical(a, b); };
+constexpr auto kFunnelShiftRight = [](Word a, Word b, Word c) { return (a >> (c & 31)) | (b << ((32 - c) & 31)); };
+constexpr auto kIMulAdd = [](Word a, Word b, Word c) { return a * b + c; };
+constexpr auto kXorFunnelShiftRight = [](Word a, Word b, Word c) { return a ^ kFunnelShiftRight(a, b, c); };
 constexpr auto kBitNot = [](Word a) { return ~a; };
 constexpr auto kBitCount = [](Word a) { return BitCount(a); };
 constexpr auto kBitReverse = [](Word a) { return BitReverse(a); };
@@ -894,6 +897,48 @@ constexpr auto kSClamp = [](Word x, Word lo, Word hi) {
   return Word(S(hi) < low ? S(hi) : low);
 };
 
+// ---- 64-bit floats (kDouble) ----
+//
+// A double is a register pair: the lanes' low words, then their high words
+// in the next register (W words on). A kernel joins the lanes' operands,
+// computes them as doubles (double_lanes.h) into a scratch array and then
+// writes the active lanes of the destination, which may so overlap any
+// operand (even its other half).
+template <uint32_t kRegisters>
+[[gnu::always_inline]] inline uint64_t DoubleOperand(const Word* r, uint32_t l) {
+  if constexpr (kRegisters == 2) {
+    return uint64_t{r[l]} | uint64_t{r[l + W]} << 32;
+  } else if constexpr (kRegisters == 1) {
+    return r[l];
+  } else {
+    return 0;
+  }
+}
+
+template <DoubleOp kOp>
+void DoubleKernel(Word* d, const Word* a, const Word* b, const Word* c, LaneMask m) {
+  constexpr DoubleShape kShape = DoubleShapeOf(kOp, 0);
+  uint64_t r[W];
+  for (uint32_t l = 0; l < W; ++l)
+    r[l] = double_lanes::Lane(kOp, false, DoubleOperand<kShape.a>(a, l), DoubleOperand<kShape.b>(b, l),
+                              DoubleOperand<kShape.c>(c, l));
+  Lanes(d, m, [&r](uint32_t l) { return Word(r[l]); });
+  if constexpr (kShape.result == 2) Lanes(d + W, m, [&r](uint32_t l) { return Word(r[l] >> 32); });
+}
+
+template <uint16_t... kOps>
+void FillDoubleKernels(LaneKernel* slots, std::integer_sequence<uint16_t, kOps...>) {
+  auto kernel = []<DoubleOp kOp>() -> LaneKernel {
+    if constexpr (kOp == DoubleOp::kToFloat || kOp == DoubleOp::kToHalf || kOp == DoubleOp::kDeterminant ||
+                  kOp == DoubleOp::kMatrixInverse) {
+      return nullptr;
+    } else {
+      return &DoubleKernel<kOp>;
+    }
+  };
+  ((slots[kOps] = kernel.template operator()<DoubleOp(kOps)>()), ...);
+}
+
 LaneKernels MakeKernels(const char* isa) {
   LaneKernels k;
   k.isa = isa;
@@ -921,6 +966,9 @@ LaneKernels MakeKernels(const char* isa) {
   op(Op::kBitXor, Binary<kBitXor>{});
   op(Op::kXorShiftLeft, Binary<kXorShiftLeft>{});
   op(Op::kXorShiftRight, Binary<kXorShiftRight>{});
+  op(Op::kFunnelShiftRight, Ternary<kFunnelShiftRight>{});
+  op(Op::kIMulAdd, Ternary<kIMulAdd>{});
+  op(Op::kXorFunnelShiftRight, Ternary<kXorFunnelShiftRight>{});
   op(Op::kBitNot, Unary<kBitNot>{});
   op(Op::kBitReverse, Unary<kBitReverse>{});
   op(Op::kBitCount, Unary<kBitCount>{});
@@ -1038,6 +1086,7 @@ LaneKernels MakeKernels(const char* isa) {
   glsl(GLSLstd450SmoothStep, FloatTernary<kSmoothStep>{});
   glsl(GLSLstd450UClamp, Ternary<kUClamp>{});
   glsl(GLSLstd450SClamp, Ternary<kSClamp>{});
+  FillDoubleKernels(k.double_op, std::make_integer_sequence<uint16_t, uint16_t(DoubleOp::kMatrixInverse) + 1>{});
   k.load = &LoadWords;
   k.store = &StoreWords;
   k.nonzero = &NonzeroLanes;

@@ -18,6 +18,7 @@
 #include <immintrin.h>
 #endif
 
+#include "spirv_exec/double_lanes.h"
 #include "spirv_exec/lane_kernels.h"
 #include "spirv_exec/wave.h"
 #include "texel/float_formats.h"

@@ -192,11 +192,12 @@ TEST(ShaderTraceTest, PrintsTheInvocationsInstructions) {
   ASSERT_FALSE(child.timed_out) << child.output;
   EXPECT_EQ(child.exit_code, 0) << child.output;
   const std::string& out = child.output;
-  // Invocation 5 computes 5 * 7 = 35, then 35 + 3 = 38, and stores it.
+  // Invocation 5 computes 5 * 7 + 3 = 38 (one IMulAdd), and stores it at
+  // byte 5 * 4 = 20.
   EXPECT_NE(out.find("duet-trace (5,0,0)"), std::string::npos) << out;
-  EXPECT_NE(out.find("IMul r"), std::string::npos) << out;
-  EXPECT_NE(out.find(" = 35 (0x00000023"), std::string::npos) << out;
+  EXPECT_NE(out.find("IMulAdd r"), std::string::npos) << out;
   EXPECT_NE(out.find(" = 38 (0x00000026"), std::string::npos) << out;
+  EXPECT_NE(out.find(" = 20 (0x00000014"), std::string::npos) << out;
   EXPECT_NE(out.find("Store root"), std::string::npos) << out;
   // Only that invocation is traced.
   EXPECT_EQ(out.find("duet-trace (4,0,0)"), std::string::npos) << out;

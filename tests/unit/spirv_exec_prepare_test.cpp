@@ -23,6 +23,7 @@
 #include "shaders/scalar_reflect.comp.h"
 #include "shaders/textured.frag.h"
 #include "shaders/uniform_control_flow.comp.h"
+#include "shaders/wide_hash_steps.comp.h"
 #include "spirv_exec/ir.h"
 #include "spirv_exec/spirv_ingest.h"
 #include "spirv_exec/wave.h"
@@ -189,6 +190,61 @@ TEST(SpirvExecPrepareTest, XorShiftsFuseAndKeepTheirBits) {
       ASSERT_EQ(got[id * 4 + 1], x) << id;
       ASSERT_EQ(got[id * 4 + 2], (s ^ id) + s + ((id * 7u) ^ ((id * 7u) >> 2))) << id;
       ASSERT_EQ(got[id * 4 + 3], (id + 1u) ^ (id >> 1)) << id;
+    }
+  }
+}
+
+// What wide_hash_steps.comp computes, in C++.
+void WideHashReference(uint32_t id, uint32_t rounds, uint32_t stride, uint64_t out[5]) {
+  uint64_t x = uint64_t{id} * 0x9E3779B97F4A7C15ull + 1, h = 0;
+  for (uint32_t i = 0; i < rounds; ++i) {
+    x += 0x9E3779B97F4A7C15ull;
+    uint64_t z = x;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    h ^= z ^ (z >> 31);
+  }
+  uint64_t s = x | 1;
+  s ^= s << 13;
+  s ^= s >> 7;
+  s ^= s << 17;
+  const int64_t n = int64_t(h);
+  out[0] = h;
+  out[1] = s;
+  out[2] = (x << 1) ^ (x >> 32) ^ (x << 33) ^ (x >> 63) ^ uint64_t(n >> 5) ^ uint64_t(n >> 40);
+  out[3] = x * h - s;
+  out[4] = id * stride + 7u;
+}
+
+// 64-bit shifts by constants are a shift and a funnel shift (no copies);
+// x ^ (x >> k)'s low word fuses into XorFunnelShiftRight and every
+// multiply whose product is added once into IMulAdd (the high word of
+// each 64-bit product: two each), with the bits of the plain program.
+TEST(SpirvExecPrepareTest, WideHashStepsFuseAndKeepTheirBits) {
+  const Program prepared = Compile(kWideHashStepsComp, false);
+  const Program plain = Compile(kWideHashStepsComp, true);
+  size_t xor_funnels = 0, multiply_adds = 0, moves = 0, plain_moves = 0;
+  for (const Inst& in : prepared.code) {
+    xor_funnels += in.op == Op::kXorFunnelShiftRight;
+    multiply_adds += in.op == Op::kIMulAdd;
+    moves += in.op == Op::kMove;
+  }
+  for (const Inst& in : plain.code) plain_moves += in.op == Op::kMove;
+  EXPECT_EQ(xor_funnels, 4u) << "splitmix's three and xorshift's >> 7";
+  EXPECT_GE(multiply_adds, 7u) << "two per 64-bit product (three; the constant ones may fold), the index";
+  EXPECT_LE(moves, plain_moves);
+  constexpr uint32_t kInvocations = 96;
+  for (const auto& [rounds, stride] : {std::pair{0u, 3u}, std::pair{1u, 0u}, std::pair{9u, 0xFFFFFFF1u}}) {
+    const std::vector<uint32_t> push = {rounds, stride};
+    const std::vector<uint32_t> got = RunCompute(prepared, kInvocations, push, kInvocations * 10);
+    EXPECT_EQ(got, RunCompute(plain, kInvocations, push, kInvocations * 10)) << "rounds " << rounds;
+    for (uint32_t id = 0; id < kInvocations; ++id) {
+      uint64_t want[5];
+      WideHashReference(id, rounds, stride, want);
+      for (uint32_t k = 0; k < 5; ++k) {
+        const uint64_t value = uint64_t{got[id * 10 + 2 * k]} | uint64_t{got[id * 10 + 2 * k + 1]} << 32;
+        ASSERT_EQ(value, want[k]) << "invocation " << id << " value " << k << ", rounds " << rounds;
+      }
     }
   }
 }

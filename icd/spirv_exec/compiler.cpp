@@ -260,6 +260,7 @@ bool Compiler::CompileConstant(uint32_t id) {
       case SpvOp::OpConstantNull:
       case SpvOp::OpUndef: scalars.insert(scalars.end(), count, 0); return true;
       case SpvOp::OpConstantComposite:
+      case SpvOp::OpSpecConstantComposite:
         for (uint32_t i = 2; i < k.word_count; ++i)
           if (module_.constants.count(k[i]) == 0 || !flatten(k[i])) return false;
         return true;

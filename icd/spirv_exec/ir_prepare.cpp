@@ -10,7 +10,9 @@
 // itself (SinkOutputMoves). A loop's phi, written on the back edge from
 // the value S, takes S's place in the instruction defining S when that
 // makes no difference to any lane (CoalescePhis): one move less per
-// iteration and per phi.
+// iteration and per phi. Control flow: an if/else with a few lane kernels
+// per arm becomes straight code and Selects (ConvertSmallIfs), and a block
+// that only its predecessor enters runs on from it (MergeBlockChains).
 //
 // Uniformity. A register is *uniform* when every lane that reads it holds
 // the same value, so a kernel may read its lane 0 instead of the whole
@@ -419,12 +421,155 @@ bool IsInterface(const Program& p, uint32_t reg) {
   return IsOutput(p, reg) || InSlots(p, p.inputs, p.builtin_inputs, reg);
 }
 
+// How many branches lead into each block; a switch's targets count as
+// many (no rewrite here touches them).
+std::vector<uint32_t> BlockEntries(const Program& p) {
+  std::vector<uint32_t> entries(p.block_start.size(), 0);
+  auto enter = [&](uint32_t b, uint32_t k) {
+    if (b < entries.size()) entries[b] += k;
+  };
+  for (const Inst& in : p.code) {
+    if (in.op == Op::kBranch || in.op == Op::kLoopBack) enter(in.a, 1);
+    if (in.op == Op::kBranchCond) enter(in.b, 1), enter(in.c, 1);
+    if (in.op == Op::kSwitch && in.b < p.switches.size()) {
+      enter(p.switches[in.b].default_block, 100);
+      for (const auto& [value, target] : p.switches[in.b].cases) enter(target, 100);
+    }
+  }
+  return entries;
+}
+
+// If-conversion: an if/else whose two arms are a few lane kernels each
+// (results read only inside their arm) and whose merge block has no other
+// entry runs as straight code: both arms for every lane, then one Select
+// per phi of the merge block instead of the arms' moves. A 64-lane wave
+// usually has lanes on both sides, so both arms ran anyway; what goes is
+// the branch (its lane masks), two blocks and the phi moves. The arms'
+// blocks stay as empty ones (their indices do not change).
+struct SmallArm {
+  std::vector<Inst> ops;
+  std::vector<std::pair<uint32_t, uint32_t>> moves;  // phi register, source
+  Inst branch;
+};
+
+bool ReadSmallArm(const Program& p, const RegisterUses& uses, const LaneKernels& kernels, uint32_t block,
+                  uint32_t merge, SmallArm* arm) {
+  constexpr size_t kMaxOps = 4;
+  const uint32_t start = p.block_start[block], end = p.block_start[block + 1];
+  if (start >= end || p.code[start].op != Op::kBlockBegin) return false;
+  uint32_t i = start + 1;
+  for (; i < end && p.code[i].op != Op::kBranch; ++i) {
+    const Inst& in = p.code[i];
+    uint32_t operands = 0;
+    if (kernels.VariantsFor(in, &operands) == nullptr || arm->ops.size() == kMaxOps) return false;
+    if (in.dst >= p.register_count || IsInterface(p, in.dst) || uses.writers[in.dst].size() != 1) return false;
+    for (uint32_t r : uses.readers[in.dst])
+      if (r < start || r >= end) return false;
+    arm->ops.push_back(in);
+  }
+  if (i >= end || p.code[i].a != merge) return false;
+  arm->branch = p.code[i];
+  for (++i; i < end; ++i) {
+    const Inst& move = p.code[i];
+    if (move.op != Op::kEdgeMove || move.aux != 0 || move.dst >= p.register_count) return false;
+    arm->moves.push_back({move.dst, move.a});
+  }
+  return true;
+}
+
+void ConvertSmallIfs(Program& p, const LaneKernels& kernels) {
+  RegisterUses uses;
+  if (!uses.Collect(p, kernels) || p.block_start.size() < 2) return;
+  const size_t n = p.code.size();
+  const uint32_t blocks = uint32_t(p.block_start.size() - 1);
+  const std::vector<uint32_t> entries = BlockEntries(p);
+  struct Conversion {
+    SmallArm taken, other;
+    uint32_t condition, merge;
+  };
+  std::vector<std::pair<uint32_t, Conversion>> conversions;  // by the BranchCond's index
+  for (uint32_t h = 0; h < n; ++h) {
+    const Inst& branch = p.code[h];
+    if (branch.op != Op::kBranchCond) continue;
+    const uint32_t t = branch.b, f = branch.c, merge = f + 1;
+    if (t != uses.block_of[h] + 1 || f != t + 1 || merge >= blocks || h + 1 != p.block_start[t]) continue;
+    if (entries[t] != 1 || entries[f] != 1 || entries[merge] != 2) continue;
+    Conversion c{{}, {}, branch.a, merge};
+    if (!ReadSmallArm(p, uses, kernels, t, merge, &c.taken) || !ReadSmallArm(p, uses, kernels, f, merge, &c.other))
+      continue;
+    // The same phis on both edges; no move reads a phi (the selects run one after another).
+    bool matched = c.taken.moves.size() == c.other.moves.size();
+    for (const auto& [phi, source] : c.taken.moves) {
+      bool found = false;
+      for (const auto& [other_phi, other_source] : c.other.moves) found |= other_phi == phi;
+      matched &= found && phi != c.condition;
+      for (const auto& [any_phi, unused] : c.taken.moves) matched &= source != any_phi;
+      for (const auto& [unused, other_source] : c.other.moves) matched &= other_source != phi;
+    }
+    if (matched) conversions.push_back({h, std::move(c)});
+  }
+  if (conversions.empty()) return;
+  std::vector<Inst> code;
+  code.reserve(n);
+  std::vector<uint32_t> new_index(n + 1, 0);
+  size_t next = 0;
+  for (uint32_t i = 0; i < n;) {
+    if (next < conversions.size() && conversions[next].first == i) {
+      const Conversion& c = conversions[next++].second;
+      new_index[i] = uint32_t(code.size());
+      code.insert(code.end(), c.taken.ops.begin(), c.taken.ops.end());
+      code.insert(code.end(), c.other.ops.begin(), c.other.ops.end());
+      for (const auto& [phi, source] : c.taken.moves)
+        for (const auto& [other_phi, other_source] : c.other.moves)
+          if (other_phi == phi) code.push_back(Inst{Op::kSelect, 0, phi, c.condition, source, other_source, 0});
+      code.push_back(c.taken.branch);
+      // The arms' instructions (their blocks, now empty) map to the merge block's start.
+      const uint32_t merge_start = p.block_start[c.merge];
+      for (uint32_t j = i + 1; j < merge_start; ++j) new_index[j] = uint32_t(code.size());
+      i = merge_start;
+      continue;
+    }
+    new_index[i] = uint32_t(code.size());
+    code.push_back(p.code[i++]);
+  }
+  new_index[n] = uint32_t(code.size());
+  p.code = std::move(code);
+  for (uint32_t& start : p.block_start) start = start <= n ? new_index[start] : start;
+}
+
+// Straight chains: a block that ends by branching, with no phi moves, to
+// the next block, which nothing else enters, runs on into it (the branch
+// and the next block's entry go; its index stays, as an empty block).
+void MergeBlockChains(Program& p) {
+  if (p.block_start.size() < 2) return;
+  const size_t n = p.code.size();
+  const uint32_t blocks = uint32_t(p.block_start.size() - 1);
+  const std::vector<uint32_t> entries = BlockEntries(p);
+  std::vector<uint8_t> removed(n, 0), merged(blocks, 0);
+  bool any = false;
+  for (uint32_t c = 1; c < blocks; ++c) {
+    const uint32_t start = p.block_start[c];
+    if (entries[c] != 1 || start == 0 || start >= n || p.code[start].op != Op::kBlockBegin) continue;
+    // (The instruction before is the end of the last non-empty block before c.)
+    const Inst& branch = p.code[start - 1];
+    if (branch.op != Op::kBranch || branch.a != c) continue;
+    removed[start - 1] = removed[start] = 1;
+    merged[c] = 1;
+    any = true;
+  }
+  if (!any) return;
+  Remove(p, removed);
+  for (uint32_t c = blocks; c-- > 1;)
+    if (merged[c]) p.block_start[c] = p.block_start[c + 1];
+}
+
 // Phi coalescing: a loop's phi P, written on the back edge from S, takes
 // S's place when the instruction W defining S can write P directly: S is
 // read by that move only, nothing reads P after W in the loop (its old
-// value is dead), and the loop is left from its header only, before W
-// runs, so every lane that runs W takes the back edge (a lane leaving
-// after W would see the new value in P). The back edge's move goes away.
+// value is dead), and every exit from the loop (the header's, breaks,
+// returns) comes before W, so every lane that runs W takes the back edge
+// (a lane leaving after W would see the new value in P). The back edge's
+// move goes away.
 void CoalescePhis(Program& p, const LaneKernels& kernels) {
   const uint32_t registers = p.register_count;
   const size_t n = p.code.size();
@@ -450,16 +595,18 @@ void CoalescePhis(Program& p, const LaneKernels& kernels) {
     if (loop_back.op != Op::kLoopBack || loop_back.a > block_of[back]) continue;
     const uint32_t header = loop_back.a, latch = block_of[back];
     const uint32_t first = p.block_start[header], end = p.block_start[latch + 1];
-    // Left from the header only: no exit, return or kill after it.
-    bool single_exit = true;
-    for (uint32_t i = p.block_start[header + 1]; i < end && single_exit; ++i) {
+    // The last way out after the header's own (a break, a return, a kill;
+    // a switch counts as one): W must come after it. Branches only go
+    // forward but for back edges, and W is in no inner loop, so a lane
+    // that ran W reaches no earlier exit before the back edge.
+    uint32_t after_exits = first;
+    for (uint32_t i = p.block_start[header + 1]; i < end; ++i) {
       const Inst& in = p.code[i];
-      if (in.op == Op::kReturn || in.op == Op::kKill || in.op == Op::kSwitch) single_exit = false;
-      if (in.op == Op::kBranch && (in.a < header || in.a > latch)) single_exit = false;
-      if (in.op == Op::kBranchCond && (in.b < header || in.b > latch || in.c < header || in.c > latch))
-        single_exit = false;
+      bool exits = in.op == Op::kReturn || in.op == Op::kKill || in.op == Op::kSwitch;
+      exits |= in.op == Op::kBranch && (in.a < header || in.a > latch);
+      exits |= in.op == Op::kBranchCond && (in.b < header || in.b > latch || in.c < header || in.c > latch);
+      if (exits) after_exits = i + 1;
     }
-    if (!single_exit) continue;
     for (uint32_t e = p.block_start[latch]; e < end; ++e) {
       const Inst& move = p.code[e];
       if (move.op != Op::kEdgeMove || move.dst >= registers || move.a >= registers) continue;
@@ -468,7 +615,7 @@ void CoalescePhis(Program& p, const LaneKernels& kernels) {
       const uint32_t entry = writers[phi][0] == e ? writers[phi][1] : writers[phi][0];
       const uint32_t def = writers[source][0];
       uint32_t operands = 0;
-      if (block_of[entry] >= header || block_of[def] <= header || def < first || def >= e || removed[def] ||
+      if (block_of[entry] >= header || block_of[def] <= header || def < after_exits || def >= e || removed[def] ||
           in_inner_loop(block_of[def], header, latch))
         continue;
       if (kernels.VariantsFor(p.code[def], &operands) == nullptr && p.code[def].op != Op::kLoad) continue;
@@ -605,14 +752,36 @@ void FuseMultiplyAdds(Program& p, const LaneKernels& kernels) {
 // (FoldableProducer), becomes one XorShiftRight / XorShiftLeft: one pass
 // over the lanes instead of two, and no temporary. The low word of a
 // 64-bit one, lo ^ FunnelShiftRight(lo, hi, k), becomes one
-// XorFunnelShiftRight.
-void FuseXorShifts(Program& p, const LaneKernels& kernels) {
+// XorFunnelShiftRight. Rotates by a constant, (x << k) | (x >> (32 - k)),
+// become one FunnelShiftRight(x, x, 32 - k).
+void FuseShifts(Program& p, const LaneKernels& kernels) {
   RegisterUses uses;
   if (!uses.Collect(p, kernels)) return;
   std::vector<uint8_t> removed(p.code.size(), 0);
   bool any = false;
+  // Constant registers (never written) and their values.
+  std::vector<int64_t> constant(p.register_count, -1);
+  for (const auto& [reg, value] : p.constants)
+    if (reg < p.register_count && uses.writers[reg].empty()) constant[reg] = value;
   for (uint32_t i = 0; i < p.code.size(); ++i) {
     Inst& in = p.code[i];
+    if (in.op == Op::kBitOr && in.a != in.b) {
+      // A rotate, (x << k) | (x >> (32 - k)) for a constant k in 1..31: FunnelShiftRight(x, x, 32 - k).
+      for (const auto& [left_reg, right_reg] : {std::pair{in.a, in.b}, std::pair{in.b, in.a}}) {
+        const uint32_t l = FoldableProducer(p, uses, removed, Op::kShiftLeft, left_reg, i);
+        const uint32_t r = FoldableProducer(p, uses, removed, Op::kShiftRightLogical, right_reg, i);
+        if (l == kNoOperand || r == kNoOperand || p.code[l].a != p.code[r].a) continue;
+        const uint32_t k = p.code[l].b, j = p.code[r].b;
+        if (k >= p.register_count || j >= p.register_count || constant[k] < 1 || constant[k] > 31 ||
+            constant[k] + constant[j] != 32)
+          continue;
+        in = Inst{Op::kFunnelShiftRight, 0, in.dst, p.code[r].a, p.code[r].a, j, 0};
+        removed[l] = removed[r] = 1;
+        any = true;
+        break;
+      }
+      continue;
+    }
     if (in.op != Op::kBitXor || in.a == in.b) continue;
     for (const auto& [shift, fused] : {std::pair{Op::kShiftRightLogical, Op::kXorShiftRight},
                                        std::pair{Op::kShiftLeft, Op::kXorShiftLeft}}) {
@@ -947,9 +1116,11 @@ void PrepareExecution(Program* program) {
   if (!plain) {
     CollapseVectorCopies(p, kernels);
     PropagateCopies(p, kernels);
+    ConvertSmallIfs(p, kernels);
+    MergeBlockChains(p);
     CoalescePhis(p, kernels);
     FuseMultiplyAdds(p, kernels);
-    FuseXorShifts(p, kernels);
+    FuseShifts(p, kernels);
     SinkOutputMoves(p, kernels);
     // Two findings that change no register's readers or writers: one table for both.
     RegisterUses uses;

@@ -249,6 +249,9 @@ bool ParseSpirvModule(std::vector<uint32_t> words, SpirvModule* module, std::str
       case Op::OpConstantFalse:
       case Op::OpConstantNull:
       case Op::OpConstantComposite:
+      // A spec constant composite the optimizer could not fold (one with an
+      // OpUndef member): its members are frozen constants by now.
+      case Op::OpSpecConstantComposite:
       // What the optimizer's folding left of spec constant operations
       // (compiler.cpp evaluates them).
       case Op::OpSpecConstantOp:

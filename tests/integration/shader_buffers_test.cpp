@@ -9,6 +9,7 @@
 
 #include "compute_fixture.h"
 #include "shaders/scalar_layout.comp.h"
+#include "shaders/spec_composite_undef.spvasm.h"
 #include "shaders/std430_uniform.comp.h"
 #include "float_reference.h"
 #include "shaders/robust_access.comp.h"
@@ -203,6 +204,21 @@ TEST_F(ShaderBuffersTest, SpecializedQuantizeToF16FlushesHalfDenormals) {
     Kernel k = MakeKernelWithBindings(kSpecQuantizeSpvasm, {{out.buffer}}, 0, &info);
     Run(k, 1);
     EXPECT_EQ(out.as<uint32_t>()[0], expected) << value;
+  }
+}
+
+// A spec constant composite with an OpUndef member (which the optimizer's
+// folding leaves as it is) is a constant like any other: specialized, its
+// defined member reads back.
+TEST_F(ShaderBuffersTest, SpecConstantCompositeWithAnUndefinedMember) {
+  for (const int32_t value : {0, 7, -1000}) {
+    HostBuffer out = StorageBuffer(16);
+    std::memset(out.data, 0xFF, 16);
+    const VkSpecializationMapEntry entry{0, 0, 4};
+    const VkSpecializationInfo info{1, &entry, 4, &value};
+    Kernel k = MakeKernelWithBindings(kSpecCompositeUndefSpvasm, {{out.buffer}}, 0, &info);
+    Run(k, 1);
+    EXPECT_EQ(out.as<int32_t>()[0], value + 200) << value;
   }
 }
 

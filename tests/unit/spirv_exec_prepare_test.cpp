@@ -16,6 +16,7 @@
 
 #include "shaders/control_flow.comp.h"
 #include "shaders/lit_cube.frag.h"
+#include "shaders/loop_breaks.comp.h"
 #include "shaders/multiply_add.comp.h"
 #include "shaders/xor_shift_hash.comp.h"
 #include "shaders/output_history.vert.h"
@@ -195,7 +196,7 @@ TEST(SpirvExecPrepareTest, XorShiftsFuseAndKeepTheirBits) {
 }
 
 // What wide_hash_steps.comp computes, in C++.
-void WideHashReference(uint32_t id, uint32_t rounds, uint32_t stride, uint64_t out[5]) {
+void WideHashReference(uint32_t id, uint32_t rounds, uint32_t stride, uint64_t out[6]) {
   uint64_t x = uint64_t{id} * 0x9E3779B97F4A7C15ull + 1, h = 0;
   for (uint32_t i = 0; i < rounds; ++i) {
     x += 0x9E3779B97F4A7C15ull;
@@ -214,18 +215,22 @@ void WideHashReference(uint32_t id, uint32_t rounds, uint32_t stride, uint64_t o
   out[2] = (x << 1) ^ (x >> 32) ^ (x << 33) ^ (x >> 63) ^ uint64_t(n >> 5) ^ uint64_t(n >> 40);
   out[3] = x * h - s;
   out[4] = id * stride + 7u;
+  const uint32_t a = id * 0x9E3779B9u;
+  out[5] = uint64_t{(a << 7) | (a >> 25)} | uint64_t{(a << 3) | (a >> 28)} << 32;
 }
 
 // 64-bit shifts by constants are a shift and a funnel shift (no copies);
-// x ^ (x >> k)'s low word fuses into XorFunnelShiftRight and every
-// multiply whose product is added once into IMulAdd (the high word of
-// each 64-bit product: two each), with the bits of the plain program.
+// x ^ (x >> k)'s low word fuses into XorFunnelShiftRight, every multiply
+// whose product is added once into IMulAdd (the high word of each 64-bit
+// product: two each) and a 32-bit rotate into one FunnelShiftRight, with
+// the bits of the plain program.
 TEST(SpirvExecPrepareTest, WideHashStepsFuseAndKeepTheirBits) {
   const Program prepared = Compile(kWideHashStepsComp, false);
   const Program plain = Compile(kWideHashStepsComp, true);
-  size_t xor_funnels = 0, multiply_adds = 0, moves = 0, plain_moves = 0;
+  size_t xor_funnels = 0, multiply_adds = 0, moves = 0, plain_moves = 0, rotates = 0;
   for (const Inst& in : prepared.code) {
     xor_funnels += in.op == Op::kXorFunnelShiftRight;
+    rotates += in.op == Op::kFunnelShiftRight && in.a == in.b;
     multiply_adds += in.op == Op::kIMulAdd;
     moves += in.op == Op::kMove;
   }
@@ -233,18 +238,62 @@ TEST(SpirvExecPrepareTest, WideHashStepsFuseAndKeepTheirBits) {
   EXPECT_EQ(xor_funnels, 4u) << "splitmix's three and xorshift's >> 7";
   EXPECT_GE(multiply_adds, 7u) << "two per 64-bit product (three; the constant ones may fold), the index";
   EXPECT_LE(moves, plain_moves);
+  EXPECT_EQ(rotates, 1u) << "(a << 7) | (a >> 25); (a << 3) | (a >> 28) is no rotate";
   constexpr uint32_t kInvocations = 96;
   for (const auto& [rounds, stride] : {std::pair{0u, 3u}, std::pair{1u, 0u}, std::pair{9u, 0xFFFFFFF1u}}) {
     const std::vector<uint32_t> push = {rounds, stride};
-    const std::vector<uint32_t> got = RunCompute(prepared, kInvocations, push, kInvocations * 10);
-    EXPECT_EQ(got, RunCompute(plain, kInvocations, push, kInvocations * 10)) << "rounds " << rounds;
+    const std::vector<uint32_t> got = RunCompute(prepared, kInvocations, push, kInvocations * 12);
+    EXPECT_EQ(got, RunCompute(plain, kInvocations, push, kInvocations * 12)) << "rounds " << rounds;
     for (uint32_t id = 0; id < kInvocations; ++id) {
-      uint64_t want[5];
+      uint64_t want[6];
       WideHashReference(id, rounds, stride, want);
-      for (uint32_t k = 0; k < 5; ++k) {
-        const uint64_t value = uint64_t{got[id * 10 + 2 * k]} | uint64_t{got[id * 10 + 2 * k + 1]} << 32;
+      for (uint32_t k = 0; k < 6; ++k) {
+        const uint64_t value = uint64_t{got[id * 12 + 2 * k]} | uint64_t{got[id * 12 + 2 * k + 1]} << 32;
         ASSERT_EQ(value, want[k]) << "invocation " << id << " value " << k << ", rounds " << rounds;
       }
+    }
+  }
+}
+
+// Phis of loops left by a break too: coalesced when the break comes before
+// their value is recomputed, kept when it comes after. The Collatz step's
+// if/else becomes a Select (which then writes the loop's phi) and the
+// blocks after it run on without branches. The bits stay those of the
+// plain program and of C++.
+TEST(SpirvExecPrepareTest, PhisOfLoopsWithBreaksCoalesceOnlyBeforeTheBreak) {
+  const Program prepared = Compile(kLoopBreaksComp, false);
+  const Program plain = Compile(kLoopBreaksComp, true);
+  auto count = [](const Program& p, Op op) {
+    size_t n = 0;
+    for (const Inst& in : p.code) n += in.op == op;
+    return n;
+  };
+  EXPECT_LT(count(prepared, Op::kEdgeMove), count(plain, Op::kEdgeMove)) << "the first loop's phis";
+  EXPECT_EQ(count(plain, Op::kSelect), 0u);
+  EXPECT_EQ(count(prepared, Op::kSelect), 1u) << "the Collatz step";
+  EXPECT_EQ(count(prepared, Op::kBranchCond), count(plain, Op::kBranchCond) - 1);
+  EXPECT_LE(count(prepared, Op::kBlockBegin), count(plain, Op::kBlockBegin) - 4)
+      << "the arms, their merge block and the loop's continue block";
+  constexpr uint32_t kInvocations = 96;
+  for (const uint32_t limit : {0u, 1u, 7u, 200u}) {
+    const std::vector<uint32_t> got = RunCompute(prepared, kInvocations, {limit}, kInvocations * 4);
+    EXPECT_EQ(got, RunCompute(plain, kInvocations, {limit}, kInvocations * 4)) << "limit " << limit;
+    for (uint32_t id = 0; id < kInvocations; ++id) {
+      uint32_t n = id + 1, steps = 0;
+      for (; steps < limit; ++steps) {
+        if (n == 1) break;
+        n = (n & 1) != 0 ? 3 * n + 1 : n >> 1;
+      }
+      uint32_t c = id, i = 0;
+      for (;;) {
+        const uint32_t next = c * 3 + 1;
+        if (i >= limit || (next & 3) == 0) break;
+        c = next;
+        ++i;
+      }
+      const uint32_t want[4] = {n, steps, c, i};
+      for (uint32_t k = 0; k < 4; ++k)
+        ASSERT_EQ(got[id * 4 + k], want[k]) << "invocation " << id << " value " << k << ", limit " << limit;
     }
   }
 }

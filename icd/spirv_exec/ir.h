@@ -165,6 +165,10 @@ enum class Op : uint16_t {
   kFloatToHalf,   // dst = the half bits of float a, rounded to nearest even (too large: +-Inf)
   kRoundToF16,    // dst = float a rounded to the nearest half value (denormals kept, too large: +-Inf)
   kRoundToF16TowardZero,  // dst = float a rounded toward zero to a half value (too large: +-65504)
+  // dst = RoundToF16(a op b): a 16-bit float operation and the rounding of
+  // its result, fused by ir_prepare.
+  kFAddToF16, kFSubToF16, kFMulToF16, kFDivToF16,
+  kFmaToF16,  // dst = RoundToF16(fma(a, b, c)) (GLSL.std.450 Fma, then the rounding)
   // 8- and 16-bit loads and stores in buffers and push constants (explicit
   // layouts; elsewhere narrow scalars take 32 bits). `c` of a load, `dst`
   // of a store (which writes no register) holds NarrowAccess: the bytes (1

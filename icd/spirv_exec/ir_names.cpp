@@ -121,6 +121,11 @@ const char* OpName(Op op) {
     case Op::kFloatToHalf: return "FloatToHalf";
     case Op::kRoundToF16: return "RoundToF16";
     case Op::kRoundToF16TowardZero: return "RoundToF16TowardZero";
+    case Op::kFAddToF16: return "FAddToF16";
+    case Op::kFSubToF16: return "FSubToF16";
+    case Op::kFMulToF16: return "FMulToF16";
+    case Op::kFDivToF16: return "FDivToF16";
+    case Op::kFmaToF16: return "FmaToF16";
     case Op::kLoadNarrow: return "LoadNarrow";
     case Op::kStoreNarrow: return "StoreNarrow";
     case Op::kLoadIndexed: return "LoadIndexed";

@@ -49,6 +49,8 @@
 // (no copies removed, no uniform registers).
 #include "spirv_exec/ir_prepare.h"
 
+#include <spirv/unified1/GLSL.std.450.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -816,6 +818,46 @@ void FuseShifts(Program& p, const LaneKernels& kernels) {
   if (any) Remove(p, removed);
 }
 
+// Half rounding: a 16-bit float result is a float rounded to a half value
+// in place (RoundToF16 r, r) after the float operation that wrote r; when
+// that is an FAdd, FSub, FMul, FDiv or Fma in the same block and nothing
+// reads r in between, the operation rounds its own result (one pass over
+// the lanes instead of two); after a move (a conversion), the rounding
+// reads the move's source.
+void FuseHalfRounding(Program& p, const LaneKernels& kernels) {
+  RegisterUses uses;
+  if (!uses.Collect(p, kernels)) return;
+  std::vector<uint8_t> removed(p.code.size(), 0);
+  bool any = false;
+  for (uint32_t j = 0; j < p.code.size(); ++j) {
+    const Inst& round = p.code[j];
+    const uint32_t r = round.dst;
+    if (round.op != Op::kRoundToF16 || round.a != r || r >= p.register_count || IsInterface(p, r)) continue;
+    const uint32_t i = uses.LastWriterBefore(r, j);
+    if (i == kNoOperand || removed[i] || uses.block_of[i] != uses.block_of[j]) continue;
+    Inst& op = p.code[i];
+    Op fused;
+    switch (op.op) {
+      case Op::kFAdd: fused = Op::kFAddToF16; break;
+      case Op::kFSub: fused = Op::kFSubToF16; break;
+      case Op::kFMul: fused = Op::kFMulToF16; break;
+      case Op::kFDiv: fused = Op::kFDivToF16; break;
+      case Op::kMove: fused = Op::kRoundToF16; break;  // a conversion to half: rounds the source
+      case Op::kGlslTernary: fused = op.aux == GLSLstd450Fma ? Op::kFmaToF16 : Op::kReturn; break;
+      default: continue;
+    }
+    if (fused == Op::kReturn) continue;
+    bool read_between = false;
+    for (uint32_t reader : uses.readers[r]) read_between |= reader > i && reader < j;
+    if (read_between) continue;
+    op.op = fused;
+    op.aux = 0;
+    removed[j] = 1;
+    any = true;
+  }
+  if (any) Remove(p, removed);
+}
+
 // Output moves: an instruction W computing a temporary T that is then moved
 // into an output O (the move M being O's only writer, in W's block) writes
 // O itself, and M goes away, when nothing else reads T and nothing between
@@ -1116,6 +1158,7 @@ void PrepareExecution(Program* program) {
   if (!plain) {
     CollapseVectorCopies(p, kernels);
     PropagateCopies(p, kernels);
+    FuseHalfRounding(p, kernels);
     ConvertSmallIfs(p, kernels);
     MergeBlockChains(p);
     CoalescePhis(p, kernels);

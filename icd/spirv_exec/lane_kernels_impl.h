@@ -777,6 +777,52 @@ constexpr auto kRoundToF16TowardZero = [](Word a) {
   return U(texel::HalfToFloat(uint16_t(h)));
 };
 
+// Float results rounded to the nearest half (kRoundToF16), in place: F16C's
+// conversions where the set has them. They quieten a signalling NaN, which
+// kRoundToF16 keeps; arithmetic never yields one, so the fused operations
+// below (whose operands may be any float) give the same bits either way.
+inline void RoundToHalves(float* r) {
+#if defined(DUET_LANE_AVX512)
+  for (uint32_t i = 0; i < W; i += 16) {
+    // (The zero-masking forms: GCC 12 warns that the plain ones read an undefined register.)
+    const __m256i h =
+        _mm512_maskz_cvtps_ph(__mmask16(0xFFFF), _mm512_loadu_ps(r + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    _mm512_storeu_ps(r + i, _mm512_maskz_cvtph_ps(__mmask16(0xFFFF), h));
+  }
+#elif defined(DUET_LANE_AVX2)
+  for (uint32_t i = 0; i < W; i += 8) {
+    const __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(r + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    _mm256_storeu_ps(r + i, _mm256_cvtph_ps(h));
+  }
+#else
+  for (uint32_t l = 0; l < W; ++l) r[l] = F(kRoundToF16(U(r[l])));
+#endif
+}
+
+// A 16-bit float operation: the float operation, then its result rounded
+// to a half (kFAddToF16...; ir_prepare fuses the two).
+template <auto Fn, uint32_t kOperands>
+struct HalfRounded {
+  static constexpr uint32_t kArity = kOperands;
+  static constexpr bool kVector = true;
+  static float Compute(float a, float b, float c) {
+    if constexpr (kOperands == 2) {
+      return Fn(a, b);
+    } else {
+      return Fn(a, b, c);
+    }
+  }
+  static Word Apply(Word a, Word b, Word c) { return kRoundToF16(U(Compute(F(a), F(b), F(c)))); }
+  template <uint32_t V>
+  static void Vector(Word* __restrict d, const Word* a, const Word* b, const Word* c, LaneMask m) {
+    float r[W];
+    for (uint32_t l = 0; l < W; ++l)
+      r[l] = Compute(F(Operand<V, 1>(a, l)), F(Operand<V, 2>(b, l)), F(Operand<V, 4>(c, l)));
+    RoundToHalves(r);
+    Lanes(d, m, [&r](uint32_t l) { return U(r[l]); });
+  }
+};
+
 constexpr auto kIEqual = [](Word a, Word b) { return Word(a == b); };
 constexpr auto kINotEqual = [](Word a, Word b) { return Word(a != b); };
 constexpr auto kSLess = [](Word a, Word b) { return Word(S(a) < S(b)); };
@@ -993,6 +1039,11 @@ LaneKernels MakeKernels(const char* isa) {
   op(Op::kFloatToHalf, Unary<kFloatToHalf>{});
   op(Op::kRoundToF16, Unary<kRoundToF16>{});
   op(Op::kRoundToF16TowardZero, Unary<kRoundToF16TowardZero>{});
+  op(Op::kFAddToF16, HalfRounded<kFAdd, 2>{});
+  op(Op::kFSubToF16, HalfRounded<kFSub, 2>{});
+  op(Op::kFMulToF16, HalfRounded<kFMul, 2>{});
+  op(Op::kFDivToF16, HalfRounded<kFDiv, 2>{});
+  op(Op::kFmaToF16, HalfRounded<kFma, 3>{});
   op(Op::kIEqual, Binary<kIEqual>{});
   op(Op::kINotEqual, Binary<kINotEqual>{});
   op(Op::kSLess, Binary<kSLess>{});

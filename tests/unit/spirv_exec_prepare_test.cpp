@@ -15,6 +15,7 @@
 #include <spirv/unified1/spirv.hpp11>
 
 #include "shaders/control_flow.comp.h"
+#include "shaders/half_rounding.comp.h"
 #include "shaders/lit_cube.frag.h"
 #include "shaders/loop_breaks.comp.h"
 #include "shaders/multiply_add.comp.h"
@@ -294,6 +295,34 @@ TEST(SpirvExecPrepareTest, PhisOfLoopsWithBreaksCoalesceOnlyBeforeTheBreak) {
       const uint32_t want[4] = {n, steps, c, i};
       for (uint32_t k = 0; k < 4; ++k)
         ASSERT_EQ(got[id * 4 + k], want[k]) << "invocation " << id << " value " << k << ", limit " << limit;
+    }
+  }
+}
+
+// 16-bit float operations (and Fma) round their own results, and a
+// conversion's rounding reads its source (no move and RoundToF16 after
+// each), with the bits of the plain program: overflow to infinity,
+// denormals and ties included.
+TEST(SpirvExecPrepareTest, HalfOperationsRoundTheirOwnResults) {
+  const Program prepared = Compile(kHalfRoundingComp, false);
+  const Program plain = Compile(kHalfRoundingComp, true);
+  size_t fused = 0, rounds = 0, plain_rounds = 0;
+  for (const Inst& in : prepared.code) {
+    fused += in.op == Op::kFAddToF16 || in.op == Op::kFSubToF16 || in.op == Op::kFMulToF16 ||
+             in.op == Op::kFDivToF16 || in.op == Op::kFmaToF16;
+    fused += in.op == Op::kRoundToF16 && in.a != in.dst;  // a conversion's move and rounding
+    rounds += in.op == Op::kRoundToF16 && in.a == in.dst;
+  }
+  for (const Inst& in : plain.code) plain_rounds += in.op == Op::kRoundToF16;
+  EXPECT_GE(fused, 8u) << "x * y, x - ..., x / y, the loop's divide, the optimizer's Fmas, the conversions";
+  EXPECT_EQ(rounds + fused, plain_rounds) << "each rounding either fused or kept";
+  constexpr uint32_t kInvocations = 96;
+  for (const float scale : {0.37f, 1000.0f, 3e-6f, -0.001f}) {
+    for (const uint32_t rounds_pushed : {0u, 9u}) {
+      const std::vector<uint32_t> push = {std::bit_cast<uint32_t>(scale), rounds_pushed};
+      EXPECT_EQ(RunCompute(prepared, kInvocations, push, kInvocations * 4),
+                RunCompute(plain, kInvocations, push, kInvocations * 4))
+          << "scale " << scale << ", rounds " << rounds_pushed;
     }
   }
 }

@@ -51,6 +51,9 @@ enum class Op : uint16_t {
   // value (b:a) shifted by a constant (compile_wide.cpp).
   kFunnelShiftRight,
   kIMulAdd,  // dst = a * b + c (low 32 bits): fused by ir_prepare
+  // Integer hash steps, fused by ir_prepare: dst = (a * b) ^ c and
+  // dst = (a ^ (a >> b)) * c (low 32 bits, a logical shift).
+  kIMulXor, kXorShiftRightMul,
   kXorFunnelShiftRight,  // dst = a ^ FunnelShiftRight(a, b, c): fused by ir_prepare
 
   // 32-bit float arithmetic.

@@ -27,6 +27,8 @@ const char* OpName(Op op) {
     case Op::kXorShiftRight: return "XorShiftRight";
     case Op::kFunnelShiftRight: return "FunnelShiftRight";
     case Op::kIMulAdd: return "IMulAdd";
+    case Op::kIMulXor: return "IMulXor";
+    case Op::kXorShiftRightMul: return "XorShiftRightMul";
     case Op::kXorFunnelShiftRight: return "XorFunnelShiftRight";
     case Op::kBitNot: return "BitNot";
     case Op::kBitReverse: return "BitReverse";

@@ -719,6 +719,17 @@ uint32_t FoldableProducer(const Program& p, const RegisterUses& uses, const std:
   return w;
 }
 
+// FoldableProducer of `in`'s operand a, else of b; *other is set to the
+// operand that is not the producer's result.
+uint32_t FoldableOperand(const Program& p, const RegisterUses& uses, const std::vector<uint8_t>& removed, Op op,
+                         const Inst& in, uint32_t i, uint32_t* other) {
+  *other = in.b;
+  const uint32_t w = FoldableProducer(p, uses, removed, op, in.a, i);
+  if (w != kNoOperand) return w;
+  *other = in.a;
+  return FoldableProducer(p, uses, removed, op, in.b, i);
+}
+
 // Multiply-adds: an FAdd one of whose operands is a product computed by an
 // FMul for it alone (FoldableProducer) becomes one FMulAdd of the FMul's
 // operands (the same two roundings; one instruction instead of two), the
@@ -736,11 +747,8 @@ void FuseMultiplyAdds(Program& p, const LaneKernels& kernels) {
     if (in.a == in.b) continue;
     const bool integer = in.op == Op::kIAdd;
     const Op multiply = integer ? Op::kIMul : Op::kFMul;
-    uint32_t other = in.b, w = FoldableProducer(p, uses, removed, multiply, in.a, i);
-    if (w == kNoOperand) {
-      other = in.a;
-      w = FoldableProducer(p, uses, removed, multiply, in.b, i);
-    }
+    uint32_t other = 0;
+    const uint32_t w = FoldableOperand(p, uses, removed, multiply, in, i, &other);
     if (w == kNoOperand) continue;
     in = Inst{integer ? Op::kIMulAdd : Op::kFMulAdd, 0, in.dst, p.code[w].a, p.code[w].b, other, 0};
     removed[w] = 1;
@@ -814,6 +822,30 @@ void FuseShifts(Program& p, const LaneKernels& kernels) {
       any = true;
       break;
     }
+  }
+  if (any) Remove(p, removed);
+}
+
+// Hash steps: an xor of a product computed for it alone becomes one
+// IMulXor ((a * b) ^ c: x * C1 ^ y * C2), and a product of an xor-shift
+// computed for it alone one XorShiftRightMul ((h ^ (h >> k)) * C, the
+// finalizer step of murmur-style hashes).
+void FuseHashSteps(Program& p, const LaneKernels& kernels) {
+  RegisterUses uses;
+  if (!uses.Collect(p, kernels)) return;
+  std::vector<uint8_t> removed(p.code.size(), 0);
+  bool any = false;
+  for (uint32_t i = 0; i < p.code.size(); ++i) {
+    Inst& in = p.code[i];
+    if ((in.op != Op::kBitXor && in.op != Op::kIMul) || in.a == in.b) continue;
+    const Op producer = in.op == Op::kBitXor ? Op::kIMul : Op::kXorShiftRight;
+    uint32_t other = 0;
+    const uint32_t w = FoldableOperand(p, uses, removed, producer, in, i, &other);
+    if (w == kNoOperand) continue;
+    in = Inst{in.op == Op::kBitXor ? Op::kIMulXor : Op::kXorShiftRightMul, 0, in.dst, p.code[w].a, p.code[w].b,
+              other, 0};
+    removed[w] = 1;
+    any = true;
   }
   if (any) Remove(p, removed);
 }
@@ -1164,6 +1196,7 @@ void PrepareExecution(Program* program) {
     CoalescePhis(p, kernels);
     FuseMultiplyAdds(p, kernels);
     FuseShifts(p, kernels);
+    FuseHashSteps(p, kernels);
     SinkOutputMoves(p, kernels);
     // Two findings that change no register's readers or writers: one table for both.
     RegisterUses uses;

@@ -712,6 +712,8 @@ constexpr auto kXorShiftLeft = [](Word a, Word b) { return a ^ kShiftLeft(a, b);
 constexpr auto kXorShiftRight = [](Word a, Word b) { return a ^ kShiftRightLogical(a, b); };
 constexpr auto kFunnelShiftRight = [](Word a, Word b, Word c) { return (a >> (c & 31)) | (b << ((32 - c) & 31)); };
 constexpr auto kIMulAdd = [](Word a, Word b, Word c) { return a * b + c; };
+constexpr auto kIMulXor = [](Word a, Word b, Word c) { return (a * b) ^ c; };
+constexpr auto kXorShiftRightMul = [](Word a, Word b, Word c) { return kXorShiftRight(a, b) * c; };
 constexpr auto kXorFunnelShiftRight = [](Word a, Word b, Word c) { return a ^ kFunnelShiftRight(a, b, c); };
 constexpr auto kBitNot = [](Word a) { return ~a; };
 constexpr auto kBitCount = [](Word a) { return BitCount(a); };
@@ -1014,6 +1016,8 @@ LaneKernels MakeKernels(const char* isa) {
   op(Op::kXorShiftRight, Binary<kXorShiftRight>{});
   op(Op::kFunnelShiftRight, Ternary<kFunnelShiftRight>{});
   op(Op::kIMulAdd, Ternary<kIMulAdd>{});
+  op(Op::kIMulXor, Ternary<kIMulXor>{});
+  op(Op::kXorShiftRightMul, Ternary<kXorShiftRightMul>{});
   op(Op::kXorFunnelShiftRight, Ternary<kXorFunnelShiftRight>{});
   op(Op::kBitNot, Unary<kBitNot>{});
   op(Op::kBitReverse, Unary<kBitReverse>{});

@@ -166,13 +166,17 @@ uint32_t XorShiftHashReference(uint32_t h, uint32_t k) {
 TEST(SpirvExecPrepareTest, XorShiftsFuseAndKeepTheirBits) {
   const Program prepared = Compile(kXorShiftHashComp, false);
   const Program plain = Compile(kXorShiftHashComp, true);
-  size_t right = 0, left = 0, shifts = 0;
+  size_t right = 0, left = 0, shifts = 0, multiplied = 0, multiply_xors = 0;
   for (const Inst& in : prepared.code) {
     right += in.op == Op::kXorShiftRight;
+    multiplied += in.op == Op::kXorShiftRightMul;
+    multiply_xors += in.op == Op::kIMulXor;
     left += in.op == Op::kXorShiftLeft;
     shifts += in.op == Op::kShiftRightLogical || in.op == Op::kShiftLeft;
   }
-  EXPECT_EQ(right, 5u) << "the hash's three, the loop's one and (id * 7) ^ ((id * 7) >> 2)";
+  EXPECT_EQ(right + multiplied, 5u) << "the hash's three, the loop's one and (id * 7) ^ ((id * 7) >> 2)";
+  EXPECT_EQ(multiplied, 2u) << "the hash's two xor-shifts followed by a multiply";
+  EXPECT_EQ(multiply_xors, 0u) << "no product is xored here";
   EXPECT_EQ(left, 2u) << "the loop's two";
   EXPECT_GE(shifts, 2u) << "the shift read twice and the shift of another value stay";
   constexpr uint32_t kInvocations = 96;
@@ -197,7 +201,7 @@ TEST(SpirvExecPrepareTest, XorShiftsFuseAndKeepTheirBits) {
 }
 
 // What wide_hash_steps.comp computes, in C++.
-void WideHashReference(uint32_t id, uint32_t rounds, uint32_t stride, uint64_t out[6]) {
+void WideHashReference(uint32_t id, uint32_t rounds, uint32_t stride, uint64_t out[7]) {
   uint64_t x = uint64_t{id} * 0x9E3779B97F4A7C15ull + 1, h = 0;
   for (uint32_t i = 0; i < rounds; ++i) {
     x += 0x9E3779B97F4A7C15ull;
@@ -218,18 +222,20 @@ void WideHashReference(uint32_t id, uint32_t rounds, uint32_t stride, uint64_t o
   out[4] = id * stride + 7u;
   const uint32_t a = id * 0x9E3779B9u;
   out[5] = uint64_t{(a << 7) | (a >> 25)} | uint64_t{(a << 3) | (a >> 28)} << 32;
+  out[6] = (id * 0x8DA6B343u) ^ ((id + stride) * 0xD8163841u);
 }
 
 // 64-bit shifts by constants are a shift and a funnel shift (no copies);
 // x ^ (x >> k)'s low word fuses into XorFunnelShiftRight, every multiply
 // whose product is added once into IMulAdd (the high word of each 64-bit
-// product: two each) and a 32-bit rotate into one FunnelShiftRight, with
-// the bits of the plain program.
+// product: two each), a 32-bit rotate into one FunnelShiftRight and an
+// xor of a product into IMulXor, with the bits of the plain program.
 TEST(SpirvExecPrepareTest, WideHashStepsFuseAndKeepTheirBits) {
   const Program prepared = Compile(kWideHashStepsComp, false);
   const Program plain = Compile(kWideHashStepsComp, true);
-  size_t xor_funnels = 0, multiply_adds = 0, moves = 0, plain_moves = 0, rotates = 0;
+  size_t xor_funnels = 0, multiply_adds = 0, moves = 0, plain_moves = 0, rotates = 0, multiply_xors = 0;
   for (const Inst& in : prepared.code) {
+    multiply_xors += in.op == Op::kIMulXor;
     xor_funnels += in.op == Op::kXorFunnelShiftRight;
     rotates += in.op == Op::kFunnelShiftRight && in.a == in.b;
     multiply_adds += in.op == Op::kIMulAdd;
@@ -240,16 +246,17 @@ TEST(SpirvExecPrepareTest, WideHashStepsFuseAndKeepTheirBits) {
   EXPECT_GE(multiply_adds, 7u) << "two per 64-bit product (three; the constant ones may fold), the index";
   EXPECT_LE(moves, plain_moves);
   EXPECT_EQ(rotates, 1u) << "(a << 7) | (a >> 25); (a << 3) | (a >> 28) is no rotate";
+  EXPECT_EQ(multiply_xors, 1u) << "the 32-bit hash's xor of two products";
   constexpr uint32_t kInvocations = 96;
   for (const auto& [rounds, stride] : {std::pair{0u, 3u}, std::pair{1u, 0u}, std::pair{9u, 0xFFFFFFF1u}}) {
     const std::vector<uint32_t> push = {rounds, stride};
-    const std::vector<uint32_t> got = RunCompute(prepared, kInvocations, push, kInvocations * 12);
-    EXPECT_EQ(got, RunCompute(plain, kInvocations, push, kInvocations * 12)) << "rounds " << rounds;
+    const std::vector<uint32_t> got = RunCompute(prepared, kInvocations, push, kInvocations * 14);
+    EXPECT_EQ(got, RunCompute(plain, kInvocations, push, kInvocations * 14)) << "rounds " << rounds;
     for (uint32_t id = 0; id < kInvocations; ++id) {
-      uint64_t want[6];
+      uint64_t want[7];
       WideHashReference(id, rounds, stride, want);
-      for (uint32_t k = 0; k < 6; ++k) {
-        const uint64_t value = uint64_t{got[id * 12 + 2 * k]} | uint64_t{got[id * 12 + 2 * k + 1]} << 32;
+      for (uint32_t k = 0; k < 7; ++k) {
+        const uint64_t value = uint64_t{got[id * 14 + 2 * k]} | uint64_t{got[id * 14 + 2 * k + 1]} << 32;
         ASSERT_EQ(value, want[k]) << "invocation " << id << " value " << k << ", rounds " << rounds;
       }
     }

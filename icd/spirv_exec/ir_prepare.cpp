@@ -826,6 +826,42 @@ void FuseShifts(Program& p, const LaneKernels& kernels) {
   if (any) Remove(p, removed);
 }
 
+// Tests against zero: a condition computed as x != 0 (or x == 0) for one
+// Select or BranchCond alone, which test a word for non-zero themselves,
+// becomes x (the Select's operands or the branch's targets swapped for
+// x == 0).
+void FoldZeroTests(Program& p, const LaneKernels& kernels) {
+  RegisterUses uses;
+  if (!uses.Collect(p, kernels)) return;
+  std::vector<int64_t> constant(p.register_count, -1);
+  for (const auto& [reg, value] : p.constants)
+    if (reg < p.register_count && uses.writers[reg].empty()) constant[reg] = value;
+  std::vector<uint8_t> removed(p.code.size(), 0);
+  bool any = false;
+  for (uint32_t i = 0; i < p.code.size(); ++i) {
+    Inst& in = p.code[i];
+    if ((in.op != Op::kSelect && in.op != Op::kBranchCond) || in.a >= p.register_count) continue;
+    if (in.op == Op::kSelect && (in.b == in.a || in.c == in.a)) continue;
+    for (const Op test : {Op::kINotEqual, Op::kIEqual}) {
+      const uint32_t w = FoldableProducer(p, uses, removed, test, in.a, i);
+      if (w == kNoOperand) continue;
+      const Inst& compare = p.code[w];
+      const bool zero_b = compare.b < p.register_count && constant[compare.b] == 0;
+      const bool zero_a = compare.a < p.register_count && constant[compare.a] == 0;
+      if (!zero_a && !zero_b) continue;
+      // (A branch with phi moves keeps an == 0: its moves name the true edge.)
+      const bool moves = i + 1 < p.code.size() && p.code[i + 1].op == Op::kEdgeMove;
+      if (test == Op::kIEqual && in.op == Op::kBranchCond && moves) continue;
+      in.a = zero_b ? compare.a : compare.b;
+      if (test == Op::kIEqual) std::swap(in.b, in.c);
+      removed[w] = 1;
+      any = true;
+      break;
+    }
+  }
+  if (any) Remove(p, removed);
+}
+
 // Hash steps: an xor of a product computed for it alone becomes one
 // IMulXor ((a * b) ^ c: x * C1 ^ y * C2), and a product of an xor-shift
 // computed for it alone one XorShiftRightMul ((h ^ (h >> k)) * C, the
@@ -1197,6 +1233,7 @@ void PrepareExecution(Program* program) {
     FuseMultiplyAdds(p, kernels);
     FuseShifts(p, kernels);
     FuseHashSteps(p, kernels);
+    FoldZeroTests(p, kernels);
     SinkOutputMoves(p, kernels);
     // Two findings that change no register's readers or writers: one table for both.
     RegisterUses uses;

@@ -26,6 +26,7 @@
 #include "shaders/textured.frag.h"
 #include "shaders/uniform_control_flow.comp.h"
 #include "shaders/wide_hash_steps.comp.h"
+#include "shaders/zero_tests.comp.h"
 #include "spirv_exec/ir.h"
 #include "spirv_exec/spirv_ingest.h"
 #include "spirv_exec/wave.h"
@@ -330,6 +331,55 @@ TEST(SpirvExecPrepareTest, HalfOperationsRoundTheirOwnResults) {
       EXPECT_EQ(RunCompute(prepared, kInvocations, push, kInvocations * 4),
                 RunCompute(plain, kInvocations, push, kInvocations * 4))
           << "scale " << scale << ", rounds " << rounds_pushed;
+    }
+  }
+}
+
+// Comparisons with zero read by one Select or branch fold into it (the
+// operands, targets and phi edges swapped for == 0), with the bits of the
+// plain program and of C++.
+TEST(SpirvExecPrepareTest, ZeroTestsFoldIntoTheirSelectOrBranch) {
+  const Program prepared = Compile(kZeroTestsComp, false);
+  const Program plain = Compile(kZeroTestsComp, true);
+  auto compares = [](const Program& p) {
+    size_t n = 0;
+    for (const Inst& in : p.code) n += in.op == Op::kIEqual || in.op == Op::kINotEqual;
+    return n;
+  };
+  EXPECT_LE(compares(prepared) + 3, compares(plain));
+  constexpr uint32_t kInvocations = 96;
+  for (const auto& [mask, rounds] : {std::pair{0u, 0u}, std::pair{5u, 3u}, std::pair{0xFFu, 11u}}) {
+    const std::vector<uint32_t> push = {mask, rounds};
+    const std::vector<uint32_t> got = RunCompute(prepared, kInvocations, push, kInvocations * 4);
+    EXPECT_EQ(got, RunCompute(plain, kInvocations, push, kInvocations * 4)) << "mask " << mask;
+    for (uint32_t id = 0; id < kInvocations; ++id) {
+      const uint32_t bits = id & mask;
+      uint32_t c = 0, d = id;
+      for (uint32_t i = 0; i < rounds; ++i) {
+        if (((id >> (i & 7)) & 1) == 0) {
+          c += i * 9 + d;
+          d = d * 5 + 1;
+        } else {
+          d ^= c + i;
+          c = c * 3 + 2;
+        }
+      }
+      uint32_t n = bits, steps = 0;
+      while (n != 0 && steps < 40) {
+        n &= n - 1;
+        ++steps;
+      }
+      uint32_t m = 0, k = id;
+      for (uint32_t i = 0; i < rounds; ++i) {
+        k = k * 3 + 1;
+        if ((k & 16) == 0) {
+          m = k;
+          break;
+        }
+      }
+      const uint32_t want[4] = {(bits != 0 ? id * 3 : id + 100) ^ (m << 8), (id & 4) == 0 ? 7 : id, c ^ d, steps};
+      for (uint32_t k = 0; k < 4; ++k)
+        ASSERT_EQ(got[id * 4 + k], want[k]) << "invocation " << id << " value " << k << ", mask " << mask;
     }
   }
 }

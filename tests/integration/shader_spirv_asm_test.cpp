@@ -18,6 +18,7 @@
 
 #include "compute_fixture.h"
 #include "float_reference.h"
+#include "shaders/empty_struct.spvasm.h"
 #include "shaders/hlsl_decorations.spvasm.h"
 #include "shaders/integer_dot_product.spvasm.h"
 #include "shaders/spirv_misc_instructions.spvasm.h"
@@ -192,6 +193,20 @@ TEST_F(ShaderSpirvAsmTest, UndefDontInlineNonSemanticAndInitializers) {
     EXPECT_EQ(r[4 * i + 1], x + 5) << "composite built on OpUndef, invocation " << i;
     EXPECT_EQ(r[4 * i + 2], x + 10) << "DontInline call, invocation " << i;
     EXPECT_EQ(r[4 * i + 3], 1234 + i) << "initialized Private variable, invocation " << i;
+  }
+}
+
+// Structs without members (passed to a function, in workgroup memory,
+// inside a struct that is built and modified): the pipeline is created
+// (SPIRV-Tools' dead-insert elimination crashed on them) and runs.
+TEST_F(ShaderSpirvAsmTest, EmptyStructs) {
+  constexpr uint32_t n = 64;
+  HostBuffer out = StorageBuffer(n * 8);
+  Kernel k = MakeKernel(kEmptyStructSpvasm, {out.buffer}, 0);
+  Run(k, n / 32);
+  for (uint32_t i = 0; i < n; ++i) {
+    EXPECT_EQ(out.as<uint32_t>()[2 * i], i + 7) << i;
+    EXPECT_EQ(out.as<uint32_t>()[2 * i + 1], 3 * i) << i;
   }
 }
 

@@ -54,6 +54,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <vector>
 
 #include "spirv_exec/lane_kernels.h"
@@ -409,6 +410,14 @@ struct RegisterUses {
   }
 };
 
+// The value of each constant register nothing writes (-1 for the other registers).
+std::vector<int64_t> ConstantValues(const Program& p, const RegisterUses& uses) {
+  std::vector<int64_t> constant(p.register_count, -1);
+  for (const auto& [reg, value] : p.constants)
+    if (reg < p.register_count && uses.writers[reg].empty()) constant[reg] = value;
+  return constant;
+}
+
 // fn(reg) for each register of the stage's outputs.
 template <class Fn>
 void ForEachOutputRegister(const Program& p, Fn fn) {
@@ -730,31 +739,42 @@ uint32_t FoldableOperand(const Program& p, const RegisterUses& uses, const std::
   return FoldableProducer(p, uses, removed, op, in.b, i);
 }
 
-// Multiply-adds: an FAdd one of whose operands is a product computed by an
-// FMul for it alone (FoldableProducer) becomes one FMulAdd of the FMul's
-// operands (the same two roundings; one instruction instead of two), the
-// FMul going away; an IAdd of an IMul the same way (IMulAdd: index and
-// address arithmetic, the high word of a 64-bit product).
-void FuseMultiplyAdds(Program& p, const LaneKernels& kernels) {
+// One instruction reading a value that another computed for it alone
+// (FoldableProducer): `consumer` X with an operand from `producer` Y
+// becomes `fused` (Y.a, Y.b, X's other operand), and Y goes away. (X
+// reading the value twice, as scalar reflect's T + T does, stays.)
+struct Fusion {
+  Op consumer, producer, fused;
+};
+
+void FuseProducers(Program& p, const LaneKernels& kernels, std::initializer_list<Fusion> fusions) {
   RegisterUses uses;
   if (!uses.Collect(p, kernels)) return;
   std::vector<uint8_t> removed(p.code.size(), 0);
   bool any = false;
   for (uint32_t i = 0; i < p.code.size(); ++i) {
     Inst& in = p.code[i];
-    if (in.op != Op::kFAdd && in.op != Op::kIAdd) continue;
-    // (T + T, as scalar reflect emits, reads the product twice: it stays.)
     if (in.a == in.b) continue;
-    const bool integer = in.op == Op::kIAdd;
-    const Op multiply = integer ? Op::kIMul : Op::kFMul;
-    uint32_t other = 0;
-    const uint32_t w = FoldableOperand(p, uses, removed, multiply, in, i, &other);
-    if (w == kNoOperand) continue;
-    in = Inst{integer ? Op::kIMulAdd : Op::kFMulAdd, 0, in.dst, p.code[w].a, p.code[w].b, other, 0};
-    removed[w] = 1;
-    any = true;
+    for (const Fusion& f : fusions) {
+      if (in.op != f.consumer) continue;
+      uint32_t other = 0;
+      const uint32_t w = FoldableOperand(p, uses, removed, f.producer, in, i, &other);
+      if (w == kNoOperand) continue;
+      in = Inst{f.fused, 0, in.dst, p.code[w].a, p.code[w].b, other, 0};
+      removed[w] = 1;
+      any = true;
+      break;
+    }
   }
   if (any) Remove(p, removed);
+}
+
+// Multiply-adds: an FAdd of a product becomes one FMulAdd of the FMul's
+// operands (the same two roundings; one instruction instead of two); an
+// IAdd of an IMul the same way (IMulAdd: index and address arithmetic, the
+// high word of a 64-bit product).
+void FuseMultiplyAdds(Program& p, const LaneKernels& kernels) {
+  FuseProducers(p, kernels, {{Op::kFAdd, Op::kFMul, Op::kFMulAdd}, {Op::kIAdd, Op::kIMul, Op::kIMulAdd}});
 }
 
 // Xor-shifts, the step of most integer hashes and xorshift generators:
@@ -769,10 +789,7 @@ void FuseShifts(Program& p, const LaneKernels& kernels) {
   if (!uses.Collect(p, kernels)) return;
   std::vector<uint8_t> removed(p.code.size(), 0);
   bool any = false;
-  // Constant registers (never written) and their values.
-  std::vector<int64_t> constant(p.register_count, -1);
-  for (const auto& [reg, value] : p.constants)
-    if (reg < p.register_count && uses.writers[reg].empty()) constant[reg] = value;
+  const std::vector<int64_t> constant = ConstantValues(p, uses);
   for (uint32_t i = 0; i < p.code.size(); ++i) {
     Inst& in = p.code[i];
     if (in.op == Op::kBitOr && in.a != in.b) {
@@ -833,9 +850,7 @@ void FuseShifts(Program& p, const LaneKernels& kernels) {
 void FoldZeroTests(Program& p, const LaneKernels& kernels) {
   RegisterUses uses;
   if (!uses.Collect(p, kernels)) return;
-  std::vector<int64_t> constant(p.register_count, -1);
-  for (const auto& [reg, value] : p.constants)
-    if (reg < p.register_count && uses.writers[reg].empty()) constant[reg] = value;
+  const std::vector<int64_t> constant = ConstantValues(p, uses);
   std::vector<uint8_t> removed(p.code.size(), 0);
   bool any = false;
   for (uint32_t i = 0; i < p.code.size(); ++i) {
@@ -862,28 +877,13 @@ void FoldZeroTests(Program& p, const LaneKernels& kernels) {
   if (any) Remove(p, removed);
 }
 
-// Hash steps: an xor of a product computed for it alone becomes one
-// IMulXor ((a * b) ^ c: x * C1 ^ y * C2), and a product of an xor-shift
-// computed for it alone one XorShiftRightMul ((h ^ (h >> k)) * C, the
-// finalizer step of murmur-style hashes).
+// Hash steps: an xor of a product becomes one IMulXor ((a * b) ^ c: x * C1
+// ^ y * C2), and a product of an xor-shift one XorShiftRightMul
+// ((h ^ (h >> k)) * C, the finalizer step of murmur-style hashes). After
+// FuseShifts, which makes the XorShiftRights.
 void FuseHashSteps(Program& p, const LaneKernels& kernels) {
-  RegisterUses uses;
-  if (!uses.Collect(p, kernels)) return;
-  std::vector<uint8_t> removed(p.code.size(), 0);
-  bool any = false;
-  for (uint32_t i = 0; i < p.code.size(); ++i) {
-    Inst& in = p.code[i];
-    if ((in.op != Op::kBitXor && in.op != Op::kIMul) || in.a == in.b) continue;
-    const Op producer = in.op == Op::kBitXor ? Op::kIMul : Op::kXorShiftRight;
-    uint32_t other = 0;
-    const uint32_t w = FoldableOperand(p, uses, removed, producer, in, i, &other);
-    if (w == kNoOperand) continue;
-    in = Inst{in.op == Op::kBitXor ? Op::kIMulXor : Op::kXorShiftRightMul, 0, in.dst, p.code[w].a, p.code[w].b,
-              other, 0};
-    removed[w] = 1;
-    any = true;
-  }
-  if (any) Remove(p, removed);
+  FuseProducers(p, kernels,
+                {{Op::kBitXor, Op::kIMul, Op::kIMulXor}, {Op::kIMul, Op::kXorShiftRight, Op::kXorShiftRightMul}});
 }
 
 // Half rounding: a 16-bit float result is a float rounded to a half value
@@ -911,10 +911,12 @@ void FuseHalfRounding(Program& p, const LaneKernels& kernels) {
       case Op::kFMul: fused = Op::kFMulToF16; break;
       case Op::kFDiv: fused = Op::kFDivToF16; break;
       case Op::kMove: fused = Op::kRoundToF16; break;  // a conversion to half: rounds the source
-      case Op::kGlslTernary: fused = op.aux == GLSLstd450Fma ? Op::kFmaToF16 : Op::kReturn; break;
+      case Op::kGlslTernary:
+        if (op.aux != GLSLstd450Fma) continue;
+        fused = Op::kFmaToF16;
+        break;
       default: continue;
     }
-    if (fused == Op::kReturn) continue;
     bool read_between = false;
     for (uint32_t reader : uses.readers[r]) read_between |= reader > i && reader < j;
     if (read_between) continue;
@@ -989,14 +991,12 @@ void SinkOutputMoves(Program& p, const LaneKernels& kernels) {
 // constant in the entry block, which every launched lane runs.
 void FindConstantOutputs(Program& p, const RegisterUses& uses) {
   p.constant_outputs.clear();
-  std::vector<int64_t> constant(p.register_count, -1);
-  for (const auto& [reg, value] : p.constants)
-    if (reg < p.register_count) constant[reg] = value;
+  const std::vector<int64_t> constant = ConstantValues(p, uses);
   ForEachOutputRegister(p, [&](uint32_t o) {
     if (uses.writers[o].size() != 1) return;
     const Inst& move = p.code[uses.writers[o][0]];
     if (move.op != Op::kMove || uses.block_of[uses.writers[o][0]] != 0 || move.a >= p.register_count ||
-        constant[move.a] < 0 || !uses.writers[move.a].empty())
+        constant[move.a] < 0)
       return;
     p.constant_outputs.push_back({o, uint32_t(constant[move.a])});
   });

@@ -9,6 +9,7 @@
 #include "objects/device_limits.h"
 #include "primitive/input_assembly.h"
 #include "util/thread_pool.h"
+#include "util/thread_scratch.h"
 
 namespace duet::raster {
 namespace {
@@ -688,6 +689,11 @@ std::vector<IndexPiece> SplitIndices(const std::vector<uint32_t>& indices, VkPri
   return pieces;
 }
 
+// A thread's triangle lists of a draw split into pieces.
+struct SetupParts {
+  std::vector<TriangleSetup> parts;
+};
+
 }  // namespace
 
 void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>& indices, VkPrimitiveTopology topology,
@@ -703,9 +709,8 @@ void SetupTriangles(const ShadedVertices& vertices, const std::vector<uint32_t>&
     return;
   }
   // Kept from draw to draw (their pages stay mapped); the jobs reach this
-  // thread's vector through the reference, not their own thread_local.
-  thread_local std::vector<TriangleSetup> kept_parts;
-  std::vector<TriangleSetup>& parts = kept_parts;
+  // thread's vector through the reference, not their own thread's.
+  std::vector<TriangleSetup>& parts = ThreadScratch<SetupParts>().parts;
   if (parts.size() < pieces.size()) parts.resize(pieces.size());
   ParallelFor(uint32_t(pieces.size()), [&](uint32_t k) {
     TriangleSetup& part = parts[k];

@@ -9,6 +9,7 @@
 #include "primitive/input_assembly.h"
 #include "primitive/tessellator.h"
 #include "util/thread_pool.h"
+#include "util/thread_scratch.h"
 
 namespace duet::raster {
 
@@ -146,6 +147,12 @@ struct DomainPoints {
   std::vector<uint32_t> patch_of;  // per point
 };
 
+// A thread's records and points, kept from draw to draw.
+struct TessellationScratch {
+  std::vector<std::byte> control_records, evaluation_records;
+  DomainPoints points;
+};
+
 void TessellatePatches(const TessellationStage& stage, const std::vector<std::byte>& control_records,
                        size_t patches, DomainPoints* out) {
   const LevelFields levels(*stage.control);
@@ -267,9 +274,11 @@ void Tessellate(const TessellationStage& stage, const ShadedVertices& vertices, 
   out->evaluations = 0;
   if (patches == 0) return;
 
-  thread_local std::vector<std::byte> control_records, evaluation_records;
+  TessellationScratch& scratch = ThreadScratch<TessellationScratch>();
+  std::vector<std::byte>& control_records = scratch.control_records;
+  std::vector<std::byte>& evaluation_records = scratch.evaluation_records;
   if (!ShadeControl(stage, vertices, patch_slots, patches, &control_records)) return;
-  thread_local DomainPoints points;
+  DomainPoints& points = scratch.points;
   TessellatePatches(stage, control_records, patches, &points);
   CopyRecords(*stage.control, *stage.evaluation, control_records, patches, &evaluation_records);
   if (!ShadeEvaluation(stage, points, evaluation_records, &out->vertices)) return;

@@ -23,6 +23,7 @@
 #include "spirv_exec/resource_roots.h"
 #include "util/log.h"
 #include "util/thread_pool.h"
+#include "util/thread_scratch.h"
 
 namespace duet::raster {
 namespace {
@@ -355,7 +356,7 @@ void ExecuteDraw(Device* device, const DrawBindings& bindings, const RenderTarge
   // Primitives go to several layers or viewports: rasterized in runs.
   const bool grouped = layout.layer_offset != UINT32_MAX || layout.viewport_index_offset != UINT32_MAX;
 
-  thread_local DrawScratch scratch;
+  DrawScratch& scratch = ThreadScratch<DrawScratch>();
   std::vector<uint32_t>& ids = scratch.ids;
   const bool any_restart = DrawIndices(bindings, state, draw, &ids, &scratch.restarts);
   // Shade each distinct vertex once per instance; primitives refer to slots.

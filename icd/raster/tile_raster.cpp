@@ -14,6 +14,7 @@
 #include "raster/interpolation.h"
 #include "raster/small_coverage.h"
 #include "util/thread_pool.h"
+#include "util/thread_scratch.h"
 
 namespace duet::raster {
 namespace {
@@ -68,6 +69,11 @@ struct TrianglePlanes {
 
 // The per-triangle arrays of a draw, kept by each calling thread from draw
 // to draw (fresh large allocations are fresh pages to fault in).
+// A thread's fragment wave, reused from tile to tile and draw to draw.
+struct TileWave {
+  spirv_exec::WaveState wave;
+};
+
 struct RasterScratch {
   std::vector<TrianglePlanes> planes;
   std::vector<double> attributes;
@@ -989,7 +995,7 @@ void PrepareInputs(DrawRaster* d) {
 void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragment, const OutputTargets& outputs,
                         uint64_t* samples_passed, uint64_t* invocations) {
   if (setup.triangles.empty()) return;
-  thread_local RasterScratch scratch;
+  RasterScratch& scratch = ThreadScratch<RasterScratch>();
   DrawRaster d(setup, fragment, outputs, scratch);
   if (d.samples > 1) {
     const uint8_t(*locations)[2] = StandardSampleLocations(d.samples);
@@ -1084,8 +1090,7 @@ void RasterizeTriangles(const TriangleSetup& setup, const FragmentStage& fragmen
     if (deferred != nullptr) deferred->ClearTile(x0, y0, drawn);
     if (!drawn) return;
     // Wave registers are reused across tiles and draws by each thread.
-    thread_local spirv_exec::WaveState wave;
-    TileRasterizer rasterizer(d, &wave);
+    TileRasterizer rasterizer(d, &ThreadScratch<TileWave>().wave);
     const uint64_t tile_passed = rasterizer.Run(tile);
     passed += tile_passed;
     shaded += rasterizer.Invocations();

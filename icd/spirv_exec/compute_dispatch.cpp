@@ -16,6 +16,7 @@
 #include "spirv_exec/wave.h"
 #include "util/log.h"
 #include "util/thread_pool.h"
+#include "util/thread_scratch.h"
 
 namespace duet::spirv_exec {
 namespace {
@@ -200,7 +201,7 @@ void RunComputeDispatch(Device* device, const ShaderBindings& bindings, const ui
     ParallelFor(pass, [&](uint32_t in_pass) {
       // The device is lost, or the dispatch ran past the watchdog: the rest is moot.
       if (watchdog.CommandExpired()) return;
-      thread_local WorkerState worker;
+      WorkerState& worker = ThreadScratch<WorkerState>();
       worker.roots.assign(resources.roots.begin(), resources.roots.end());
       const uint64_t begin = (first + in_pass) * batch, end = std::min(total, begin + batch);
       for (uint64_t index = begin; index < end; ++index) {

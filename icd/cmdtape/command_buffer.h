@@ -24,17 +24,17 @@ struct CommandBuffer;
 struct CommandPool : NonDispatchableObject {
   DUET_OBJECT_TYPE(VkCommandPool, VK_OBJECT_TYPE_COMMAND_POOL);
 
-  CommandPool() : NonDispatchableObject(kObjectType) {}
+  explicit CommandPool(const VkAllocationCallbacks* allocator)
+      : NonDispatchableObject(kObjectType), memory(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT) {}
 
+  // The pool's allocator (its own, else the device's): its command buffers,
+  // their tapes and pushed descriptor sets come from it.
+  HostMemoryResource memory;
   Device* device = nullptr;
   VkCommandPoolCreateFlags flags = 0;
   uint32_t queue_family_index = 0;
-  std::vector<CommandBuffer*> buffers;  // all command buffers allocated from the pool
-  // The pool's allocator (its own, else the device's): its command buffers
-  // and their tapes' memory come from it.
-  VkAllocationCallbacks allocator{};
-  bool has_allocator = false;
-  const VkAllocationCallbacks* Allocator() const { return has_allocator ? &allocator : nullptr; }
+  std::pmr::vector<CommandBuffer*> buffers{&memory};  // all command buffers allocated from the pool
+  const VkAllocationCallbacks* Allocator() const { return memory.Callbacks(); }
 };
 
 // Push descriptors (VK_KHR_push_descriptor) as recorded: every push makes a
@@ -46,7 +46,9 @@ struct PushedDescriptorSets {
     const VkAllocationCallbacks* allocator;
     void operator()(DescriptorSet* set) const { HostDelete(allocator, set); }
   };
-  std::vector<std::unique_ptr<DescriptorSet, Delete>> made;  // every set pushed since recording began
+  explicit PushedDescriptorSets(std::pmr::memory_resource* memory) : made(memory) {}
+
+  std::pmr::vector<std::unique_ptr<DescriptorSet, Delete>> made;  // every set pushed since recording began
   // The latest set per bind point (0 graphics, 1 compute) and set number.
   std::array<std::array<const DescriptorSet*, limits::kMaxBoundDescriptorSets>, 2> latest{};
 
@@ -62,7 +64,11 @@ struct CommandBuffer : DispatchableObject {
   DUET_OBJECT_TYPE(VkCommandBuffer, VK_OBJECT_TYPE_COMMAND_BUFFER);
 
   CommandBuffer(CommandPool* owner, VkCommandBufferLevel buffer_level)
-      : DispatchableObject(kObjectType), pool(owner), level(buffer_level), tape(owner->Allocator()) {}
+      : DispatchableObject(kObjectType),
+        pool(owner),
+        level(buffer_level),
+        tape(owner->Allocator()),
+        pushed_sets(&owner->memory) {}
 
   CommandPool* pool;
   VkCommandBufferLevel level;

@@ -19,8 +19,7 @@ void ReturnToInitialState(CommandBuffer* buffer) {
 }
 
 void FreeCommandBuffer(CommandBuffer* buffer, const VkAllocationCallbacks* allocator) {
-  if (buffer->pending_submissions != 0)
-    DUET_ERROR("a command buffer was freed while a queue still executes it");
+  if (buffer->pending_submissions != 0) DUET_ERROR("a command buffer was freed while a queue still executes it");
   HostDelete(allocator, buffer);
 }
 
@@ -47,17 +46,12 @@ void NoteRecordingFailure(VkCommandBuffer command_buffer) {
 namespace duet::api {
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateCommandPool(VkDevice _device, const VkCommandPoolCreateInfo* pCreateInfo,
-                                                 const VkAllocationCallbacks* pAllocator,
-                                                 VkCommandPool* pCommandPool) {
+                                                 const VkAllocationCallbacks* pAllocator, VkCommandPool* pCommandPool) {
   Device* device = FromHandle<Device>(_device);
   if ((pCreateInfo->flags & VK_COMMAND_POOL_CREATE_PROTECTED_BIT) != 0) return VK_ERROR_FEATURE_NOT_PRESENT;
   const VkAllocationCallbacks* allocator = ChooseAllocator(pAllocator, device->Allocator());
-  auto* pool = HostNew<CommandPool>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  auto* pool = HostNew<CommandPool>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, allocator);
   if (pool == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
-  if (allocator != nullptr) {
-    pool->allocator = *allocator;
-    pool->has_allocator = true;
-  }
   pool->device = device;
   pool->flags = pCreateInfo->flags;
   pool->queue_family_index = pCreateInfo->queueFamilyIndex;
@@ -90,9 +84,15 @@ VKAPI_ATTR void VKAPI_CALL TrimCommandPool(VkDevice, VkCommandPool, VkCommandPoo
 VKAPI_ATTR VkResult VKAPI_CALL AllocateCommandBuffers(VkDevice, const VkCommandBufferAllocateInfo* pAllocateInfo,
                                                       VkCommandBuffer* pCommandBuffers) {
   CommandPool* pool = FromHandle<CommandPool>(pAllocateInfo->commandPool);
+  try {
+    pool->buffers.reserve(pool->buffers.size() + pAllocateInfo->commandBufferCount);  // push_back then cannot throw
+  } catch (const std::bad_alloc&) {
+    std::fill_n(pCommandBuffers, pAllocateInfo->commandBufferCount, VK_NULL_HANDLE);
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
   for (uint32_t i = 0; i < pAllocateInfo->commandBufferCount; ++i) {
-    auto* buffer = HostNew<CommandBuffer>(pool->Allocator(), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, pool,
-                                          pAllocateInfo->level);
+    auto* buffer =
+        HostNew<CommandBuffer>(pool->Allocator(), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, pool, pAllocateInfo->level);
     if (buffer == nullptr) {
       // The spec asks for all-or-nothing: free what was made, null every handle.
       for (uint32_t j = 0; j < i; ++j) {

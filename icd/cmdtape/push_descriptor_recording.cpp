@@ -6,8 +6,10 @@
 // gets a vkCmdPushDescriptorSetKHR record holding that set, which replay
 // binds. Resolving at record time means replay never looks at the pipeline
 // layout, which may be destroyed once recording ends.
+#include <algorithm>
 #include <memory>
 #include <new>
+#include <span>
 
 #include "cmdtape/command_buffer.h"
 #include "cmdtape/tape_records.h"
@@ -19,12 +21,12 @@
 namespace duet {
 namespace {
 
-bool SameBindings(const std::vector<DescriptorSetLayoutBinding>& a, const std::vector<DescriptorSetLayoutBinding>& b) {
+bool SameBindings(std::span<const DescriptorSetLayoutBinding> a, std::span<const DescriptorSetLayoutBinding> b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
     if (a[i].binding != b[i].binding || a[i].type != b[i].type || a[i].count != b[i].count ||
         a[i].first_descriptor != b[i].first_descriptor || a[i].inline_offset != b[i].inline_offset ||
-        a[i].immutable_samplers != b[i].immutable_samplers)
+        !std::ranges::equal(a[i].immutable_samplers, b[i].immutable_samplers))
       return false;
   }
   return true;
@@ -38,16 +40,15 @@ size_t BindPointIndex(VkPipelineBindPoint point) { return point == VK_PIPELINE_B
 DescriptorSet* NextPushedSet(CommandBuffer* buffer, VkPipelineBindPoint point, VkPipelineLayout layout_handle,
                              uint32_t set_number, const char* command) {
   const PipelineLayout* layout = FromHandle<PipelineLayout>(layout_handle);
-  if (layout == nullptr || set_number >= layout->set_bindings.size() ||
-      set_number >= limits::kMaxBoundDescriptorSets) {
+  if (layout == nullptr || set_number >= layout->set_bindings.size() || set_number >= limits::kMaxBoundDescriptorSets) {
     DUET_ERROR("%s: set %u is not in the pipeline layout; the push is ignored", command, set_number);
     return nullptr;
   }
-  const std::vector<DescriptorSetLayoutBinding>& bindings = layout->set_bindings[set_number];
+  const std::pmr::vector<DescriptorSetLayoutBinding>& bindings = layout->set_bindings[set_number];
   const DescriptorSet*& latest = buffer->pushed_sets.latest[BindPointIndex(point)][set_number];
 
   const VkAllocationCallbacks* allocator = buffer->pool->Allocator();
-  DescriptorSet* set = HostNew<DescriptorSet>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  DescriptorSet* set = HostNew<DescriptorSet>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, &buffer->pool->memory);
   if (set == nullptr) throw std::bad_alloc();
   std::unique_ptr<DescriptorSet, PushedDescriptorSets::Delete> made(set, {allocator});
   made->bindings = bindings;
@@ -84,9 +85,8 @@ namespace duet::api {
 
 using namespace cmdtape;
 
-VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSetKHR(VkCommandBuffer commandBuffer,
-                                                   VkPipelineBindPoint pipelineBindPoint, VkPipelineLayout layout,
-                                                   uint32_t set, uint32_t descriptorWriteCount,
+VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSetKHR(VkCommandBuffer commandBuffer, VkPipelineBindPoint pipelineBindPoint,
+                                                   VkPipelineLayout layout, uint32_t set, uint32_t descriptorWriteCount,
                                                    const VkWriteDescriptorSet* pDescriptorWrites) {
   Tape* tape = RecordingTape(commandBuffer, "vkCmdPushDescriptorSetKHR");
   if (tape == nullptr) return;

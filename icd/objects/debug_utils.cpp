@@ -12,10 +12,14 @@ namespace {
 
 VkDebugUtilsMessageSeverityFlagBitsEXT SeverityOf(LogLevel level) {
   switch (level) {
-    case LogLevel::kError: return VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    case LogLevel::kWarn: return VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
-    case LogLevel::kInfo: return VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT;
-    case LogLevel::kDebug: return VK_DEBUG_UTILS_MESSAGE_SEVERITY_VERBOSE_BIT_EXT;
+    case LogLevel::kError:
+      return VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    case LogLevel::kWarn:
+      return VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
+    case LogLevel::kInfo:
+      return VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT;
+    case LogLevel::kDebug:
+      return VK_DEBUG_UTILS_MESSAGE_SEVERITY_VERBOSE_BIT_EXT;
   }
   return VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
 }
@@ -30,8 +34,7 @@ void DeliverLogMessage(void* context, LogLevel level, const char* message) {
 
 }  // namespace
 
-void DebugUtilsMessenger::Deliver(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                  VkDebugUtilsMessageTypeFlagsEXT type,
+void DebugUtilsMessenger::Deliver(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT type,
                                   const VkDebugUtilsMessengerCallbackDataEXT& data) const {
   if ((severities & severity) == 0 || (types & type) == 0 || callback == nullptr) return;
   callback(severity, type, &data, user_data);
@@ -41,11 +44,19 @@ VkResult CreateMessenger(Instance* instance, const VkDebugUtilsMessengerCreateIn
                          const VkAllocationCallbacks* allocator, DebugUtilsMessenger** out) {
   auto* messenger = HostNew<DebugUtilsMessenger>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, instance, info);
   if (messenger == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
-  {
+  try {
     std::lock_guard lock(instance->messengers_mutex);
     instance->messengers.push_back(messenger);
+  } catch (const std::bad_alloc&) {
+    HostDelete(allocator, messenger);
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
-  AddLogSink(messenger, DeliverLogMessage);
+  try {
+    AddLogSink(messenger, DeliverLogMessage);
+  } catch (const std::bad_alloc&) {
+    DestroyMessenger(messenger, allocator);  // (RemoveLogSink of a sink never added does nothing)
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
   *out = messenger;
   return VK_SUCCESS;
 }

@@ -3,7 +3,9 @@
 // per-type totals its sizes promised, so exhaustion is reported as the spec
 // describes while freeing never fragments.
 #include <algorithm>
+#include <memory_resource>
 #include <new>
+#include <span>
 
 #include "dispatch/entrypoints.h"
 #include "objects/descriptor_set.h"
@@ -26,7 +28,7 @@ struct SetDemand {
   }
 };
 
-SetDemand DemandOf(const std::vector<DescriptorSetLayoutBinding>& bindings) {
+SetDemand DemandOf(std::span<const DescriptorSetLayoutBinding> bindings) {
   SetDemand demand;
   for (const DescriptorSetLayoutBinding& b : bindings) {
     const size_t slot = DescriptorTypeSlot(b.type);
@@ -54,9 +56,11 @@ void GiveBack(DescriptorPool* pool, const SetDemand& demand) {
 }
 
 // The layout's bindings as a set of it has them: the variable-count binding
-// (if any) holds `variable_count`, capped at the layout's maximum.
-std::vector<DescriptorSetLayoutBinding> SetBindings(const DescriptorSetLayout& layout, uint32_t variable_count) {
-  std::vector<DescriptorSetLayoutBinding> bindings = layout.bindings;
+// (if any) holds `variable_count`, capped at the layout's maximum; in the
+// pool's memory, where the set keeps them.
+std::pmr::vector<DescriptorSetLayoutBinding> SetBindings(DescriptorPool* pool, const DescriptorSetLayout& layout,
+                                                         uint32_t variable_count) {
+  std::pmr::vector<DescriptorSetLayoutBinding> bindings(layout.bindings, &pool->memory);
   if (layout.VariableBinding() != nullptr) {
     DescriptorSetLayoutBinding& last = bindings.back();
     last.count = std::min(last.count, variable_count);
@@ -85,12 +89,12 @@ void DestroyAllSets(DescriptorPool* pool) {
 // One planned set of an allocation, made only once every set is known to fit.
 struct PlannedSet {
   const DescriptorSetLayout* layout;
-  std::vector<DescriptorSetLayoutBinding> bindings;
+  std::pmr::vector<DescriptorSetLayoutBinding> bindings;
   uint32_t variable_count;
 };
 
 DescriptorSet* MakeSet(DescriptorPool* pool, PlannedSet&& plan) {
-  DescriptorSet* set = HostNew<DescriptorSet>(pool->Allocator(), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  DescriptorSet* set = HostNew<DescriptorSet>(pool->Allocator(), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, &pool->memory);
   if (set == nullptr) return nullptr;
   try {
     set->pool = pool;
@@ -143,12 +147,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorPool(VkDevice _device, const VkDe
                                                     VkDescriptorPool* pDescriptorPool) {
   Device* device = FromHandle<Device>(_device);
   const VkAllocationCallbacks* allocator = ChooseAllocator(pAllocator, device->Allocator());
-  DescriptorPool* pool = HostNew<DescriptorPool>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  DescriptorPool* pool = HostNew<DescriptorPool>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, allocator);
   if (pool == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
-  if (allocator != nullptr) {
-    pool->allocator = *allocator;
-    pool->has_allocator = true;
-  }
   pool->flags = pCreateInfo->flags;
   pool->max_sets = pCreateInfo->maxSets;
   for (uint32_t i = 0; i < pCreateInfo->poolSizeCount; ++i) {
@@ -197,14 +197,15 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateDescriptorSets(VkDevice, const VkDescript
   if (pool->sets.size() + count > pool->max_sets) return VK_ERROR_OUT_OF_POOL_MEMORY;
 
   // Plan every set first: either all of them are made or none.
-  std::vector<PlannedSet> plans;
+  HostMemoryResource command_memory(pool->Allocator(), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+  std::pmr::vector<PlannedSet> plans(&command_memory);
   try {
     plans.reserve(count);
     SetDemand total;
     for (uint32_t i = 0; i < count; ++i) {
       const DescriptorSetLayout* layout = FromHandle<DescriptorSetLayout>(pAllocateInfo->pSetLayouts[i]);
       const uint32_t variable_count = has_variable_counts ? variable_info->pDescriptorCounts[i] : 0;
-      plans.push_back({layout, SetBindings(*layout, variable_count), variable_count});
+      plans.push_back({layout, SetBindings(pool, *layout, variable_count), variable_count});
       total.Add(DemandOf(plans.back().bindings));
     }
     if (!Fits(*pool, total)) return VK_ERROR_OUT_OF_POOL_MEMORY;

@@ -9,8 +9,11 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory_resource>
+#include <utility>
 #include <vector>
 
+#include "util/host_alloc.h"
 #include "util/object.h"
 
 namespace duet {
@@ -42,18 +45,37 @@ struct Descriptor {
   const BufferView* buffer_view = nullptr;
 };
 
+// Allocator-aware (std::pmr): a container of bindings gives its own host
+// memory to each binding's immutable samplers, also when it copies them.
 struct DescriptorSetLayoutBinding {
+  using allocator_type = std::pmr::polymorphic_allocator<>;
+
+  DescriptorSetLayoutBinding() = default;
+  explicit DescriptorSetLayoutBinding(const allocator_type& memory) : immutable_samplers(memory) {}
+  DescriptorSetLayoutBinding(const DescriptorSetLayoutBinding&) = default;
+  DescriptorSetLayoutBinding(DescriptorSetLayoutBinding&&) = default;
+  DescriptorSetLayoutBinding(const DescriptorSetLayoutBinding& other, const allocator_type& memory)
+      : DescriptorSetLayoutBinding(memory) {
+    *this = other;
+  }
+  DescriptorSetLayoutBinding(DescriptorSetLayoutBinding&& other, const allocator_type& memory)
+      : DescriptorSetLayoutBinding(memory) {
+    *this = std::move(other);
+  }
+  DescriptorSetLayoutBinding& operator=(const DescriptorSetLayoutBinding&) = default;
+  DescriptorSetLayoutBinding& operator=(DescriptorSetLayoutBinding&&) = default;
+
   uint32_t binding;
   VkDescriptorType type;
-  uint32_t count;                  // array size; for inline uniform blocks: the size in bytes.
-                                   // A set's copy holds its variable count, if the binding has one.
+  uint32_t count;  // array size; for inline uniform blocks: the size in bytes.
+                   // A set's copy holds its variable count, if the binding has one.
   VkShaderStageFlags stages;
   VkDescriptorBindingFlags flags;
-  uint32_t first_descriptor;       // index of element 0 in DescriptorSet::descriptors
-                                   // (an inline uniform block takes one record)
-  uint32_t inline_offset;          // inline uniform blocks: byte offset in DescriptorSet::inline_data
-  std::vector<const Sampler*> immutable_samplers;  // empty, or `count` samplers
-  uint32_t dynamic_index;          // dynamic buffers: index among the layout's dynamic descriptors
+  uint32_t first_descriptor;  // index of element 0 in DescriptorSet::descriptors
+                              // (an inline uniform block takes one record)
+  uint32_t inline_offset;     // inline uniform blocks: byte offset in DescriptorSet::inline_data
+  std::pmr::vector<const Sampler*> immutable_samplers;  // empty, or `count` samplers
+  uint32_t dynamic_index;                               // dynamic buffers: index among the layout's dynamic descriptors
 
   bool IsInlineBlock() const { return type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK; }
   // Descriptor records the binding takes in a set.
@@ -84,14 +106,16 @@ inline bool CanBeMutable(VkDescriptorType type) {
 struct DescriptorSetLayout : NonDispatchableObject {
   DUET_OBJECT_TYPE(VkDescriptorSetLayout, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT);
 
-  DescriptorSetLayout() : NonDispatchableObject(kObjectType) {}
+  explicit DescriptorSetLayout(const VkAllocationCallbacks* allocator)
+      : NonDispatchableObject(kObjectType), memory(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT) {}
 
+  HostMemoryResource memory;  // bindings
   VkDescriptorSetLayoutCreateFlags flags = 0;
-  std::vector<DescriptorSetLayoutBinding> bindings;  // sorted by binding number
-  uint32_t descriptor_count = 0;     // Descriptor records a set needs (a variable-count binding at its maximum)
-  uint32_t inline_data_size = 0;     // bytes of inline uniform blocks (a variable one at its maximum)
+  std::pmr::vector<DescriptorSetLayoutBinding> bindings{&memory};  // sorted by binding number
+  uint32_t descriptor_count = 0;  // Descriptor records a set needs (a variable-count binding at its maximum)
+  uint32_t inline_data_size = 0;  // bytes of inline uniform blocks (a variable one at its maximum)
   uint32_t dynamic_buffer_count = 0;
-  uint32_t inline_block_count = 0;   // inline uniform block bindings (pools count them)
+  uint32_t inline_block_count = 0;  // inline uniform block bindings (pools count them)
 
   // nullptr when the layout has no such binding number.
   const DescriptorSetLayoutBinding* Find(uint32_t binding) const;
@@ -104,15 +128,17 @@ struct DescriptorPool;
 struct DescriptorSet : NonDispatchableObject {
   DUET_OBJECT_TYPE(VkDescriptorSet, VK_OBJECT_TYPE_DESCRIPTOR_SET);
 
-  DescriptorSet() : NonDispatchableObject(kObjectType) {}
+  // The arrays live in `memory`: the pool's (or, for pushed sets, the command pool's).
+  explicit DescriptorSet(std::pmr::memory_resource* memory)
+      : NonDispatchableObject(kObjectType), bindings(memory), descriptors(memory), inline_data(memory) {}
 
   DescriptorPool* pool = nullptr;
-  const DescriptorSetLayout* layout = nullptr;  // the layout must outlive use; sets copy what they need
-  std::vector<DescriptorSetLayoutBinding> bindings;  // copy of the layout's, so the layout may be destroyed
-  std::vector<Descriptor> descriptors;
-  std::vector<std::byte> inline_data;
-  uint32_t variable_count = 0;      // variable-sized last binding's actual count
-  size_t pool_index = 0;            // position in pool->sets, for O(1) removal
+  const DescriptorSetLayout* layout = nullptr;            // the layout must outlive use; sets copy what they need
+  std::pmr::vector<DescriptorSetLayoutBinding> bindings;  // copy of the layout's, so the layout may be destroyed
+  std::pmr::vector<Descriptor> descriptors;
+  std::pmr::vector<std::byte> inline_data;
+  uint32_t variable_count = 0;  // variable-sized last binding's actual count
+  size_t pool_index = 0;        // position in pool->sets, for O(1) removal
 
   const DescriptorSetLayoutBinding* Find(uint32_t binding) const;
 };
@@ -127,21 +153,20 @@ void InitializeSet(DescriptorSet* set);
 struct DescriptorPool : NonDispatchableObject {
   DUET_OBJECT_TYPE(VkDescriptorPool, VK_OBJECT_TYPE_DESCRIPTOR_POOL);
 
-  DescriptorPool() : NonDispatchableObject(kObjectType) {}
+  explicit DescriptorPool(const VkAllocationCallbacks* allocator)
+      : NonDispatchableObject(kObjectType), memory(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT) {}
 
+  // Sets and their arrays are allocated with the pool's callbacks.
+  HostMemoryResource memory;
   VkDescriptorPoolCreateFlags flags = 0;
-  // Sets are allocated with the pool's callbacks, kept by value because the
-  // application's struct need not outlive the create call.
-  VkAllocationCallbacks allocator{};
-  bool has_allocator = false;
   uint32_t max_sets = 0;
   std::array<uint64_t, kDescriptorTypeSlots> capacity{};  // descriptors (bytes for inline blocks)
   std::array<uint64_t, kDescriptorTypeSlots> used{};
-  uint32_t max_inline_blocks = 0;   // VkDescriptorPoolInlineUniformBlockCreateInfo
+  uint32_t max_inline_blocks = 0;  // VkDescriptorPoolInlineUniformBlockCreateInfo
   uint32_t used_inline_blocks = 0;
-  std::vector<DescriptorSet*> sets;  // live sets, any order
+  std::pmr::vector<DescriptorSet*> sets{&memory};  // live sets, any order
 
-  const VkAllocationCallbacks* Allocator() const { return has_allocator ? &allocator : nullptr; }
+  const VkAllocationCallbacks* Allocator() const { return memory.Callbacks(); }
 };
 
 // A recipe of writes whose descriptor infos are read from an application
@@ -149,23 +174,27 @@ struct DescriptorPool : NonDispatchableObject {
 struct DescriptorUpdateTemplate : NonDispatchableObject {
   DUET_OBJECT_TYPE(VkDescriptorUpdateTemplate, VK_OBJECT_TYPE_DESCRIPTOR_UPDATE_TEMPLATE);
 
-  DescriptorUpdateTemplate() : NonDispatchableObject(kObjectType) {}
+  explicit DescriptorUpdateTemplate(const VkAllocationCallbacks* allocator)
+      : NonDispatchableObject(kObjectType), memory(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT) {}
 
+  HostMemoryResource memory;  // entries
   VkDescriptorUpdateTemplateType type = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET;
   VkPipelineBindPoint bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS;  // push-descriptor templates
-  std::vector<VkDescriptorUpdateTemplateEntry> entries;
+  std::pmr::vector<VkDescriptorUpdateTemplateEntry> entries{&memory};
 };
 
 struct PipelineLayout : NonDispatchableObject {
   DUET_OBJECT_TYPE(VkPipelineLayout, VK_OBJECT_TYPE_PIPELINE_LAYOUT);
 
-  PipelineLayout() : NonDispatchableObject(kObjectType) {}
+  explicit PipelineLayout(const VkAllocationCallbacks* allocator)
+      : NonDispatchableObject(kObjectType), memory(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT) {}
 
+  HostMemoryResource memory;  // the arrays below
   // Copies of the set layouts' bindings (set layouts may be destroyed after use).
-  std::vector<std::vector<DescriptorSetLayoutBinding>> set_bindings;
-  std::vector<uint32_t> set_dynamic_offset_start;  // first dynamic offset index of each set
-  uint32_t dynamic_offset_count = 0;                // dynamic offsets of all sets together
-  std::vector<VkPushConstantRange> push_constant_ranges;
+  std::pmr::vector<std::pmr::vector<DescriptorSetLayoutBinding>> set_bindings{&memory};
+  std::pmr::vector<uint32_t> set_dynamic_offset_start{&memory};  // first dynamic offset index of each set
+  uint32_t dynamic_offset_count = 0;                             // dynamic offsets of all sets together
+  std::pmr::vector<VkPushConstantRange> push_constant_ranges{&memory};
   uint32_t push_constant_size = 0;  // end of the highest range
 };
 

@@ -3,12 +3,13 @@
 // and the support query that says whether such a layout fits the limits.
 #include <algorithm>
 #include <new>
+#include <span>
 
 #include "dispatch/entrypoints.h"
 #include "objects/descriptor_set.h"
-#include "objects/device_limits.h"
 #include "objects/device.h"
 #include "objects/device_capabilities.h"
+#include "objects/device_limits.h"
 #include "objects/sampler.h"
 #include "util/host_alloc.h"
 #include "util/log.h"
@@ -21,8 +22,7 @@ namespace {
 // may read a vec4 at offset 0 with an aligned load.
 constexpr uint32_t kInlineBlockAlignment = 16;
 
-const DescriptorSetLayoutBinding* FindBinding(const std::vector<DescriptorSetLayoutBinding>& bindings,
-                                              uint32_t binding) {
+const DescriptorSetLayoutBinding* FindBinding(std::span<const DescriptorSetLayoutBinding> bindings, uint32_t binding) {
   auto it = std::lower_bound(bindings.begin(), bindings.end(), binding,
                              [](const DescriptorSetLayoutBinding& b, uint32_t n) { return b.binding < n; });
   return it != bindings.end() && it->binding == binding ? &*it : nullptr;
@@ -65,10 +65,9 @@ VkResult BuildLayout(const VkDescriptorSetLayoutCreateInfo& info, DescriptorSetL
     }
     layout->bindings.push_back(std::move(b));
   }
-  std::sort(layout->bindings.begin(), layout->bindings.end(),
-            [](const DescriptorSetLayoutBinding& a, const DescriptorSetLayoutBinding& b) {
-              return a.binding < b.binding;
-            });
+  std::sort(
+      layout->bindings.begin(), layout->bindings.end(),
+      [](const DescriptorSetLayoutBinding& a, const DescriptorSetLayoutBinding& b) { return a.binding < b.binding; });
 
   uint64_t records = 0, inline_bytes = 0, dynamic = 0;
   for (DescriptorSetLayoutBinding& b : layout->bindings) {
@@ -153,15 +152,19 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorSetLayout(VkDevice _device,
                                                          const VkAllocationCallbacks* pAllocator,
                                                          VkDescriptorSetLayout* pSetLayout) {
   Device* device = FromHandle<Device>(_device);
-  DescriptorSetLayout built;
-  try {
-    if (VkResult result = BuildLayout(*pCreateInfo, &built); result != VK_SUCCESS) return result;
-  } catch (const std::bad_alloc&) {
-    return VK_ERROR_OUT_OF_HOST_MEMORY;
-  }
-  DescriptorSetLayout* layout = HostNew<DescriptorSetLayout>(ChooseAllocator(pAllocator, device->Allocator()),
-                                                             VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, std::move(built));
+  const VkAllocationCallbacks* allocator = ChooseAllocator(pAllocator, device->Allocator());
+  DescriptorSetLayout* layout = HostNew<DescriptorSetLayout>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, allocator);
   if (layout == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  VkResult result;
+  try {
+    result = BuildLayout(*pCreateInfo, layout);
+  } catch (const std::bad_alloc&) {
+    result = VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
+  if (result != VK_SUCCESS) {
+    HostDelete(allocator, layout);
+    return result;
+  }
   *pSetLayout = ToHandle(layout);
   return VK_SUCCESS;
 }
@@ -172,14 +175,15 @@ VKAPI_ATTR void VKAPI_CALL DestroyDescriptorSetLayout(VkDevice _device, VkDescri
   HostDelete(ChooseAllocator(pAllocator, device->Allocator()), FromHandle<DescriptorSetLayout>(descriptorSetLayout));
 }
 
-VKAPI_ATTR void VKAPI_CALL GetDescriptorSetLayoutSupport(VkDevice, const VkDescriptorSetLayoutCreateInfo* pCreateInfo,
+VKAPI_ATTR void VKAPI_CALL GetDescriptorSetLayoutSupport(VkDevice _device,
+                                                         const VkDescriptorSetLayoutCreateInfo* pCreateInfo,
                                                          VkDescriptorSetLayoutSupport* pSupport) {
   auto* variable_support = FindInChain<VkDescriptorSetVariableDescriptorCountLayoutSupport>(
       pSupport->pNext, VK_STRUCTURE_TYPE_DESCRIPTOR_SET_VARIABLE_DESCRIPTOR_COUNT_LAYOUT_SUPPORT);
   uint32_t max_variable_count = 0;
   bool supported = false;
   try {
-    DescriptorSetLayout layout;
+    DescriptorSetLayout layout(FromHandle<Device>(_device)->Allocator());
     supported = BuildLayout(*pCreateInfo, &layout) == VK_SUCCESS && FitsLimits(layout, &max_variable_count);
     // A push descriptor set holds at most maxPushDescriptors descriptors.
     if ((pCreateInfo->flags & VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR) != 0)

@@ -65,32 +65,37 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     const VkDeviceQueueCreateInfo& q = pCreateInfo->pQueueCreateInfos[i];
     if (q.queueFamilyIndex >= kQueueFamilyCount || q.queueCount == 0 || q.queueCount > kQueuesPerFamily ||
         (q.flags & VK_DEVICE_QUEUE_CREATE_PROTECTED_BIT) != 0) {
-      DUET_WARN("vkCreateDevice: queue family %u x%u (flags 0x%x) cannot be created", q.queueFamilyIndex,
-                q.queueCount, q.flags);
+      DUET_WARN("vkCreateDevice: queue family %u x%u (flags 0x%x) cannot be created", q.queueFamilyIndex, q.queueCount,
+                q.flags);
       return VK_ERROR_INITIALIZATION_FAILED;
     }
   }
 
   const VkAllocationCallbacks* allocator = ChooseAllocator(pAllocator, instance->Allocator());
-  Device* device = HostNew<Device>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
+  Device* device = HostNew<Device>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_DEVICE, allocator);
   if (device == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
   device->instance = instance;
   device->physical_device = physical;
   device->api_version = std::min(instance->api_version, SupportedProperties().core.apiVersion);
   device->enabled_extensions = enabled;
-  if (allocator != nullptr) {
-    device->allocator = *allocator;
-    device->has_allocator = true;
-  }
   if (pCreateInfo->pEnabledFeatures != nullptr) device->enabled_features.core = *pCreateInfo->pEnabledFeatures;
   for (auto* s = static_cast<const VkBaseInStructure*>(pCreateInfo->pNext); s != nullptr; s = s->pNext)
     RecordEnabledFeatures(s, &device->enabled_features);
 
+  size_t queue_count = 0;
+  for (uint32_t i = 0; i < pCreateInfo->queueCreateInfoCount; ++i)
+    queue_count += pCreateInfo->pQueueCreateInfos[i].queueCount;
+  try {
+    device->queues.reserve(queue_count);  // the push_backs below then cannot throw
+  } catch (const std::bad_alloc&) {
+    HostDelete(allocator, device);
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
   for (uint32_t i = 0; i < pCreateInfo->queueCreateInfoCount; ++i) {
     const VkDeviceQueueCreateInfo& q = pCreateInfo->pQueueCreateInfos[i];
     for (uint32_t n = 0; n < q.queueCount; ++n) {
-      Queue* queue = HostNew<Queue>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_DEVICE, device, q.queueFamilyIndex, n,
-                                    q.flags);
+      Queue* queue =
+          HostNew<Queue>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_DEVICE, device, q.queueFamilyIndex, n, q.flags);
       if (queue == nullptr) {
         DestroyQueues(device, allocator);
         HostDelete(allocator, device);

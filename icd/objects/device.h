@@ -5,6 +5,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <memory>
+#include <memory_resource>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "objects/device_capabilities.h"
 #include "pipeline_cache/disk_cache.h"
 #include "spirv_exec/shader_watchdog.h"
+#include "util/host_alloc.h"
 #include "util/object.h"
 
 namespace duet {
@@ -26,16 +28,18 @@ struct Queue;
 struct Device : DispatchableObject {
   DUET_OBJECT_TYPE(VkDevice, VK_OBJECT_TYPE_DEVICE);
 
-  Device() : DispatchableObject(kObjectType) {}
+  explicit Device(const VkAllocationCallbacks* allocator)
+      : DispatchableObject(kObjectType), memory(allocator, VK_SYSTEM_ALLOCATION_SCOPE_DEVICE) {}
 
+  // The device's callbacks (its own, else the instance's): its children's
+  // default and its arrays' memory.
+  HostMemoryResource memory;
   Instance* instance = nullptr;
   PhysicalDevice* physical_device = nullptr;
   uint32_t api_version = VK_API_VERSION_1_0;  // the instance's, capped at the device's
   dispatch::ExtensionSet enabled_extensions;
   DeviceFeatures enabled_features{};
-  VkAllocationCallbacks allocator{};
-  bool has_allocator = false;
-  std::vector<Queue*> queues;  // in creation order
+  std::pmr::vector<Queue*> queues{&memory};  // in creation order
 
   // One lock and condition for every fence, semaphore and event of the
   // device: host waits on "any of several" objects stay simple, and signals
@@ -76,9 +80,9 @@ struct Device : DispatchableObject {
     }
   };
   std::mutex private_data_mutex;
-  std::unordered_map<PrivateDataKey, uint64_t, PrivateDataKeyHash> private_data;
+  std::pmr::unordered_map<PrivateDataKey, uint64_t, PrivateDataKeyHash> private_data{&memory};
 
-  const VkAllocationCallbacks* Allocator() const { return has_allocator ? &allocator : nullptr; }
+  const VkAllocationCallbacks* Allocator() const { return memory.Callbacks(); }
   bool IsEnabled(dispatch::Extension e) const { return enabled_extensions[static_cast<size_t>(e)]; }
 };
 
@@ -86,8 +90,12 @@ struct Queue : DispatchableObject {
   DUET_OBJECT_TYPE(VkQueue, VK_OBJECT_TYPE_QUEUE);
 
   Queue(Device* owner, uint32_t family, uint32_t index_in_family, VkDeviceQueueCreateFlags create_flags)
-      : DispatchableObject(kObjectType), device(owner), family_index(family), index(index_in_family),
-        flags(create_flags), worker(owner) {}
+      : DispatchableObject(kObjectType),
+        device(owner),
+        family_index(family),
+        index(index_in_family),
+        flags(create_flags),
+        worker(owner) {}
 
   Device* device;
   uint32_t family_index;

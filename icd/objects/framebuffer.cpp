@@ -13,7 +13,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateFramebuffer(VkDevice _device, const VkFrame
                                                  const VkAllocationCallbacks* pAllocator, VkFramebuffer* pFramebuffer) {
   Device* device = FromHandle<Device>(_device);
   const VkAllocationCallbacks* allocator = ChooseAllocator(pAllocator, device->Allocator());
-  Framebuffer* framebuffer = HostNew<Framebuffer>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  Framebuffer* framebuffer = HostNew<Framebuffer>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, allocator);
   if (framebuffer == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
   framebuffer->flags = pCreateInfo->flags;
   framebuffer->width = pCreateInfo->width;

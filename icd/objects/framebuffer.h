@@ -6,8 +6,10 @@
 #include <vulkan/vulkan_core.h>
 
 #include <cstdint>
+#include <memory_resource>
 #include <vector>
 
+#include "util/host_alloc.h"
 #include "util/object.h"
 
 namespace duet {
@@ -17,12 +19,15 @@ struct ImageView;
 struct Framebuffer : NonDispatchableObject {
   DUET_OBJECT_TYPE(VkFramebuffer, VK_OBJECT_TYPE_FRAMEBUFFER);
 
-  Framebuffer() : NonDispatchableObject(kObjectType) {}
+  explicit Framebuffer(const VkAllocationCallbacks* allocator)
+      : NonDispatchableObject(kObjectType), memory(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT) {}
+
+  HostMemoryResource memory;  // attachments
 
   VkFramebufferCreateFlags flags = 0;
   uint32_t width = 0, height = 0, layers = 1;
   uint32_t attachment_count = 0;
-  std::vector<ImageView*> attachments;  // attachment_count views; empty when imageless
+  std::pmr::vector<ImageView*> attachments{&memory};  // attachment_count views; empty when imageless
 
   bool imageless() const { return (flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT) != 0; }
 };

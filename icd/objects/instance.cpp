@@ -20,8 +20,7 @@ class CreateInfoMessengers {
   explicit CreateInfoMessengers(Instance* instance) : instance_(instance) {
     for (const VkDebugUtilsMessengerCreateInfoEXT& info : instance->create_info_messengers) {
       DebugUtilsMessenger* messenger = nullptr;
-      if (CreateMessenger(instance, info, instance->Allocator(), &messenger) == VK_SUCCESS)
-        live_.push_back(messenger);
+      if (CreateMessenger(instance, info, instance->Allocator(), &messenger) == VK_SUCCESS) live_.push_back(messenger);
     }
   }
   ~CreateInfoMessengers() {
@@ -72,12 +71,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* pCreat
     enabled.set(static_cast<size_t>(ext->id));
   }
 
-  Instance* instance = HostNew<Instance>(pAllocator, VK_SYSTEM_ALLOCATION_SCOPE_INSTANCE);
+  Instance* instance = HostNew<Instance>(pAllocator, VK_SYSTEM_ALLOCATION_SCOPE_INSTANCE, pAllocator);
   if (instance == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
-  if (pAllocator != nullptr) {
-    instance->allocator = *pAllocator;
-    instance->has_allocator = true;
-  }
   const VkApplicationInfo* app = pCreateInfo->pApplicationInfo;
   if (app != nullptr && app->apiVersion != 0) instance->api_version = app->apiVersion;
   instance->enabled_extensions = enabled;
@@ -128,9 +123,9 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumeratePhysicalDevices(VkInstance _instance, ui
   return FillArray(devices, pPhysicalDeviceCount, pPhysicalDevices);
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL EnumeratePhysicalDeviceGroups(
-    VkInstance _instance, uint32_t* pPhysicalDeviceGroupCount,
-    VkPhysicalDeviceGroupProperties* pPhysicalDeviceGroupProperties) {
+VKAPI_ATTR VkResult VKAPI_CALL
+EnumeratePhysicalDeviceGroups(VkInstance _instance, uint32_t* pPhysicalDeviceGroupCount,
+                              VkPhysicalDeviceGroupProperties* pPhysicalDeviceGroupProperties) {
   Instance* instance = FromHandle<Instance>(_instance);
   if (pPhysicalDeviceGroupProperties == nullptr) {
     *pPhysicalDeviceGroupCount = 1;

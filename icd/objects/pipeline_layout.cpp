@@ -40,15 +40,15 @@ VKAPI_ATTR VkResult VKAPI_CALL CreatePipelineLayout(VkDevice _device, const VkPi
                                                     const VkAllocationCallbacks* pAllocator,
                                                     VkPipelineLayout* pPipelineLayout) {
   Device* device = FromHandle<Device>(_device);
-  PipelineLayout built;
+  const VkAllocationCallbacks* allocator = ChooseAllocator(pAllocator, device->Allocator());
+  PipelineLayout* layout = HostNew<PipelineLayout>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, allocator);
+  if (layout == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
   try {
-    BuildPipelineLayout(*pCreateInfo, &built);
+    BuildPipelineLayout(*pCreateInfo, layout);
   } catch (const std::bad_alloc&) {
+    HostDelete(allocator, layout);
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
-  PipelineLayout* layout = HostNew<PipelineLayout>(ChooseAllocator(pAllocator, device->Allocator()),
-                                                   VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, std::move(built));
-  if (layout == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
   *pPipelineLayout = ToHandle(layout);
   return VK_SUCCESS;
 }

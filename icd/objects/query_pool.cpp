@@ -64,9 +64,8 @@ VkResult WriteQueryResults(Device* device, QueryPool* pool, uint32_t first, uint
       // Only queued work can make a query available. Once every queue is
       // idle, one that is still unavailable never will be (the spec allows
       // VK_ERROR_DEVICE_LOST then, rather than waiting for ever).
-      device->sync_cv.wait(lock, [&] {
-        return query.available || device->lost.load() || device->queued_submissions.load() == 0;
-      });
+      device->sync_cv.wait(
+          lock, [&] { return query.available || device->lost.load() || device->queued_submissions.load() == 0; });
       if (!query.available && !device->lost) {
         DUET_WARN("vkGetQueryPoolResults: WAIT for query %u, which no queued work makes available", first + i);
         return VK_ERROR_DEVICE_LOST;
@@ -97,7 +96,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateQueryPool(VkDevice _device, const VkQueryPo
     DUET_WARN("vkCreateQueryPool: query type %d is not supported", pCreateInfo->queryType);
     return VK_ERROR_FEATURE_NOT_PRESENT;
   }
-  auto* pool = HostNew<QueryPool>(ChooseAllocator(pAllocator, device->Allocator()), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  const VkAllocationCallbacks* allocator = ChooseAllocator(pAllocator, device->Allocator());
+  auto* pool = HostNew<QueryPool>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, allocator);
   if (pool == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
   pool->type = pCreateInfo->queryType;
   if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS)
@@ -105,7 +105,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateQueryPool(VkDevice _device, const VkQueryPo
   try {
     pool->queries.resize(pCreateInfo->queryCount);
   } catch (const std::bad_alloc&) {
-    HostDelete(ChooseAllocator(pAllocator, device->Allocator()), pool);
+    HostDelete(allocator, pool);
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
   *pQueryPool = ToHandle(pool);

@@ -10,9 +10,11 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <memory_resource>
 #include <span>
 #include <vector>
 
+#include "util/host_alloc.h"
 #include "util/object.h"
 
 namespace duet {
@@ -22,7 +24,8 @@ struct Device;
 struct QueryPool : NonDispatchableObject {
   DUET_OBJECT_TYPE(VkQueryPool, VK_OBJECT_TYPE_QUERY_POOL);
 
-  QueryPool() : NonDispatchableObject(kObjectType) {}
+  explicit QueryPool(const VkAllocationCallbacks* allocator)
+      : NonDispatchableObject(kObjectType), memory(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT) {}
 
   // The statistics of VkQueryPipelineStatisticFlagBits 0..10 (vertex,
   // geometry, tessellation, fragment and compute stages).
@@ -33,9 +36,10 @@ struct QueryPool : NonDispatchableObject {
     bool available = false;
   };
 
+  HostMemoryResource memory;  // queries
   VkQueryType type = VK_QUERY_TYPE_OCCLUSION;
   VkQueryPipelineStatisticFlags statistics = 0;  // pipeline statistics pools: what each query counts
-  std::vector<Query> queries;
+  std::pmr::vector<Query> queries{&memory};
 
   // The values one query's result holds: one per statistic, two for a
   // transform feedback stream (primitives written, needed), else one.

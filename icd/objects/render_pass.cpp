@@ -33,22 +33,19 @@ AttachmentReference Reference(const VkAttachmentReference2* ref) {
   return {ref->attachment, ref->layout, ref->aspectMask};
 }
 
-std::vector<AttachmentReference> References(const VkAttachmentReference2* refs, uint32_t count) {
-  std::vector<AttachmentReference> out;
-  if (refs == nullptr) return out;
-  out.reserve(count);
-  for (uint32_t i = 0; i < count; ++i) out.push_back(Reference(&refs[i]));
-  return out;
+void References(const VkAttachmentReference2* refs, uint32_t count, std::pmr::vector<AttachmentReference>* out) {
+  if (refs == nullptr) return;
+  out->reserve(count);
+  for (uint32_t i = 0; i < count; ++i) out->push_back(Reference(&refs[i]));
 }
 
-SubpassDescription Subpass(const VkSubpassDescription2& in) {
-  SubpassDescription out;
+void Subpass(const VkSubpassDescription2& in, SubpassDescription& out) {
   out.flags = in.flags;
   out.bind_point = in.pipelineBindPoint;
   out.view_mask = in.viewMask;
-  out.inputs = References(in.pInputAttachments, in.inputAttachmentCount);
-  out.colors = References(in.pColorAttachments, in.colorAttachmentCount);
-  out.color_resolves = References(in.pResolveAttachments, in.colorAttachmentCount);
+  References(in.pInputAttachments, in.inputAttachmentCount, &out.inputs);
+  References(in.pColorAttachments, in.colorAttachmentCount, &out.colors);
+  References(in.pResolveAttachments, in.colorAttachmentCount, &out.color_resolves);
   out.depth_stencil = Reference(in.pDepthStencilAttachment);
   if (const auto* resolve = FindInChain<VkSubpassDescriptionDepthStencilResolve>(
           in.pNext, VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE)) {
@@ -63,7 +60,6 @@ SubpassDescription Subpass(const VkSubpassDescription2& in) {
     out.render_samples = single->rasterizationSamples;
   if (in.pPreserveAttachments != nullptr)
     out.preserves.assign(in.pPreserveAttachments, in.pPreserveAttachments + in.preserveAttachmentCount);
-  return out;
 }
 
 // Fills `pass` from a *2 create info. May throw std::bad_alloc.
@@ -72,7 +68,8 @@ void BuildRenderPass(const VkRenderPassCreateInfo2& info, RenderPass* pass) {
   pass->attachments.assign(info.pAttachments, info.pAttachments + info.attachmentCount);
   for (VkAttachmentDescription2& a : pass->attachments) a.pNext = nullptr;
   pass->subpasses.reserve(info.subpassCount);
-  for (uint32_t i = 0; i < info.subpassCount; ++i) pass->subpasses.push_back(Subpass(info.pSubpasses[i]));
+  for (uint32_t i = 0; i < info.subpassCount; ++i)
+    Subpass(info.pSubpasses[i], pass->subpasses.emplace_back(&pass->memory));
   if (info.dependencyCount > 0)
     pass->dependencies.assign(info.pDependencies, info.pDependencies + info.dependencyCount);
   // A VkMemoryBarrier2 in a dependency's chain only refines the barrier; replay
@@ -88,10 +85,12 @@ VkAttachmentReference2 Reference2(const VkAttachmentReference& ref) {
 }
 
 // A 1.0 create info in *2 form. The converted structs live in the vectors
-// of this object, so it must outlive the VkRenderPassCreateInfo2 it makes.
+// of this object, so it must outlive the VkRenderPassCreateInfo2 it makes;
+// their memory is the command's, from the application's callbacks.
 class RenderPassInfo2 {
  public:
-  explicit RenderPassInfo2(const VkRenderPassCreateInfo& info) {
+  RenderPassInfo2(const VkRenderPassCreateInfo& info, const VkAllocationCallbacks* allocator)
+      : memory_(allocator, VK_SYSTEM_ALLOCATION_SCOPE_COMMAND) {
     const auto* multiview =
         FindInChain<VkRenderPassMultiviewCreateInfo>(info.pNext, VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO);
     const auto* aspects = FindInChain<VkRenderPassInputAttachmentAspectCreateInfo>(
@@ -100,8 +99,7 @@ class RenderPassInfo2 {
     for (uint32_t i = 0; i < info.attachmentCount; ++i) {
       const VkAttachmentDescription& a = info.pAttachments[i];
       attachments_.push_back({VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2, nullptr, a.flags, a.format, a.samples,
-                              a.loadOp, a.storeOp, a.stencilLoadOp, a.stencilStoreOp, a.initialLayout,
-                              a.finalLayout});
+                              a.loadOp, a.storeOp, a.stencilLoadOp, a.stencilStoreOp, a.initialLayout, a.finalLayout});
     }
 
     // All references first, so the pointers into refs_ stay valid.
@@ -175,17 +173,18 @@ class RenderPassInfo2 {
     return first;
   }
 
-  std::vector<VkAttachmentDescription2> attachments_;
-  std::vector<VkAttachmentReference2> refs_;
-  std::vector<VkSubpassDescription2> subpasses_;
-  std::vector<VkSubpassDependency2> dependencies_;
+  HostMemoryResource memory_;
+  std::pmr::vector<VkAttachmentDescription2> attachments_{&memory_};
+  std::pmr::vector<VkAttachmentReference2> refs_{&memory_};
+  std::pmr::vector<VkSubpassDescription2> subpasses_{&memory_};
+  std::pmr::vector<VkSubpassDependency2> dependencies_{&memory_};
   VkRenderPassCreateInfo2 info2_{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2};
 };
 
 VkResult CreateRenderPassFrom(Device* device, const VkRenderPassCreateInfo2& info,
                               const VkAllocationCallbacks* pAllocator, VkRenderPass* pRenderPass) {
   const VkAllocationCallbacks* allocator = ChooseAllocator(pAllocator, device->Allocator());
-  RenderPass* pass = HostNew<RenderPass>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  RenderPass* pass = HostNew<RenderPass>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, allocator);
   if (pass == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
   try {
     BuildRenderPass(info, pass);
@@ -210,8 +209,9 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass2(VkDevice _device, const VkRende
 VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass(VkDevice _device, const VkRenderPassCreateInfo* pCreateInfo,
                                                 const VkAllocationCallbacks* pAllocator, VkRenderPass* pRenderPass) {
   try {
-    const RenderPassInfo2 converted(*pCreateInfo);
-    return CreateRenderPassFrom(FromHandle<Device>(_device), converted.info2(), pAllocator, pRenderPass);
+    Device* device = FromHandle<Device>(_device);
+    const RenderPassInfo2 converted(*pCreateInfo, ChooseAllocator(pAllocator, device->Allocator()));
+    return CreateRenderPassFrom(device, converted.info2(), pAllocator, pRenderPass);
   } catch (const std::bad_alloc&) {
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }

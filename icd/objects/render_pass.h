@@ -8,8 +8,10 @@
 #include <vulkan/vulkan_core.h>
 
 #include <cstdint>
+#include <memory_resource>
 #include <vector>
 
+#include "util/host_alloc.h"
 #include "util/object.h"
 
 namespace duet {
@@ -23,18 +25,22 @@ struct AttachmentReference {
 };
 
 struct SubpassDescription {
+  // The arrays live in the render pass's host memory.
+  explicit SubpassDescription(std::pmr::memory_resource* memory)
+      : inputs(memory), colors(memory), color_resolves(memory), preserves(memory) {}
+
   VkSubpassDescriptionFlags flags = 0;
   VkPipelineBindPoint bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS;
-  uint32_t view_mask = 0;  // multiview: the views (framebuffer layers) rendered; 0 = no multiview
-  std::vector<AttachmentReference> inputs;  // by input attachment index
-  std::vector<AttachmentReference> colors;  // by fragment output location
-  std::vector<AttachmentReference> color_resolves;  // empty, or one per colour attachment
+  uint32_t view_mask = 0;                        // multiview: the views (framebuffer layers) rendered; 0 = no multiview
+  std::pmr::vector<AttachmentReference> inputs;  // by input attachment index
+  std::pmr::vector<AttachmentReference> colors;  // by fragment output location
+  std::pmr::vector<AttachmentReference> color_resolves;  // empty, or one per colour attachment
   AttachmentReference depth_stencil;
   // VkSubpassDescriptionDepthStencilResolve (render pass 2 only).
   AttachmentReference depth_stencil_resolve;
   VkResolveModeFlagBits depth_resolve_mode = VK_RESOLVE_MODE_NONE;
   VkResolveModeFlagBits stencil_resolve_mode = VK_RESOLVE_MODE_NONE;
-  std::vector<uint32_t> preserves;
+  std::pmr::vector<uint32_t> preserves;
   // VK_EXT_multisampled_render_to_single_sampled: single-sampled
   // attachments are rendered with this many samples (1: off).
   VkSampleCountFlagBits render_samples = VK_SAMPLE_COUNT_1_BIT;
@@ -46,13 +52,15 @@ struct SubpassDescription {
 struct RenderPass : NonDispatchableObject {
   DUET_OBJECT_TYPE(VkRenderPass, VK_OBJECT_TYPE_RENDER_PASS);
 
-  RenderPass() : NonDispatchableObject(kObjectType) {}
+  explicit RenderPass(const VkAllocationCallbacks* allocator)
+      : NonDispatchableObject(kObjectType), memory(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT) {}
 
+  HostMemoryResource memory;  // the arrays below
   VkRenderPassCreateFlags flags = 0;
-  std::vector<VkAttachmentDescription2> attachments;  // pNext dropped (stencil layouts do not matter here)
-  std::vector<SubpassDescription> subpasses;
-  std::vector<VkSubpassDependency2> dependencies;  // pNext dropped; viewOffset filled for 1.0 too
-  std::vector<uint32_t> correlated_view_masks;
+  std::pmr::vector<VkAttachmentDescription2> attachments{&memory};  // pNext dropped (stencil layouts do not matter)
+  std::pmr::vector<SubpassDescription> subpasses{&memory};
+  std::pmr::vector<VkSubpassDependency2> dependencies{&memory};  // pNext dropped; viewOffset filled for 1.0 too
+  std::pmr::vector<uint32_t> correlated_view_masks{&memory};
 
   // Multiview is all or nothing: either every subpass has a view mask or none.
   bool multiview() const { return !subpasses.empty() && subpasses[0].view_mask != 0; }

@@ -27,11 +27,11 @@ VkResult ShaderStageMaker::Find(bool* found, bool* app_hit) {
   pipeline_cache::CountStage();
   std::string error;
   words_ = StageModuleWords(stage_, &inline_words_, &error);
-  if (words_ == nullptr) {
+  if (words_.empty()) {
     DUET_ERROR("%s: %s", command_, error.c_str());
     return VK_ERROR_UNKNOWN;
   }
-  key_ = pipeline_cache::KeyOfStage(*words_, stage_.pSpecializationInfo, ShaderValidationRules(device_), stage_.pName,
+  key_ = pipeline_cache::KeyOfStage(words_, stage_.pSpecializationInfo, ShaderValidationRules(device_), stage_.pName,
                                     kind_, StageSubgroupSize(stage_));
   // A blob that does not decode (it passed its checksum: a bug, not bad
   // luck) is compiled again.
@@ -56,7 +56,7 @@ VkResult ShaderStageMaker::Compile() {
   std::string error;
   std::vector<uint32_t> prepared;
   const spirv_exec::ValidationRules rules = ShaderValidationRules(device_);
-  if (!spirv_exec::PrepareModule(*words_, stage_.pSpecializationInfo, rules, &prepared, &error) ||
+  if (!spirv_exec::PrepareModule(words_, stage_.pSpecializationInfo, rules, &prepared, &error) ||
       !spirv_exec::TranslateStage(prepared, stage_.pName, kind_, program_, &error, StageSubgroupSize(stage_))) {
     // A module the compiler cannot take (or invalid input): no core
     // result code names it, VK_ERROR_UNKNOWN is the spec's last resort.

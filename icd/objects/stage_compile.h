@@ -5,6 +5,7 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,7 @@ class ShaderStageMaker {
   const char* command_;
   spirv_exec::Program* program_;
   std::vector<uint32_t> inline_words_;
-  const std::vector<uint32_t>* words_ = nullptr;
+  std::span<const uint32_t> words_;
   pipeline_cache::StageKey key_;
 };
 

@@ -16,7 +16,7 @@ std::string StageKey::Hex() const {
   return text;
 }
 
-StageKey KeyOfStage(const std::vector<uint32_t>& words, const VkSpecializationInfo* specialization,
+StageKey KeyOfStage(std::span<const uint32_t> words, const VkSpecializationInfo* specialization,
                     const spirv_exec::ValidationRules& rules, const char* entry, spirv_exec::ShaderStage stage,
                     uint32_t subgroup_size) {
   XXH3_state_t state;

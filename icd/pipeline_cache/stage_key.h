@@ -6,6 +6,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,7 @@ struct StageKeyHash {
   size_t operator()(const StageKey& k) const { return size_t(k.low); }
 };
 
-StageKey KeyOfStage(const std::vector<uint32_t>& words, const VkSpecializationInfo* specialization,
+StageKey KeyOfStage(std::span<const uint32_t> words, const VkSpecializationInfo* specialization,
                     const spirv_exec::ValidationRules& rules, const char* entry, spirv_exec::ShaderStage stage,
                     uint32_t subgroup_size);
 

@@ -21,20 +21,20 @@ spirv_exec::ValidationRules ShaderValidationRules(const Device& device) {
   return rules;
 }
 
-const std::vector<uint32_t>* StageModuleWords(const VkPipelineShaderStageCreateInfo& stage,
-                                              std::vector<uint32_t>* storage, std::string* error) {
-  if (const ShaderModule* module = FromHandle<ShaderModule>(stage.module)) return &module->words;
+std::span<const uint32_t> StageModuleWords(const VkPipelineShaderStageCreateInfo& stage, std::vector<uint32_t>* storage,
+                                           std::string* error) {
+  if (const ShaderModule* module = FromHandle<ShaderModule>(stage.module)) return module->words;
   const auto* code = FindInChain<VkShaderModuleCreateInfo>(stage.pNext, VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
   if (code == nullptr) {
     *error = "no shader module";
-    return nullptr;
+    return {};
   }
   if (code->codeSize % 4 != 0 || !spirv_exec::CheckSpirvStructure(code->pCode, code->codeSize / 4, error)) {
     if (error->empty()) *error = "invalid SPIR-V";
-    return nullptr;
+    return {};
   }
   storage->assign(code->pCode, code->pCode + code->codeSize / 4);
-  return storage;
+  return *storage;
 }
 
 uint32_t StageSubgroupSize(const VkPipelineShaderStageCreateInfo& stage) {
@@ -62,13 +62,13 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice _device, const VkShad
     DUET_ERROR("vkCreateShaderModule: invalid SPIR-V: %s", error.c_str());
     return VK_ERROR_UNKNOWN;
   }
-  auto* module = HostNew<ShaderModule>(ChooseAllocator(pAllocator, device->Allocator()),
-                                       VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  const VkAllocationCallbacks* allocator = ChooseAllocator(pAllocator, device->Allocator());
+  auto* module = HostNew<ShaderModule>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, allocator);
   if (module == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
   try {
     module->words.assign(pCreateInfo->pCode, pCreateInfo->pCode + word_count);
   } catch (const std::bad_alloc&) {
-    HostDelete(ChooseAllocator(pAllocator, device->Allocator()), module);
+    HostDelete(allocator, module);
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
   *pShaderModule = ToHandle(module);

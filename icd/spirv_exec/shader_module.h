@@ -3,10 +3,13 @@
 #include <vulkan/vulkan_core.h>
 
 #include <cstdint>
+#include <memory_resource>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "spirv_exec/spirv_ingest.h"
+#include "util/host_alloc.h"
 #include "util/object.h"
 
 namespace duet {
@@ -14,9 +17,11 @@ namespace duet {
 struct ShaderModule : NonDispatchableObject {
   DUET_OBJECT_TYPE(VkShaderModule, VK_OBJECT_TYPE_SHADER_MODULE);
 
-  ShaderModule() : NonDispatchableObject(kObjectType) {}
+  explicit ShaderModule(const VkAllocationCallbacks* allocator)
+      : NonDispatchableObject(kObjectType), memory(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT) {}
 
-  std::vector<uint32_t> words;
+  HostMemoryResource memory;  // words
+  std::pmr::vector<uint32_t> words{&memory};
 };
 
 struct Device;
@@ -27,9 +32,9 @@ spirv_exec::ValidationRules ShaderValidationRules(const Device& device);
 // The SPIR-V of a pipeline's shader stage: its module's, or (graphics
 // pipeline libraries, VK_KHR_maintenance5) that of a VkShaderModuleCreateInfo
 // in its chain, checked as vkCreateShaderModule checks (the structure), kept in `storage`.
-// Null (with `error`) when there is neither or it is invalid.
-const std::vector<uint32_t>* StageModuleWords(const VkPipelineShaderStageCreateInfo& stage,
-                                              std::vector<uint32_t>* storage, std::string* error);
+// Empty (with `error`) when there is neither or it is invalid.
+std::span<const uint32_t> StageModuleWords(const VkPipelineShaderStageCreateInfo& stage, std::vector<uint32_t>* storage,
+                                           std::string* error);
 
 // The subgroup size a stage runs with: its requiredSubgroupSize
 // (VkPipelineShaderStageRequiredSubgroupSizeCreateInfo), else the wave width.

@@ -1,12 +1,12 @@
 #include "spirv_exec/spirv_ingest.h"
 
-#include <spirv-tools/libspirv.hpp>
-#include <spirv-tools/optimizer.hpp>
-#include <spirv/unified1/spirv.hpp11>
-
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <span>
+#include <spirv-tools/libspirv.hpp>
+#include <spirv-tools/optimizer.hpp>
+#include <spirv/unified1/spirv.hpp11>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -109,13 +109,13 @@ std::vector<uint32_t> QuantizeSpecConstants(const std::vector<uint32_t>& words) 
 // its instructions (nothing but `valid` false when the stream is malformed).
 struct NonSemanticUse {
   bool valid = true;
-  bool debug_printf = false;   // imports NonSemantic.DebugPrintf (debugPrintfEXT)
-  bool any_import = false;     // imports some NonSemantic.* set
-  bool extension = false;      // declares SPV_KHR_non_semantic_info
+  bool debug_printf = false;  // imports NonSemantic.DebugPrintf (debugPrintfEXT)
+  bool any_import = false;    // imports some NonSemantic.* set
+  bool extension = false;     // declares SPV_KHR_non_semantic_info
   size_t after_capabilities = 5;
 };
 
-NonSemanticUse ReadNonSemanticUse(const std::vector<uint32_t>& words) {
+NonSemanticUse ReadNonSemanticUse(std::span<const uint32_t> words) {
   constexpr uint32_t kOpExtension = 10, kOpExtInstImport = 11, kOpCapability = 17;
   auto string_at = [&](size_t at, uint32_t count, uint32_t first) {
     const char* text = reinterpret_cast<const char*>(&words[at + first]);
@@ -142,10 +142,10 @@ NonSemanticUse ReadNonSemanticUse(const std::vector<uint32_t>& words) {
 // 2023.1 only treats such instructions as non-semantic when the extension is
 // declared; otherwise its passes strip the OpStrings they reference and then
 // crash on the dangling ids.
-std::vector<uint32_t> WithNonSemanticExtension(const std::vector<uint32_t>& words, const NonSemanticUse& use) {
+std::vector<uint32_t> WithNonSemanticExtension(std::span<const uint32_t> words, const NonSemanticUse& use) {
   constexpr uint32_t kOpExtension = 10;
   static constexpr char kExtension[] = "SPV_KHR_non_semantic_info";
-  if (!use.valid || !use.any_import || use.extension || words.size() < 5) return words;
+  if (!use.valid || !use.any_import || use.extension || words.size() < 5) return {words.begin(), words.end()};
   std::vector<uint32_t> extension((sizeof kExtension + 3) / 4 + 1, 0);
   extension[0] = uint32_t(extension.size()) << 16 | kOpExtension;
   std::memcpy(&extension[1], kExtension, sizeof kExtension);
@@ -184,7 +184,7 @@ void RegisterPerformancePasses(spvtools::Optimizer& optimizer, bool without_dead
 
 }  // namespace
 
-bool PrepareModule(const std::vector<uint32_t>& words, const VkSpecializationInfo* specialization,
+bool PrepareModule(std::span<const uint32_t> words, const VkSpecializationInfo* specialization,
                    const ValidationRules& rules, std::vector<uint32_t>* out, std::string* error) {
   if (!ValidateSpirv(words.data(), words.size(), rules, error)) return false;
 

@@ -7,6 +7,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,7 +33,7 @@ bool ValidateSpirv(const uint32_t* words, size_t word_count, const ValidationRul
 
 // Validates, applies specialization constants and optimizes. On failure
 // returns false and a message; `out` is then unspecified.
-bool PrepareModule(const std::vector<uint32_t>& words, const VkSpecializationInfo* specialization,
+bool PrepareModule(std::span<const uint32_t> words, const VkSpecializationInfo* specialization,
                    const ValidationRules& rules, std::vector<uint32_t>* out, std::string* error);
 
 }  // namespace duet::spirv_exec

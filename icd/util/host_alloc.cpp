@@ -20,4 +20,13 @@ void HostFree(const VkAllocationCallbacks* allocator, void* memory) {
   std::free(memory);
 }
 
+void* HostMemoryResource::do_allocate(size_t bytes, size_t alignment) {
+  // Zero-byte requests get a byte: callbacks need not handle size 0.
+  void* memory = HostAllocate(Callbacks(), bytes != 0 ? bytes : 1, alignment, scope_);
+  if (memory == nullptr) throw std::bad_alloc();
+  return memory;
+}
+
+void HostMemoryResource::do_deallocate(void* memory, size_t, size_t) { HostFree(Callbacks(), memory); }
+
 }  // namespace duet

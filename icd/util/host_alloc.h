@@ -6,6 +6,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include <cstddef>
+#include <memory_resource>
 #include <new>
 #include <utility>
 
@@ -33,6 +34,34 @@ T* HostNew(const VkAllocationCallbacks* allocator, VkSystemAllocationScope scope
     return nullptr;
   }
 }
+
+// The host memory of an object's own arrays (bindings, attachments, the
+// sets of a pool...): the callbacks the object was created with, copied
+// because the application's struct need not outlive the create call, else
+// the C++ heap. Containers take it as std::pmr containers; a failed
+// allocation throws std::bad_alloc, which the entry point's guard turns into
+// VK_ERROR_OUT_OF_HOST_MEMORY (dispatch/host_memory_guard.h).
+class HostMemoryResource final : public std::pmr::memory_resource {
+ public:
+  HostMemoryResource(const VkAllocationCallbacks* callbacks, VkSystemAllocationScope scope)
+      : callbacks_(callbacks != nullptr ? *callbacks : VkAllocationCallbacks{}),
+        has_callbacks_(callbacks != nullptr),
+        scope_(scope) {}
+  HostMemoryResource(const HostMemoryResource&) = delete;
+  HostMemoryResource& operator=(const HostMemoryResource&) = delete;
+
+  // The callbacks, for objects made on the owner's behalf (a pool's sets).
+  const VkAllocationCallbacks* Callbacks() const { return has_callbacks_ ? &callbacks_ : nullptr; }
+
+ private:
+  void* do_allocate(size_t bytes, size_t alignment) override;
+  void do_deallocate(void* memory, size_t bytes, size_t alignment) override;
+  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+
+  VkAllocationCallbacks callbacks_;
+  bool has_callbacks_;
+  VkSystemAllocationScope scope_;
+};
 
 template <typename T>
 void HostDelete(const VkAllocationCallbacks* allocator, T* object) {

@@ -94,13 +94,17 @@ VkResult CreateImages(Swapchain* swapchain, const VkSwapchainCreateInfoKHR& info
   VkImageFormatListCreateInfo format_list{VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO};
   if ((info.flags & VK_SWAPCHAIN_CREATE_MUTABLE_FORMAT_BIT_KHR) != 0) {
     image_info.flags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
-    if (const auto* list = FindInChain<VkImageFormatListCreateInfo>(info.pNext,
-                                                                    VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO)) {
+    if (const auto* list =
+            FindInChain<VkImageFormatListCreateInfo>(info.pNext, VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO)) {
       format_list.viewFormatCount = list->viewFormatCount;
       format_list.pViewFormats = list->pViewFormats;
       image_info.pNext = &format_list;
     }
   }
+  // Room first: an image or memory made is always recorded, so DestroyImages frees it.
+  swapchain->images.reserve(count);
+  swapchain->memories.reserve(count);
+  engine_images->reserve(count);
   for (uint32_t i = 0; i < count; ++i) {
     VkImage image = VK_NULL_HANDLE;
     if (VkResult r = api::CreateImage(device, &image_info, allocator, &image); r != VK_SUCCESS) return r;
@@ -141,8 +145,7 @@ using wsi::Surface;
 using wsi::Swapchain;
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateSwapchainKHR(VkDevice _device, const VkSwapchainCreateInfoKHR* pCreateInfo,
-                                                  const VkAllocationCallbacks* pAllocator,
-                                                  VkSwapchainKHR* pSwapchain) {
+                                                  const VkAllocationCallbacks* pAllocator, VkSwapchainKHR* pSwapchain) {
   Device* device = FromHandle<Device>(_device);
   Surface* surface = FromHandle<Surface>(pCreateInfo->surface);
   if (VkResult r = wsi::CheckCreateInfo(*device, *pCreateInfo, surface); r != VK_SUCCESS) return r;
@@ -151,23 +154,22 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateSwapchainKHR(VkDevice _device, const VkSwap
   // The old swapchain is retired even if creating the new one fails.
   if (Swapchain* old = FromHandle<Swapchain>(pCreateInfo->oldSwapchain)) old->retired = true;
 
-  Swapchain* swapchain = HostNew<Swapchain>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  Swapchain* swapchain = HostNew<Swapchain>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, allocator);
   if (swapchain == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
   swapchain->device = device;
   swapchain->surface = surface;
   swapchain->extent = pCreateInfo->imageExtent;
   swapchain->format = pCreateInfo->imageFormat;
   swapchain->present_mode = pCreateInfo->presentMode;
-  if (const auto* modes = FindInChain<VkSwapchainPresentModesCreateInfoEXT>(
-          pCreateInfo->pNext, VK_STRUCTURE_TYPE_SWAPCHAIN_PRESENT_MODES_CREATE_INFO_EXT))
-    swapchain->present_modes.assign(modes->pPresentModes, modes->pPresentModes + modes->presentModeCount);
-  else
-    swapchain->present_modes.assign(1, pCreateInfo->presentMode);
-
   const uint32_t count = std::clamp(pCreateInfo->minImageCount, wsi::kMinSwapchainImages, wsi::kMaxSwapchainImages);
   std::vector<wsi::EngineImage> engine_images;
   VkResult result = VK_SUCCESS;
   try {
+    if (const auto* modes = FindInChain<VkSwapchainPresentModesCreateInfoEXT>(
+            pCreateInfo->pNext, VK_STRUCTURE_TYPE_SWAPCHAIN_PRESENT_MODES_CREATE_INFO_EXT))
+      swapchain->present_modes.assign(modes->pPresentModes, modes->pPresentModes + modes->presentModeCount);
+    else
+      swapchain->present_modes.assign(1, pCreateInfo->presentMode);
     result = wsi::CreateImages(swapchain, *pCreateInfo, count, allocator, &engine_images);
     if (result == VK_SUCCESS) {
       const wsi::EngineConfig config{pCreateInfo->presentMode,

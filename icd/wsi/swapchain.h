@@ -6,8 +6,10 @@
 
 #include <atomic>
 #include <memory>
+#include <memory_resource>
 #include <vector>
 
+#include "util/host_alloc.h"
 #include "util/object.h"
 #include "wsi/present_engine.h"
 
@@ -22,8 +24,10 @@ struct Surface;
 struct Swapchain : NonDispatchableObject {
   DUET_OBJECT_TYPE(VkSwapchainKHR, VK_OBJECT_TYPE_SWAPCHAIN_KHR);
 
-  Swapchain() : NonDispatchableObject(kObjectType) {}
+  explicit Swapchain(const VkAllocationCallbacks* allocator)
+      : NonDispatchableObject(kObjectType), memory(allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT) {}
 
+  HostMemoryResource memory;  // the arrays below
   Device* device = nullptr;
   Surface* surface = nullptr;
   VkExtent2D extent{};
@@ -31,9 +35,9 @@ struct Swapchain : NonDispatchableObject {
   VkPresentModeKHR present_mode = VK_PRESENT_MODE_FIFO_KHR;  // of the latest present
   // The modes presents may switch between (VkSwapchainPresentModesCreateInfoEXT;
   // else just the create info's): all mutually compatible.
-  std::vector<VkPresentModeKHR> present_modes;
-  std::vector<VkImage> images;
-  std::vector<VkDeviceMemory> memories;
+  std::pmr::vector<VkPresentModeKHR> present_modes{&memory};
+  std::pmr::vector<VkImage> images{&memory};
+  std::pmr::vector<VkDeviceMemory> memories{&memory};
   // Shared with presents still queued on a queue thread, which may outlive
   // a swapchain destroyed too early (they then only free their image).
   std::shared_ptr<PresentEngine> engine;

@@ -20,8 +20,10 @@ using namespace cmdtape;
 
 template <typename Handle>
 Handle FakeHandle(uint64_t value) {
-  if constexpr (std::is_pointer_v<Handle>) return reinterpret_cast<Handle>(static_cast<uintptr_t>(value));
-  else return static_cast<Handle>(value);
+  if constexpr (std::is_pointer_v<Handle>)
+    return reinterpret_cast<Handle>(static_cast<uintptr_t>(value));
+  else
+    return static_cast<Handle>(value);
 }
 
 class RecordingCommandBuffer {
@@ -40,7 +42,7 @@ class RecordingCommandBuffer {
   }
 
  private:
-  CommandPool pool_;
+  CommandPool pool_{nullptr};
   CommandBuffer buffer_{&pool_, VK_COMMAND_BUFFER_LEVEL_PRIMARY};
 };
 

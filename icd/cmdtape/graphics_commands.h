@@ -241,8 +241,8 @@ namespace detail {
 // The dynamic blend state of attachments [first, first + count), grown to hold them.
 template <typename F>
 void ForAttachments(raster::DrawBindings& b, uint32_t first, uint32_t count, F f) {
-  std::vector<VkPipelineColorBlendAttachmentState>& a = b.dynamic.blend.attachments;
-  if (first + count > raster::kMaxColorAttachments) return;
+  auto& a = b.dynamic.blend.attachments;
+  if (first > raster::kMaxColorAttachments || count > raster::kMaxColorAttachments - first) return;
   if (a.size() < first + count) a.resize(first + count);
   for (uint32_t i = 0; i < count; ++i) f(a[first + i], i);
 }

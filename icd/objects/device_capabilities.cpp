@@ -483,8 +483,8 @@ DeviceProperties MakeProperties() {
   l.maxDescriptorSetSampledImages = 1u << 16;
   l.maxDescriptorSetStorageImages = 1u << 16;
   l.maxDescriptorSetInputAttachments = 8;
-  l.maxVertexInputAttributes = 32;
-  l.maxVertexInputBindings = 32;
+  l.maxVertexInputAttributes = limits::kMaxVertexInputAttributes;
+  l.maxVertexInputBindings = limits::kMaxVertexInputBindings;
   l.maxVertexInputAttributeOffset = 2047;
   l.maxVertexInputBindingStride = 2048;
   l.maxVertexOutputComponents = 128;
@@ -539,7 +539,7 @@ DeviceProperties MakeProperties() {
   l.framebufferDepthSampleCounts = limits::kSampleCounts;
   l.framebufferStencilSampleCounts = limits::kSampleCounts;
   l.framebufferNoAttachmentsSampleCounts = limits::kSampleCounts;
-  l.maxColorAttachments = 8;
+  l.maxColorAttachments = limits::kMaxColorAttachments;
   l.sampledImageColorSampleCounts = limits::kSampleCounts;
   l.sampledImageIntegerSampleCounts = limits::kSampleCounts;
   l.sampledImageDepthSampleCounts = limits::kSampleCounts;

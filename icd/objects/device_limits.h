@@ -32,6 +32,12 @@ inline constexpr float kMaxLineWidth = 64.0f;
 inline constexpr float kMaxSamplerAnisotropy = 16.0f;
 // Viewports and scissors of a pipeline (maxViewports).
 inline constexpr uint32_t kMaxViewports = 16;
+// Vertex input bindings and attributes (maxVertexInputBindings,
+// maxVertexInputAttributes), colour attachments (maxColorAttachments):
+// pipeline state holds at most these (util/inline_vector.h).
+inline constexpr uint32_t kMaxVertexInputBindings = 32;
+inline constexpr uint32_t kMaxVertexInputAttributes = 32;
+inline constexpr uint32_t kMaxColorAttachments = 8;
 // Descriptor sets bound at once (maxBoundDescriptorSets).
 inline constexpr uint32_t kMaxBoundDescriptorSets = 8;
 // Descriptors of one push descriptor set (maxPushDescriptors).

@@ -27,7 +27,19 @@ struct Pipeline : NonDispatchableObject {
   // parts of a pipeline it holds (VK_EXT_graphics_pipeline_library).
   bool library = false;
   VkGraphicsPipelineLibraryFlagsEXT library_parts = 0;
+  // What ReportPipelineCode told the application (0: nothing yet).
+  size_t reported_code_bytes = 0;
 };
+
+// A pipeline's compiled programs live on the driver's heap (the compiler
+// builds them there; caches share their encoded form), not in the
+// application's callbacks: they are the code the host runs, which the spec
+// lets a driver keep outside them if it reports it as an internal
+// allocation of executable memory (pfnInternalAllocation at creation,
+// pfnInternalFree at destruction, with the same size).
+void ReportPipelineCode(Pipeline* pipeline, const VkAllocationCallbacks* allocator);
+// Destroys a pipeline made with `allocator`'s callbacks (ChooseAllocator'd).
+void DestroyPipelineObject(Pipeline* pipeline, const VkAllocationCallbacks* allocator);
 
 // Compiled stages the application keeps (objects/pipeline_cache.cpp).
 struct PipelineCache : NonDispatchableObject {

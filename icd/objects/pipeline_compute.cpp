@@ -25,6 +25,7 @@ VkResult CreateComputePipeline(Device* device, const VkComputePipelineCreateInfo
     return result;
   }
   pipeline->bind_point = VK_PIPELINE_BIND_POINT_COMPUTE;
+  ReportPipelineCode(pipeline, allocator);
   feedback.EndStage(0, app_hit);
   feedback.Finish(app_hit);
   *out = pipeline;
@@ -53,7 +54,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice _device, VkPipeli
 VKAPI_ATTR void VKAPI_CALL DestroyPipeline(VkDevice _device, VkPipeline pipeline,
                                            const VkAllocationCallbacks* pAllocator) {
   Device* device = FromHandle<Device>(_device);
-  HostDelete(ChooseAllocator(pAllocator, device->Allocator()), FromHandle<Pipeline>(pipeline));
+  DestroyPipelineObject(FromHandle<Pipeline>(pipeline), ChooseAllocator(pAllocator, device->Allocator()));
 }
 
 }  // namespace duet::api

@@ -370,6 +370,7 @@ VkResult CreateGraphicsPipeline(const Device& device, const VkGraphicsPipelineCr
     HostDelete(allocator, pipeline);
     return result;
   }
+  ReportPipelineCode(pipeline, allocator);
   feedback.Finish(made_stages > 0 && app_hits == made_stages);
   *out = pipeline;
   return VK_SUCCESS;

@@ -11,17 +11,21 @@
 #include <cstdint>
 #include <vector>
 
+#include "objects/device_limits.h"
 #include "spirv_exec/ir.h"
+#include "util/inline_vector.h"
 
 namespace duet::raster {
 
-inline constexpr uint32_t kMaxColorAttachments = 8;
-inline constexpr uint32_t kMaxVertexBindings = 32;
+inline constexpr uint32_t kMaxColorAttachments = limits::kMaxColorAttachments;
+inline constexpr uint32_t kMaxVertexBindings = limits::kMaxVertexInputBindings;
+inline constexpr uint32_t kMaxVertexAttributes = limits::kMaxVertexInputAttributes;
 
+// The arrays hold at most the device's limits (util/inline_vector.h).
 struct VertexInputState {
-  std::vector<VkVertexInputBindingDescription> bindings;
-  std::vector<uint32_t> divisors;  // per binding (1 unless a divisor struct says otherwise)
-  std::vector<VkVertexInputAttributeDescription> attributes;
+  InlineVector<VkVertexInputBindingDescription, kMaxVertexBindings> bindings;
+  InlineVector<uint32_t, kMaxVertexBindings> divisors;  // per binding (1 unless a divisor struct says otherwise)
+  InlineVector<VkVertexInputAttributeDescription, kMaxVertexAttributes> attributes;
   // VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE: the strides given to
   // vkCmdBindVertexBuffers2 replace the bindings' (a pipeline with static
   // strides ignores them).
@@ -82,7 +86,7 @@ struct DepthStencilState {
 struct ColorBlendState {
   bool logic_op_enable = false;
   VkLogicOp logic_op = VK_LOGIC_OP_COPY;
-  std::vector<VkPipelineColorBlendAttachmentState> attachments;
+  InlineVector<VkPipelineColorBlendAttachmentState, kMaxColorAttachments> attachments;
   float blend_constants[4] = {0, 0, 0, 0};
   // VK_EXT_color_write_enable: bit i clear, attachment i is not written.
   uint32_t write_enable = ~0u;
@@ -95,8 +99,8 @@ struct GraphicsState {
   bool primitive_restart = false;
   uint32_t patch_control_points = 0;     // patch lists
   bool domain_origin_lower_left = false;  // VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT
-  std::vector<VkViewport> viewports;
-  std::vector<VkRect2D> scissors;
+  InlineVector<VkViewport, limits::kMaxViewports> viewports;
+  InlineVector<VkRect2D, limits::kMaxViewports> scissors;
   RasterizationState rasterization;
   MultisampleState multisample;
   DepthStencilState depth_stencil;

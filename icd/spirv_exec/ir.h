@@ -16,6 +16,7 @@
 // Phis become masked moves on each incoming edge.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -585,6 +586,9 @@ struct Program {
   std::vector<PrintCall> prints;  // kPrint's
   uint32_t xfb_strides[4] = {};
 };
+
+// The host memory a program's arrays hold (their capacity), nested ones too.
+size_t ProgramHostBytes(const Program& program);
 
 // Translates the entry point `entry` of prepared SPIR-V (see spirv_ingest.h)
 // for `stage`, with subgroups of `subgroup_size` lanes, into a Program;

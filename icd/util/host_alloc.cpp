@@ -20,6 +20,18 @@ void HostFree(const VkAllocationCallbacks* allocator, void* memory) {
   std::free(memory);
 }
 
+void NotifyInternalAllocation(const VkAllocationCallbacks* allocator, size_t size, VkInternalAllocationType type,
+                              VkSystemAllocationScope scope) {
+  if (allocator != nullptr && allocator->pfnInternalAllocation != nullptr && size != 0)
+    allocator->pfnInternalAllocation(allocator->pUserData, size, type, scope);
+}
+
+void NotifyInternalFree(const VkAllocationCallbacks* allocator, size_t size, VkInternalAllocationType type,
+                        VkSystemAllocationScope scope) {
+  if (allocator != nullptr && allocator->pfnInternalFree != nullptr && size != 0)
+    allocator->pfnInternalFree(allocator->pUserData, size, type, scope);
+}
+
 void* HostMemoryResource::do_allocate(size_t bytes, size_t alignment) {
   // Zero-byte requests get a byte: callbacks need not handle size 0.
   void* memory = HostAllocate(Callbacks(), bytes != 0 ? bytes : 1, alignment, scope_);

@@ -16,6 +16,13 @@ void* HostAllocate(const VkAllocationCallbacks* allocator, size_t size, size_t a
                    VkSystemAllocationScope scope);
 void HostFree(const VkAllocationCallbacks* allocator, void* memory);
 
+// pfnInternalAllocation / pfnInternalFree, when the application gave them:
+// memory the driver holds for an object outside the callbacks.
+void NotifyInternalAllocation(const VkAllocationCallbacks* allocator, size_t size, VkInternalAllocationType type,
+                              VkSystemAllocationScope scope);
+void NotifyInternalFree(const VkAllocationCallbacks* allocator, size_t size, VkInternalAllocationType type,
+                        VkSystemAllocationScope scope);
+
 // The callbacks that apply to a child object: its own, else its parent's.
 inline const VkAllocationCallbacks* ChooseAllocator(const VkAllocationCallbacks* own,
                                                     const VkAllocationCallbacks* parent) {

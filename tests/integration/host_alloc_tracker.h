@@ -21,6 +21,11 @@ struct HostAllocTracker {
   size_t bad_frees = 0;
   size_t bad_alignments = 0;
   size_t fail_from = SIZE_MAX;  // allocations numbered from this one on return NULL
+  // pfnInternalAllocation / pfnInternalFree: bytes reported live per type,
+  // and frees that did not match a live report.
+  std::map<VkInternalAllocationType, size_t> internal_live;
+  size_t internal_reports = 0;
+  size_t bad_internal_frees = 0;
 
   static void* Alloc(void* user, size_t size, size_t alignment, VkSystemAllocationScope) {
     auto* t = static_cast<HostAllocTracker*>(user);
@@ -81,12 +86,29 @@ struct HostAllocTracker {
     Free(user, original);
     return p;
   }
+  static void InternalAlloc(void* user, size_t size, VkInternalAllocationType type, VkSystemAllocationScope) {
+    auto* t = static_cast<HostAllocTracker*>(user);
+    std::lock_guard<std::mutex> lock(t->mu);
+    t->internal_live[type] += size;
+    ++t->internal_reports;
+  }
+  static void InternalFree(void* user, size_t size, VkInternalAllocationType type, VkSystemAllocationScope) {
+    auto* t = static_cast<HostAllocTracker*>(user);
+    std::lock_guard<std::mutex> lock(t->mu);
+    if (t->internal_live[type] < size) {
+      ++t->bad_internal_frees;
+      return;
+    }
+    t->internal_live[type] -= size;
+  }
   VkAllocationCallbacks Callbacks() {
     VkAllocationCallbacks cb{};
     cb.pUserData = this;
     cb.pfnAllocation = &Alloc;
     cb.pfnReallocation = &Realloc;
     cb.pfnFree = &Free;
+    cb.pfnInternalAllocation = &InternalAlloc;
+    cb.pfnInternalFree = &InternalFree;
     return cb;
   }
 };

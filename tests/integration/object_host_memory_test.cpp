@@ -199,6 +199,56 @@ TEST_F(ObjectHostMemory, ArraysGrowWhatTheCallbacksHold) {
   EXPECT_EQ(tracker_.bad_alignments, 0u);
 }
 
+// A pipeline's compiled programs stay on the driver's heap, reported as
+// executable memory: a notification at creation, a free of the same size at
+// destruction.
+TEST_F(ObjectHostMemory, PipelineCodeIsReportedAsInternalExecutableMemory) {
+  static const uint32_t kModule[] = {0x07230203, 0x00010000, 0,  6,          0,  // compute "main", local size 1
+                                     0x00020011, 1,                              // OpCapability Shader
+                                     0x0003000E, 0,          1,                  // OpMemoryModel Logical GLSL450
+                                     0x0005000F, 5,          1,  0x6E69616D, 0,  // OpEntryPoint GLCompute %1 "main"
+                                     0x00060010, 1,          17, 1,          1,
+                                     1,                                          // OpExecutionMode %1 LocalSize 1 1 1
+                                     0x00020013, 2,                              // %2 = OpTypeVoid
+                                     0x00030021, 3,          2,                  // %3 = OpTypeFunction %2
+                                     0x00050036, 2,          1,  0,          3,  // %1 = OpFunction %2 None %3
+                                     0x000200F8, 4,                              // OpLabel
+                                     0x000100FD, 0x00010038};                    // OpReturn, OpFunctionEnd
+  const VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, nullptr, 0, sizeof kModule,
+                                             kModule};
+  VkShaderModule module = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateShaderModule(device_, &module_info, nullptr, &module), VK_SUCCESS);
+  const VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreatePipelineLayout(device_, &layout_info, nullptr, &layout), VK_SUCCESS);
+  VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  info.stage = {
+      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module, "main"};
+  info.layout = layout;
+  VkPipeline pipelines[2] = {};
+  const VkComputePipelineCreateInfo infos[2] = {info, info};
+  ASSERT_EQ(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 2, infos, &callbacks_, pipelines), VK_SUCCESS);
+  size_t reported = 0;
+  {
+    std::lock_guard<std::mutex> lock(tracker_.mu);
+    reported = tracker_.internal_live[VK_INTERNAL_ALLOCATION_TYPE_EXECUTABLE];
+    EXPECT_EQ(tracker_.internal_reports, 2u) << "one report per pipeline";
+    EXPECT_GT(reported, 2 * sizeof(uint64_t)) << "the programs' instructions, at least";
+  }
+  vkDestroyPipeline(device_, pipelines[0], &callbacks_);
+  {
+    std::lock_guard<std::mutex> lock(tracker_.mu);
+    EXPECT_EQ(tracker_.internal_live[VK_INTERNAL_ALLOCATION_TYPE_EXECUTABLE], reported / 2);
+  }
+  vkDestroyPipeline(device_, pipelines[1], &callbacks_);
+  std::lock_guard<std::mutex> lock(tracker_.mu);
+  EXPECT_EQ(tracker_.internal_live[VK_INTERNAL_ALLOCATION_TYPE_EXECUTABLE], 0u);
+  EXPECT_EQ(tracker_.bad_internal_frees, 0u);
+  EXPECT_TRUE(tracker_.live.empty());
+  vkDestroyPipelineLayout(device_, layout, nullptr);
+  vkDestroyShaderModule(device_, module, nullptr);
+}
+
 // Each creation fails at its 1st allocation, then its 2nd, ... until it
 // succeeds: every failure is VK_ERROR_OUT_OF_HOST_MEMORY, gives no handle
 // and leaves nothing allocated (the arrays' allocations included).

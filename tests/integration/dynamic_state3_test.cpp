@@ -119,6 +119,42 @@ TEST_F(DynamicState3Test, BlendEnableEquationAndWriteMask) {
   for (uint32_t i = 0; i < pixels.size(); ++i) ASSERT_EQ(pixels[i], Inside(i) ? inside : outside) << i;
 }
 
+// Attachment ranges past maxColorAttachments (the application's error) are
+// ignored, also one whose first + count wraps in 32 bits (it once passed the
+// range check and wrote far outside the state); the draw keeps the valid
+// state set before.
+TEST_F(DynamicState3Test, BlendRangesPastTheLimitAreIgnored) {
+  const PipelineDesc desc = RectPipeline(Module(kFlatColorFrag), {kSize, kSize});
+  auto enable = Command<PFN_vkCmdSetColorBlendEnableEXT>("vkCmdSetColorBlendEnableEXT");
+  auto equation = Command<PFN_vkCmdSetColorBlendEquationEXT>("vkCmdSetColorBlendEquationEXT");
+  auto mask = Command<PFN_vkCmdSetColorWriteMaskEXT>("vkCmdSetColorWriteMaskEXT");
+  ASSERT_FALSE(HasFailure());
+  float clear[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  const float color[4] = {1.0f, 0.0f, 0.0f, 1.0f};
+  const std::vector<uint32_t> pixels = Draw(
+      desc,
+      {VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT, VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT,
+       VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT},
+      clear, color, [&](VkCommandBuffer cb) {
+        const VkBool32 off[2] = {VK_FALSE, VK_FALSE}, on[2] = {VK_TRUE, VK_TRUE};
+        enable(cb, 0, 1, off);
+        const VkColorBlendEquationEXT add{VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD,
+                                          VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD};
+        const VkColorBlendEquationEXT adds[2] = {add, add};
+        equation(cb, 0, 1, adds);
+        const VkColorComponentFlags all = 0xF, none[2] = {0, 0};
+        mask(cb, 0, 1, &all);
+        for (const uint32_t first : {0xFFFFFFFFu, 0xFFFFFFFEu, 8u, 7u}) {
+          enable(cb, first, 2, on);
+          equation(cb, first, 2, adds);
+          mask(cb, first, 2, none);
+        }
+      });
+  ASSERT_EQ(pixels.size(), kSize * kSize);
+  for (uint32_t i = 0; i < pixels.size(); ++i)
+    ASSERT_EQ(pixels[i], Inside(i) ? PackRgba8(255, 0, 0, 255) : 0u) << i;
+}
+
 // Polygon mode LINE set at draw time: the rectangle's edges only.
 TEST_F(DynamicState3Test, PolygonMode) {
   ASSERT_EQ(features_.fillModeNonSolid, VK_TRUE);

@@ -716,8 +716,97 @@ constexpr auto kIMulXor = [](Word a, Word b, Word c) { return (a * b) ^ c; };
 constexpr auto kXorShiftRightMul = [](Word a, Word b, Word c) { return kXorShiftRight(a, b) * c; };
 constexpr auto kXorFunnelShiftRight = [](Word a, Word b, Word c) { return a ^ kFunnelShiftRight(a, b, c); };
 constexpr auto kBitNot = [](Word a) { return ~a; };
-constexpr auto kBitCount = [](Word a) { return BitCount(a); };
-constexpr auto kBitReverse = [](Word a) { return BitReverse(a); };
+#if defined(DUET_LANE_AVX512) || defined(DUET_LANE_AVX2)
+// Whole registers of words, for the kernels whose C++ the compiler turns
+// into a scalar loop (WordVectorUnary): the byte-shuffle operations they
+// need, at this instruction set's width.
+#if defined(DUET_LANE_AVX512)
+using WordVector = __m512i;
+constexpr uint32_t kVectorWords = 16;
+inline WordVector LoadWords(const Word* p) { return _mm512_loadu_si512(p); }
+inline void StoreWords(Word* p, WordVector v) { _mm512_storeu_si512(p, v); }
+// The same 16 bytes (four words, w0 lowest) in every 128 bits.
+inline WordVector Repeat128(Word w0, Word w1, Word w2, Word w3) {
+  return _mm512_set4_epi32(int(w3), int(w2), int(w1), int(w0));
+}
+inline WordVector AllBytes(uint8_t b) { return _mm512_set1_epi8(char(b)); }
+inline WordVector Shuffle(WordVector table, WordVector index) { return _mm512_shuffle_epi8(table, index); }
+inline WordVector And(WordVector a, WordVector b) { return _mm512_and_si512(a, b); }
+inline WordVector Or(WordVector a, WordVector b) { return _mm512_or_si512(a, b); }
+inline WordVector AddBytes(WordVector a, WordVector b) { return _mm512_add_epi8(a, b); }
+inline WordVector ShiftLeft16(WordVector a, int n) { return _mm512_slli_epi16(a, n); }
+inline WordVector ShiftRight16(WordVector a, int n) { return _mm512_srli_epi16(a, n); }
+// Each word: the sum of its four bytes (each at most 127).
+inline WordVector SumBytes(WordVector a) {
+  return _mm512_madd_epi16(_mm512_maddubs_epi16(a, _mm512_set1_epi8(1)), _mm512_set1_epi16(1));
+}
+#else
+using WordVector = __m256i;
+constexpr uint32_t kVectorWords = 8;
+inline WordVector LoadWords(const Word* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+inline void StoreWords(Word* p, WordVector v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+inline WordVector Repeat128(Word w0, Word w1, Word w2, Word w3) {
+  return _mm256_setr_epi32(int(w0), int(w1), int(w2), int(w3), int(w0), int(w1), int(w2), int(w3));
+}
+inline WordVector AllBytes(uint8_t b) { return _mm256_set1_epi8(char(b)); }
+inline WordVector Shuffle(WordVector table, WordVector index) { return _mm256_shuffle_epi8(table, index); }
+inline WordVector And(WordVector a, WordVector b) { return _mm256_and_si256(a, b); }
+inline WordVector Or(WordVector a, WordVector b) { return _mm256_or_si256(a, b); }
+inline WordVector AddBytes(WordVector a, WordVector b) { return _mm256_add_epi8(a, b); }
+inline WordVector ShiftLeft16(WordVector a, int n) { return _mm256_slli_epi16(a, n); }
+inline WordVector ShiftRight16(WordVector a, int n) { return _mm256_srli_epi16(a, n); }
+inline WordVector SumBytes(WordVector a) {
+  return _mm256_madd_epi16(_mm256_maddubs_epi16(a, _mm256_set1_epi8(1)), _mm256_set1_epi16(1));
+}
+#endif
+
+// The low and high nibble of every byte.
+inline WordVector LowNibbles(WordVector x) { return And(x, AllBytes(0x0F)); }
+inline WordVector HighNibbles(WordVector x) { return And(ShiftRight16(x, 4), AllBytes(0x0F)); }
+
+// Each nibble's count from a table, the bytes' counts summed per word.
+inline WordVector BitCountWords(WordVector x) {
+  const WordVector counts = Repeat128(0x02010100, 0x03020201, 0x03020201, 0x04030302);
+  return SumBytes(AddBytes(Shuffle(counts, LowNibbles(x)), Shuffle(counts, HighNibbles(x))));
+}
+
+// Each byte's bits reversed (its nibbles reversed from a table and
+// swapped), then the bytes of each word in reverse order.
+inline WordVector BitReverseWords(WordVector x) {
+  const WordVector reversed = Repeat128(0x0C040800, 0x0E060A02, 0x0D050901, 0x0F070B03);
+  const WordVector bytes = Or(ShiftLeft16(Shuffle(reversed, LowNibbles(x)), 4), Shuffle(reversed, HighNibbles(x)));
+  return Shuffle(bytes, Repeat128(0x00010203, 0x04050607, 0x08090A0B, 0x0C0D0E0F));
+}
+#endif
+
+// A one-operand kernel the compiler does not vectorize (BitCount becomes the
+// scalar popcnt instruction, one lane per iteration; BitReverse's shifts
+// take several passes): with AVX2 and AVX-512, `Words` over whole registers.
+template <auto Fn, auto Words>
+struct WordVectorUnary {
+  static constexpr uint32_t kArity = 1;
+  static constexpr bool kVector = true;
+  static Word Apply(Word a, Word, Word) { return Fn(a); }
+  template <uint32_t V>
+  static void Vector(Word* __restrict d, const Word* a, const Word*, const Word*, LaneMask m) {
+    Word r[W];
+    Word* out = m == kAllLanes ? d : r;  // (loads precede stores at each index: `d` may be `a`)
+#if defined(DUET_LANE_AVX512) || defined(DUET_LANE_AVX2)
+    for (uint32_t i = 0; i < W; i += kVectorWords) StoreWords(out + i, Words(LoadWords(a + i)));
+#else
+    for (uint32_t l = 0; l < W; ++l) out[l] = Fn(a[l]);
+#endif
+    if (out == r) Lanes(d, m, [&r](uint32_t l) { return r[l]; });
+  }
+};
+
+#if defined(DUET_LANE_AVX512) || defined(DUET_LANE_AVX2)
+using BitCounts = WordVectorUnary<BitCount, BitCountWords>;
+using BitReverses = WordVectorUnary<BitReverse, BitReverseWords>;
+#else
+using BitCounts = WordVectorUnary<BitCount, nullptr>;
+using BitReverses = WordVectorUnary<BitReverse, nullptr>;
+#endif
 constexpr auto kBitFieldSExtract = [](Word v, Word o, Word c) { return BitFieldSExtract(v, o, c); };
 constexpr auto kBitFieldUExtract = [](Word v, Word o, Word c) { return BitFieldUExtract(v, o, c); };
 constexpr auto kIMulHighU = [](Word a, Word b) { return Word((uint64_t(a) * b) >> 32); };
@@ -908,12 +997,12 @@ constexpr auto kExp2 = [](float x) { return FastExp2(x); };
 constexpr auto kLog2 = [](float x) { return FastLog2(x); };
 constexpr auto kSqrt = [](float x) { return std::sqrt(x); };
 constexpr auto kInverseSqrt = [](float x) { return 1.0f / std::sqrt(x); };
-constexpr auto kFindILsb = [](Word a) { return a == 0 ? UINT32_MAX : Word(std::countr_zero(a)); };
-constexpr auto kFindUMsb = [](Word a) { return a == 0 ? UINT32_MAX : 31u - Word(std::countl_zero(a)); };
-constexpr auto kFindSMsb = [](Word a) {
-  const Word v = S(a) < 0 ? ~a : a;
-  return v == 0 ? UINT32_MAX : 31u - Word(std::countl_zero(v));
-};
+// 31 - countl_zero is -1 (UINT32_MAX) for 0 by itself, and countl_zero
+// vectorizes (AVX-512 CD) where countr_zero does not: the lowest set bit
+// alone (a & -a) has its index as its highest.
+constexpr auto kFindILsb = [](Word a) { return 31u - Word(std::countl_zero(a & (0u - a))); };
+constexpr auto kFindUMsb = [](Word a) { return 31u - Word(std::countl_zero(a)); };
+constexpr auto kFindSMsb = [](Word a) { return 31u - Word(std::countl_zero(S(a) < 0 ? ~a : a)); };
 
 constexpr auto kAtan2 = [](float y, float x) { return std::atan2(y, x); };
 constexpr auto kPowRegular = [](float x, float y) { return PowRegular(x, y); };
@@ -1020,8 +1109,8 @@ LaneKernels MakeKernels(const char* isa) {
   op(Op::kXorShiftRightMul, Ternary<kXorShiftRightMul>{});
   op(Op::kXorFunnelShiftRight, Ternary<kXorFunnelShiftRight>{});
   op(Op::kBitNot, Unary<kBitNot>{});
-  op(Op::kBitReverse, Unary<kBitReverse>{});
-  op(Op::kBitCount, Unary<kBitCount>{});
+  op(Op::kBitReverse, BitReverses{});
+  op(Op::kBitCount, BitCounts{});
   op(Op::kBitFieldSExtract, Ternary<kBitFieldSExtract>{});
   op(Op::kBitFieldUExtract, Ternary<kBitFieldUExtract>{});
   op(Op::kIMulHighU, Binary<kIMulHighU>{});

@@ -238,6 +238,46 @@ TEST(SpirvExecLaneKernelsTest, PolynomialsAreAccurate) {
             2 * ulp);
 }
 
+// Bit counts, reversals and searches against plain C++ on every set: the
+// sets agree with the baseline above, and this pins the baseline too (the
+// branch-free searches give -1 when no bit is found; AVX2/AVX-512 count and
+// reverse with byte shuffles).
+TEST(SpirvExecLaneKernelsTest, BitCountsReversalsAndSearchesMatchPlainCppOnEveryIsa) {
+  const LaneKernels* sets[3];
+  const uint32_t count = AvailableLaneKernels(sets);
+  std::vector<uint32_t> values = OperandPool();
+  for (uint32_t bit = 0; bit < 32; ++bit)
+    for (uint32_t v : {1u << bit, (1u << bit) - 1u, ~(1u << bit), 0u - (1u << bit)}) values.push_back(v);
+  while (values.size() % W != 0) values.push_back(0);
+  auto find_lsb = [](uint32_t v) { return v == 0 ? UINT32_MAX : uint32_t(std::countr_zero(v)); };
+  auto find_umsb = [](uint32_t v) { return v == 0 ? UINT32_MAX : 31u - uint32_t(std::countl_zero(v)); };
+  auto find_smsb = [&](uint32_t v) { return find_umsb(int32_t(v) < 0 ? ~v : v); };
+  auto reverse = [](uint32_t v) {
+    uint32_t r = 0;
+    for (int i = 0; i < 32; ++i) r |= ((v >> i) & 1u) << (31 - i);
+    return r;
+  };
+  for (uint32_t s = 0; s < count; ++s) {
+    const LaneKernels& k = *sets[s];
+    for (size_t first = 0; first < values.size(); first += W) {
+      const uint32_t* a = &values[first];
+      uint32_t bits[W], reversed[W], lsb[W], umsb[W], smsb[W];
+      k.op[uint32_t(Op::kBitCount)][0](bits, a, a, a, kAllLanes);
+      k.op[uint32_t(Op::kBitReverse)][0](reversed, a, a, a, kAllLanes);
+      k.glsl[GLSLstd450FindILsb][0](lsb, a, a, a, kAllLanes);
+      k.glsl[GLSLstd450FindUMsb][0](umsb, a, a, a, kAllLanes);
+      k.glsl[GLSLstd450FindSMsb][0](smsb, a, a, a, kAllLanes);
+      for (uint32_t l = 0; l < W; ++l) {
+        ASSERT_EQ(bits[l], uint32_t(std::popcount(a[l]))) << k.isa << " BitCount 0x" << std::hex << a[l];
+        ASSERT_EQ(reversed[l], reverse(a[l])) << k.isa << " BitReverse 0x" << std::hex << a[l];
+        ASSERT_EQ(lsb[l], find_lsb(a[l])) << k.isa << " FindILsb 0x" << std::hex << a[l];
+        ASSERT_EQ(umsb[l], find_umsb(a[l])) << k.isa << " FindUMsb 0x" << std::hex << a[l];
+        ASSERT_EQ(smsb[l], find_smsb(a[l])) << k.isa << " FindSMsb 0x" << std::hex << a[l];
+      }
+    }
+  }
+}
+
 TEST(SpirvExecLaneKernelsTest, SpecialOperands) {
   const LaneKernels& k = SelectedLaneKernels();
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();

@@ -19,7 +19,8 @@ void ReturnToInitialState(CommandBuffer* buffer) {
 }
 
 void FreeCommandBuffer(CommandBuffer* buffer, const VkAllocationCallbacks* allocator) {
-  if (buffer->pending_submissions != 0) DUET_ERROR("a command buffer was freed while a queue still executes it");
+  if (buffer->pending_submissions != 0)
+    DUET_ERROR("a command buffer was freed while a queue still executes it");
   HostDelete(allocator, buffer);
 }
 
@@ -46,7 +47,8 @@ void NoteRecordingFailure(VkCommandBuffer command_buffer) {
 namespace duet::api {
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateCommandPool(VkDevice _device, const VkCommandPoolCreateInfo* pCreateInfo,
-                                                 const VkAllocationCallbacks* pAllocator, VkCommandPool* pCommandPool) {
+                                                 const VkAllocationCallbacks* pAllocator,
+                                                 VkCommandPool* pCommandPool) {
   Device* device = FromHandle<Device>(_device);
   if ((pCreateInfo->flags & VK_COMMAND_POOL_CREATE_PROTECTED_BIT) != 0) return VK_ERROR_FEATURE_NOT_PRESENT;
   const VkAllocationCallbacks* allocator = ChooseAllocator(pAllocator, device->Allocator());
@@ -91,8 +93,8 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateCommandBuffers(VkDevice, const VkCommandB
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
   for (uint32_t i = 0; i < pAllocateInfo->commandBufferCount; ++i) {
-    auto* buffer =
-        HostNew<CommandBuffer>(pool->Allocator(), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, pool, pAllocateInfo->level);
+    auto* buffer = HostNew<CommandBuffer>(pool->Allocator(), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, pool,
+                                          pAllocateInfo->level);
     if (buffer == nullptr) {
       // The spec asks for all-or-nothing: free what was made, null every handle.
       for (uint32_t j = 0; j < i; ++j) {

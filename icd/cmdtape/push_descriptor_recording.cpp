@@ -40,7 +40,8 @@ size_t BindPointIndex(VkPipelineBindPoint point) { return point == VK_PIPELINE_B
 DescriptorSet* NextPushedSet(CommandBuffer* buffer, VkPipelineBindPoint point, VkPipelineLayout layout_handle,
                              uint32_t set_number, const char* command) {
   const PipelineLayout* layout = FromHandle<PipelineLayout>(layout_handle);
-  if (layout == nullptr || set_number >= layout->set_bindings.size() || set_number >= limits::kMaxBoundDescriptorSets) {
+  if (layout == nullptr || set_number >= layout->set_bindings.size() ||
+      set_number >= limits::kMaxBoundDescriptorSets) {
     DUET_ERROR("%s: set %u is not in the pipeline layout; the push is ignored", command, set_number);
     return nullptr;
   }
@@ -85,8 +86,9 @@ namespace duet::api {
 
 using namespace cmdtape;
 
-VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSetKHR(VkCommandBuffer commandBuffer, VkPipelineBindPoint pipelineBindPoint,
-                                                   VkPipelineLayout layout, uint32_t set, uint32_t descriptorWriteCount,
+VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSetKHR(VkCommandBuffer commandBuffer,
+                                                   VkPipelineBindPoint pipelineBindPoint, VkPipelineLayout layout,
+                                                   uint32_t set, uint32_t descriptorWriteCount,
                                                    const VkWriteDescriptorSet* pDescriptorWrites) {
   Tape* tape = RecordingTape(commandBuffer, "vkCmdPushDescriptorSetKHR");
   if (tape == nullptr) return;

@@ -12,14 +12,10 @@ namespace {
 
 VkDebugUtilsMessageSeverityFlagBitsEXT SeverityOf(LogLevel level) {
   switch (level) {
-    case LogLevel::kError:
-      return VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    case LogLevel::kWarn:
-      return VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
-    case LogLevel::kInfo:
-      return VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT;
-    case LogLevel::kDebug:
-      return VK_DEBUG_UTILS_MESSAGE_SEVERITY_VERBOSE_BIT_EXT;
+    case LogLevel::kError: return VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    case LogLevel::kWarn: return VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
+    case LogLevel::kInfo: return VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT;
+    case LogLevel::kDebug: return VK_DEBUG_UTILS_MESSAGE_SEVERITY_VERBOSE_BIT_EXT;
   }
   return VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
 }
@@ -34,7 +30,8 @@ void DeliverLogMessage(void* context, LogLevel level, const char* message) {
 
 }  // namespace
 
-void DebugUtilsMessenger::Deliver(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT type,
+void DebugUtilsMessenger::Deliver(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                  VkDebugUtilsMessageTypeFlagsEXT type,
                                   const VkDebugUtilsMessengerCallbackDataEXT& data) const {
   if ((severities & severity) == 0 || (types & type) == 0 || callback == nullptr) return;
   callback(severity, type, &data, user_data);

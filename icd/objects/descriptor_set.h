@@ -67,15 +67,15 @@ struct DescriptorSetLayoutBinding {
 
   uint32_t binding;
   VkDescriptorType type;
-  uint32_t count;  // array size; for inline uniform blocks: the size in bytes.
-                   // A set's copy holds its variable count, if the binding has one.
+  uint32_t count;                  // array size; for inline uniform blocks: the size in bytes.
+                                   // A set's copy holds its variable count, if the binding has one.
   VkShaderStageFlags stages;
   VkDescriptorBindingFlags flags;
-  uint32_t first_descriptor;  // index of element 0 in DescriptorSet::descriptors
-                              // (an inline uniform block takes one record)
-  uint32_t inline_offset;     // inline uniform blocks: byte offset in DescriptorSet::inline_data
+  uint32_t first_descriptor;       // index of element 0 in DescriptorSet::descriptors
+                                   // (an inline uniform block takes one record)
+  uint32_t inline_offset;          // inline uniform blocks: byte offset in DescriptorSet::inline_data
   std::pmr::vector<const Sampler*> immutable_samplers;  // empty, or `count` samplers
-  uint32_t dynamic_index;                               // dynamic buffers: index among the layout's dynamic descriptors
+  uint32_t dynamic_index;          // dynamic buffers: index among the layout's dynamic descriptors
 
   bool IsInlineBlock() const { return type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK; }
   // Descriptor records the binding takes in a set.
@@ -112,10 +112,10 @@ struct DescriptorSetLayout : NonDispatchableObject {
   HostMemoryResource memory;  // bindings
   VkDescriptorSetLayoutCreateFlags flags = 0;
   std::pmr::vector<DescriptorSetLayoutBinding> bindings{&memory};  // sorted by binding number
-  uint32_t descriptor_count = 0;  // Descriptor records a set needs (a variable-count binding at its maximum)
-  uint32_t inline_data_size = 0;  // bytes of inline uniform blocks (a variable one at its maximum)
+  uint32_t descriptor_count = 0;     // Descriptor records a set needs (a variable-count binding at its maximum)
+  uint32_t inline_data_size = 0;     // bytes of inline uniform blocks (a variable one at its maximum)
   uint32_t dynamic_buffer_count = 0;
-  uint32_t inline_block_count = 0;  // inline uniform block bindings (pools count them)
+  uint32_t inline_block_count = 0;   // inline uniform block bindings (pools count them)
 
   // nullptr when the layout has no such binding number.
   const DescriptorSetLayoutBinding* Find(uint32_t binding) const;
@@ -133,12 +133,12 @@ struct DescriptorSet : NonDispatchableObject {
       : NonDispatchableObject(kObjectType), bindings(memory), descriptors(memory), inline_data(memory) {}
 
   DescriptorPool* pool = nullptr;
-  const DescriptorSetLayout* layout = nullptr;            // the layout must outlive use; sets copy what they need
+  const DescriptorSetLayout* layout = nullptr;  // the layout must outlive use; sets copy what they need
   std::pmr::vector<DescriptorSetLayoutBinding> bindings;  // copy of the layout's, so the layout may be destroyed
   std::pmr::vector<Descriptor> descriptors;
   std::pmr::vector<std::byte> inline_data;
-  uint32_t variable_count = 0;  // variable-sized last binding's actual count
-  size_t pool_index = 0;        // position in pool->sets, for O(1) removal
+  uint32_t variable_count = 0;      // variable-sized last binding's actual count
+  size_t pool_index = 0;            // position in pool->sets, for O(1) removal
 
   const DescriptorSetLayoutBinding* Find(uint32_t binding) const;
 };
@@ -162,7 +162,7 @@ struct DescriptorPool : NonDispatchableObject {
   uint32_t max_sets = 0;
   std::array<uint64_t, kDescriptorTypeSlots> capacity{};  // descriptors (bytes for inline blocks)
   std::array<uint64_t, kDescriptorTypeSlots> used{};
-  uint32_t max_inline_blocks = 0;  // VkDescriptorPoolInlineUniformBlockCreateInfo
+  uint32_t max_inline_blocks = 0;   // VkDescriptorPoolInlineUniformBlockCreateInfo
   uint32_t used_inline_blocks = 0;
   std::pmr::vector<DescriptorSet*> sets{&memory};  // live sets, any order
 
@@ -193,7 +193,7 @@ struct PipelineLayout : NonDispatchableObject {
   // Copies of the set layouts' bindings (set layouts may be destroyed after use).
   std::pmr::vector<std::pmr::vector<DescriptorSetLayoutBinding>> set_bindings{&memory};
   std::pmr::vector<uint32_t> set_dynamic_offset_start{&memory};  // first dynamic offset index of each set
-  uint32_t dynamic_offset_count = 0;                             // dynamic offsets of all sets together
+  uint32_t dynamic_offset_count = 0;                // dynamic offsets of all sets together
   std::pmr::vector<VkPushConstantRange> push_constant_ranges{&memory};
   uint32_t push_constant_size = 0;  // end of the highest range
 };

@@ -7,9 +7,9 @@
 
 #include "dispatch/entrypoints.h"
 #include "objects/descriptor_set.h"
+#include "objects/device_limits.h"
 #include "objects/device.h"
 #include "objects/device_capabilities.h"
-#include "objects/device_limits.h"
 #include "objects/sampler.h"
 #include "util/host_alloc.h"
 #include "util/log.h"
@@ -65,9 +65,10 @@ VkResult BuildLayout(const VkDescriptorSetLayoutCreateInfo& info, DescriptorSetL
     }
     layout->bindings.push_back(std::move(b));
   }
-  std::sort(
-      layout->bindings.begin(), layout->bindings.end(),
-      [](const DescriptorSetLayoutBinding& a, const DescriptorSetLayoutBinding& b) { return a.binding < b.binding; });
+  std::sort(layout->bindings.begin(), layout->bindings.end(),
+            [](const DescriptorSetLayoutBinding& a, const DescriptorSetLayoutBinding& b) {
+              return a.binding < b.binding;
+            });
 
   uint64_t records = 0, inline_bytes = 0, dynamic = 0;
   for (DescriptorSetLayoutBinding& b : layout->bindings) {

@@ -3,8 +3,6 @@
 // objects) once, here, so nothing is looked up at draw or dispatch time.
 // Writes and copies that run past the end of a binding continue into the
 // following bindings ("consecutive binding updates" in the spec).
-#include "objects/descriptor_update.h"
-
 #include <algorithm>
 #include <cstring>
 #include <new>
@@ -12,6 +10,7 @@
 #include "dispatch/entrypoints.h"
 #include "objects/buffer.h"
 #include "objects/descriptor_set.h"
+#include "objects/descriptor_update.h"
 #include "objects/device.h"
 #include "objects/image.h"
 #include "objects/sampler.h"
@@ -107,8 +106,8 @@ void WriteOne(const DescriptorSetLayoutBinding& b, uint32_t element, VkDescripto
         d->image_layout = info.imageLayout;
       }
       if (UsesSampler(type))
-        d->sampler =
-            element < b.immutable_samplers.size() ? b.immutable_samplers[element] : FromHandle<Sampler>(info.sampler);
+        d->sampler = element < b.immutable_samplers.size() ? b.immutable_samplers[element]
+                                                           : FromHandle<Sampler>(info.sampler);
       break;
     }
     case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
@@ -142,17 +141,16 @@ void WriteDescriptors(DescriptorSet* set, uint32_t binding, uint32_t element, ui
   ElementCursor at(set, binding, element);
   for (uint32_t done = 0; done < count;) {
     if (!at.Settle()) {
-      DUET_WARN(
-          "vkUpdateDescriptorSets: a write from binding %u element %u runs past the set's bindings; "
-          "the rest is dropped",
-          binding, element);
+      DUET_WARN("vkUpdateDescriptorSets: a write from binding %u element %u runs past the set's bindings; "
+                "the rest is dropped", binding, element);
       return;
     }
     const DescriptorSetLayoutBinding& b = at.Binding();
     const uint32_t n = std::min(count - done, at.Left());
     const bool accepted = b.type == VK_DESCRIPTOR_TYPE_MUTABLE_EXT ? CanBeMutable(type) : b.type == type;
     if (!accepted || DescriptorTypeSlot(type) == kNoDescriptorTypeSlot) {
-      DUET_WARN("vkUpdateDescriptorSets: write of type %d to binding %u of type %d; skipped", type, b.binding, b.type);
+      DUET_WARN("vkUpdateDescriptorSets: write of type %d to binding %u of type %d; skipped", type, b.binding,
+                b.type);
     } else if (b.IsInlineBlock()) {
       std::memcpy(set->inline_data.data() + b.inline_offset + at.Element(), source.base + done, n);
     } else {
@@ -201,10 +199,8 @@ void CopyDescriptors(const VkCopyDescriptorSet& copy) {
   ElementCursor dst(dst_set, copy.dstBinding, copy.dstArrayElement);
   for (uint32_t done = 0; done < copy.descriptorCount;) {
     if (!src.Settle() || !dst.Settle()) {
-      DUET_WARN(
-          "vkUpdateDescriptorSets: a copy from binding %u to binding %u runs past a set's bindings; "
-          "the rest is dropped",
-          copy.srcBinding, copy.dstBinding);
+      DUET_WARN("vkUpdateDescriptorSets: a copy from binding %u to binding %u runs past a set's bindings; "
+                "the rest is dropped", copy.srcBinding, copy.dstBinding);
       return;
     }
     const DescriptorSetLayoutBinding& from = src.Binding();
@@ -236,7 +232,8 @@ void ApplyDescriptorWrite(DescriptorSet* set, const VkWriteDescriptorSet& write)
                    SourceOf(write));
 }
 
-void ApplyDescriptorTemplate(DescriptorSet* set, const DescriptorUpdateTemplate& update_template, const void* data) {
+void ApplyDescriptorTemplate(DescriptorSet* set, const DescriptorUpdateTemplate& update_template,
+                             const void* data) {
   const auto* bytes = static_cast<const std::byte*>(data);
   for (const VkDescriptorUpdateTemplateEntry& entry : update_template.entries) {
     // An inline uniform block's entry is descriptorCount bytes at offset; its stride is ignored.

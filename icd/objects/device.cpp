@@ -65,8 +65,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     const VkDeviceQueueCreateInfo& q = pCreateInfo->pQueueCreateInfos[i];
     if (q.queueFamilyIndex >= kQueueFamilyCount || q.queueCount == 0 || q.queueCount > kQueuesPerFamily ||
         (q.flags & VK_DEVICE_QUEUE_CREATE_PROTECTED_BIT) != 0) {
-      DUET_WARN("vkCreateDevice: queue family %u x%u (flags 0x%x) cannot be created", q.queueFamilyIndex, q.queueCount,
-                q.flags);
+      DUET_WARN("vkCreateDevice: queue family %u x%u (flags 0x%x) cannot be created", q.queueFamilyIndex,
+                q.queueCount, q.flags);
       return VK_ERROR_INITIALIZATION_FAILED;
     }
   }
@@ -94,8 +94,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
   for (uint32_t i = 0; i < pCreateInfo->queueCreateInfoCount; ++i) {
     const VkDeviceQueueCreateInfo& q = pCreateInfo->pQueueCreateInfos[i];
     for (uint32_t n = 0; n < q.queueCount; ++n) {
-      Queue* queue =
-          HostNew<Queue>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_DEVICE, device, q.queueFamilyIndex, n, q.flags);
+      Queue* queue = HostNew<Queue>(allocator, VK_SYSTEM_ALLOCATION_SCOPE_DEVICE, device, q.queueFamilyIndex, n,
+                                    q.flags);
       if (queue == nullptr) {
         DestroyQueues(device, allocator);
         HostDelete(allocator, device);

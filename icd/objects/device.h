@@ -90,12 +90,8 @@ struct Queue : DispatchableObject {
   DUET_OBJECT_TYPE(VkQueue, VK_OBJECT_TYPE_QUEUE);
 
   Queue(Device* owner, uint32_t family, uint32_t index_in_family, VkDeviceQueueCreateFlags create_flags)
-      : DispatchableObject(kObjectType),
-        device(owner),
-        family_index(family),
-        index(index_in_family),
-        flags(create_flags),
-        worker(owner) {}
+      : DispatchableObject(kObjectType), device(owner), family_index(family), index(index_in_family),
+        flags(create_flags), worker(owner) {}
 
   Device* device;
   uint32_t family_index;

@@ -20,7 +20,8 @@ class CreateInfoMessengers {
   explicit CreateInfoMessengers(Instance* instance) : instance_(instance) {
     for (const VkDebugUtilsMessengerCreateInfoEXT& info : instance->create_info_messengers) {
       DebugUtilsMessenger* messenger = nullptr;
-      if (CreateMessenger(instance, info, instance->Allocator(), &messenger) == VK_SUCCESS) live_.push_back(messenger);
+      if (CreateMessenger(instance, info, instance->Allocator(), &messenger) == VK_SUCCESS)
+        live_.push_back(messenger);
     }
   }
   ~CreateInfoMessengers() {
@@ -123,9 +124,9 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumeratePhysicalDevices(VkInstance _instance, ui
   return FillArray(devices, pPhysicalDeviceCount, pPhysicalDevices);
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL
-EnumeratePhysicalDeviceGroups(VkInstance _instance, uint32_t* pPhysicalDeviceGroupCount,
-                              VkPhysicalDeviceGroupProperties* pPhysicalDeviceGroupProperties) {
+VKAPI_ATTR VkResult VKAPI_CALL EnumeratePhysicalDeviceGroups(
+    VkInstance _instance, uint32_t* pPhysicalDeviceGroupCount,
+    VkPhysicalDeviceGroupProperties* pPhysicalDeviceGroupProperties) {
   Instance* instance = FromHandle<Instance>(_instance);
   if (pPhysicalDeviceGroupProperties == nullptr) {
     *pPhysicalDeviceGroupCount = 1;

@@ -64,8 +64,9 @@ VkResult WriteQueryResults(Device* device, QueryPool* pool, uint32_t first, uint
       // Only queued work can make a query available. Once every queue is
       // idle, one that is still unavailable never will be (the spec allows
       // VK_ERROR_DEVICE_LOST then, rather than waiting for ever).
-      device->sync_cv.wait(
-          lock, [&] { return query.available || device->lost.load() || device->queued_submissions.load() == 0; });
+      device->sync_cv.wait(lock, [&] {
+        return query.available || device->lost.load() || device->queued_submissions.load() == 0;
+      });
       if (!query.available && !device->lost) {
         DUET_WARN("vkGetQueryPoolResults: WAIT for query %u, which no queued work makes available", first + i);
         return VK_ERROR_DEVICE_LOST;

@@ -39,27 +39,27 @@ void References(const VkAttachmentReference2* refs, uint32_t count, std::pmr::ve
   for (uint32_t i = 0; i < count; ++i) out->push_back(Reference(&refs[i]));
 }
 
-void Subpass(const VkSubpassDescription2& in, SubpassDescription& out) {
-  out.flags = in.flags;
-  out.bind_point = in.pipelineBindPoint;
-  out.view_mask = in.viewMask;
-  References(in.pInputAttachments, in.inputAttachmentCount, &out.inputs);
-  References(in.pColorAttachments, in.colorAttachmentCount, &out.colors);
-  References(in.pResolveAttachments, in.colorAttachmentCount, &out.color_resolves);
-  out.depth_stencil = Reference(in.pDepthStencilAttachment);
+void Subpass(const VkSubpassDescription2& in, SubpassDescription* out) {
+  out->flags = in.flags;
+  out->bind_point = in.pipelineBindPoint;
+  out->view_mask = in.viewMask;
+  References(in.pInputAttachments, in.inputAttachmentCount, &out->inputs);
+  References(in.pColorAttachments, in.colorAttachmentCount, &out->colors);
+  References(in.pResolveAttachments, in.colorAttachmentCount, &out->color_resolves);
+  out->depth_stencil = Reference(in.pDepthStencilAttachment);
   if (const auto* resolve = FindInChain<VkSubpassDescriptionDepthStencilResolve>(
           in.pNext, VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE)) {
-    out.depth_stencil_resolve = Reference(resolve->pDepthStencilResolveAttachment);
+    out->depth_stencil_resolve = Reference(resolve->pDepthStencilResolveAttachment);
     // (Also the modes of multisampled rendering to single-sampled attachments.)
-    out.depth_resolve_mode = resolve->depthResolveMode;
-    out.stencil_resolve_mode = resolve->stencilResolveMode;
+    out->depth_resolve_mode = resolve->depthResolveMode;
+    out->stencil_resolve_mode = resolve->stencilResolveMode;
   }
   if (const auto* single = FindInChain<VkMultisampledRenderToSingleSampledInfoEXT>(
           in.pNext, VK_STRUCTURE_TYPE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_INFO_EXT);
       single != nullptr && single->multisampledRenderToSingleSampledEnable)
-    out.render_samples = single->rasterizationSamples;
+    out->render_samples = single->rasterizationSamples;
   if (in.pPreserveAttachments != nullptr)
-    out.preserves.assign(in.pPreserveAttachments, in.pPreserveAttachments + in.preserveAttachmentCount);
+    out->preserves.assign(in.pPreserveAttachments, in.pPreserveAttachments + in.preserveAttachmentCount);
 }
 
 // Fills `pass` from a *2 create info. May throw std::bad_alloc.
@@ -69,7 +69,7 @@ void BuildRenderPass(const VkRenderPassCreateInfo2& info, RenderPass* pass) {
   for (VkAttachmentDescription2& a : pass->attachments) a.pNext = nullptr;
   pass->subpasses.reserve(info.subpassCount);
   for (uint32_t i = 0; i < info.subpassCount; ++i)
-    Subpass(info.pSubpasses[i], pass->subpasses.emplace_back(&pass->memory));
+    Subpass(info.pSubpasses[i], &pass->subpasses.emplace_back(&pass->memory));
   if (info.dependencyCount > 0)
     pass->dependencies.assign(info.pDependencies, info.pDependencies + info.dependencyCount);
   // A VkMemoryBarrier2 in a dependency's chain only refines the barrier; replay
@@ -99,7 +99,8 @@ class RenderPassInfo2 {
     for (uint32_t i = 0; i < info.attachmentCount; ++i) {
       const VkAttachmentDescription& a = info.pAttachments[i];
       attachments_.push_back({VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2, nullptr, a.flags, a.format, a.samples,
-                              a.loadOp, a.storeOp, a.stencilLoadOp, a.stencilStoreOp, a.initialLayout, a.finalLayout});
+                              a.loadOp, a.storeOp, a.stencilLoadOp, a.stencilStoreOp, a.initialLayout,
+                              a.finalLayout});
     }
 
     // All references first, so the pointers into refs_ stay valid.

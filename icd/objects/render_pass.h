@@ -31,7 +31,7 @@ struct SubpassDescription {
 
   VkSubpassDescriptionFlags flags = 0;
   VkPipelineBindPoint bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS;
-  uint32_t view_mask = 0;                        // multiview: the views (framebuffer layers) rendered; 0 = no multiview
+  uint32_t view_mask = 0;  // multiview: the views (framebuffer layers) rendered; 0 = no multiview
   std::pmr::vector<AttachmentReference> inputs;  // by input attachment index
   std::pmr::vector<AttachmentReference> colors;  // by fragment output location
   std::pmr::vector<AttachmentReference> color_resolves;  // empty, or one per colour attachment

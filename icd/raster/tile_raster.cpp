@@ -67,13 +67,13 @@ struct TrianglePlanes {
   double w, wdx, wdy;  // 1 / clip w
 };
 
-// The per-triangle arrays of a draw, kept by each calling thread from draw
-// to draw (fresh large allocations are fresh pages to fault in).
 // A thread's fragment wave, reused from tile to tile and draw to draw.
 struct TileWave {
   spirv_exec::WaveState wave;
 };
 
+// The per-triangle arrays of a draw, kept by each calling thread from draw
+// to draw (fresh large allocations are fresh pages to fault in).
 struct RasterScratch {
   std::vector<TrianglePlanes> planes;
   std::vector<double> attributes;

@@ -1,12 +1,13 @@
 #include "spirv_exec/spirv_ingest.h"
 
+#include <spirv-tools/libspirv.hpp>
+#include <spirv-tools/optimizer.hpp>
+#include <spirv/unified1/spirv.hpp11>
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
 #include <span>
-#include <spirv-tools/libspirv.hpp>
-#include <spirv-tools/optimizer.hpp>
-#include <spirv/unified1/spirv.hpp11>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -109,9 +110,9 @@ std::vector<uint32_t> QuantizeSpecConstants(const std::vector<uint32_t>& words) 
 // its instructions (nothing but `valid` false when the stream is malformed).
 struct NonSemanticUse {
   bool valid = true;
-  bool debug_printf = false;  // imports NonSemantic.DebugPrintf (debugPrintfEXT)
-  bool any_import = false;    // imports some NonSemantic.* set
-  bool extension = false;     // declares SPV_KHR_non_semantic_info
+  bool debug_printf = false;   // imports NonSemantic.DebugPrintf (debugPrintfEXT)
+  bool any_import = false;     // imports some NonSemantic.* set
+  bool extension = false;      // declares SPV_KHR_non_semantic_info
   size_t after_capabilities = 5;
 };
 

@@ -94,8 +94,8 @@ VkResult CreateImages(Swapchain* swapchain, const VkSwapchainCreateInfoKHR& info
   VkImageFormatListCreateInfo format_list{VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO};
   if ((info.flags & VK_SWAPCHAIN_CREATE_MUTABLE_FORMAT_BIT_KHR) != 0) {
     image_info.flags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
-    if (const auto* list =
-            FindInChain<VkImageFormatListCreateInfo>(info.pNext, VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO)) {
+    if (const auto* list = FindInChain<VkImageFormatListCreateInfo>(info.pNext,
+                                                                    VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO)) {
       format_list.viewFormatCount = list->viewFormatCount;
       format_list.pViewFormats = list->pViewFormats;
       image_info.pNext = &format_list;
@@ -145,7 +145,8 @@ using wsi::Surface;
 using wsi::Swapchain;
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateSwapchainKHR(VkDevice _device, const VkSwapchainCreateInfoKHR* pCreateInfo,
-                                                  const VkAllocationCallbacks* pAllocator, VkSwapchainKHR* pSwapchain) {
+                                                  const VkAllocationCallbacks* pAllocator,
+                                                  VkSwapchainKHR* pSwapchain) {
   Device* device = FromHandle<Device>(_device);
   Surface* surface = FromHandle<Surface>(pCreateInfo->surface);
   if (VkResult r = wsi::CheckCreateInfo(*device, *pCreateInfo, surface); r != VK_SUCCESS) return r;

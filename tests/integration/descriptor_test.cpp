@@ -79,8 +79,8 @@ class Descriptors : public DeviceTest {
 
   VkResult Allocate(VkDescriptorPool pool, const std::vector<VkDescriptorSetLayout>& layouts,
                     std::vector<VkDescriptorSet>* sets, const void* next = nullptr) {
-    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, next, pool, uint32_t(layouts.size()),
-                                   layouts.data()};
+    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, next, pool,
+                                   uint32_t(layouts.size()), layouts.data()};
     sets->assign(layouts.size(), reinterpret_cast<VkDescriptorSet>(uintptr_t{0x1234}));  // must be overwritten
     return vkAllocateDescriptorSets(device_, &ai, sets->data());
   }
@@ -107,9 +107,9 @@ class Descriptors : public DeviceTest {
 
   // A bound buffer usable as every kind of buffer descriptor.
   VkBuffer MakeBoundBuffer(VkDeviceSize size) {
-    VkBuffer buffer =
-        MakeBuffer(size, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-                             VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT);
+    VkBuffer buffer = MakeBuffer(size, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                           VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT |
+                                           VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT);
     if (buffer != VK_NULL_HANDLE) BindNewMemory(buffer);
     return buffer;
   }
@@ -131,7 +131,8 @@ class Descriptors : public DeviceTest {
   VkImageView MakeImageView() {
     VkImage image = MakeImage(ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {8, 8, 1}, 1, 1,
                                         VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
-                                            VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT));
+                                            VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT |
+                                            VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT));
     if (image == VK_NULL_HANDLE) return VK_NULL_HANDLE;
     BindNewMemory(image);
     VkImageViewCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
@@ -226,8 +227,8 @@ TEST_F(Descriptors, LayoutSupportFollowsTheLimits) {
                     nullptr, nullptr));
   EXPECT_FALSE(query({Binding(0, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, max - 8), Binding(1, VK_DESCRIPTOR_TYPE_SAMPLER, 9)},
                      nullptr, nullptr));
-  EXPECT_TRUE(
-      query({Binding(0, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, v13.maxInlineUniformBlockSize)}, nullptr, nullptr));
+  EXPECT_TRUE(query({Binding(0, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, v13.maxInlineUniformBlockSize)}, nullptr,
+                    nullptr));
 
   // Without a variable-count binding the variable count support is 0.
   VkDescriptorSetVariableDescriptorCountLayoutSupport variable{
@@ -242,17 +243,17 @@ TEST_F(Descriptors, LayoutSupportFollowsTheLimits) {
   const VkDescriptorBindingFlags flags[2] = {0, VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT};
   VkDescriptorSetLayoutBindingFlagsCreateInfo flags_info{
       VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO, nullptr, 2, flags};
-  EXPECT_TRUE(
-      query({Binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 6), Binding(1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 16)},
-            &flags_info, &variable));
+  EXPECT_TRUE(query(
+      {Binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 6), Binding(1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 16)},
+      &flags_info, &variable));
   EXPECT_EQ(variable.maxVariableDescriptorCount, max - 6);
-  EXPECT_FALSE(
-      query({Binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 6), Binding(1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, max)},
-            &flags_info, &variable));
+  EXPECT_FALSE(query(
+      {Binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 6), Binding(1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, max)},
+      &flags_info, &variable));
   EXPECT_EQ(variable.maxVariableDescriptorCount, max - 6);
-  EXPECT_TRUE(
-      query({Binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1), Binding(1, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 16)},
-            &flags_info, &variable));
+  EXPECT_TRUE(query({Binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1),
+                     Binding(1, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 16)},
+                    &flags_info, &variable));
   EXPECT_EQ(variable.maxVariableDescriptorCount, v13.maxInlineUniformBlockSize);  // bytes
 }
 
@@ -268,12 +269,11 @@ TEST_F(Descriptors, PoolRunsOutOfSets) {
 }
 
 TEST_F(Descriptors, PoolRunsOutOfDescriptorsAllOrNothing) {
-  VkDescriptorSetLayout three =
-      MakeLayout({Binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3), Binding(1, VK_DESCRIPTOR_TYPE_SAMPLER, 1)});
+  VkDescriptorSetLayout three = MakeLayout({Binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3),
+                                            Binding(1, VK_DESCRIPTOR_TYPE_SAMPLER, 1)});
   VkDescriptorSetLayout one = MakeLayout({Binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1)});
   VkDescriptorPool pool =
-      MakePool(10, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2},
-                    {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2},
+      MakePool(10, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2},
                     {VK_DESCRIPTOR_TYPE_SAMPLER, 1}});  // a type may be listed twice: 4 storage buffers
   std::vector<VkDescriptorSet> sets;
   // 3 + 3 storage buffers do not fit in 4: neither set is made.
@@ -413,10 +413,11 @@ TEST_F(Descriptors, WritesOfEveryTypeAndCopies) {
 
 TEST_F(Descriptors, WritesAndCopiesRunIntoConsecutiveBindings) {
   // Bindings 0..2 share type and stages, so one write of 6 fills 0[1..2], 1[0], 2[0..2].
-  VkDescriptorSetLayout layout = MakeLayout(
-      {Binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3), Binding(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1),
-       Binding(2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3), Binding(3, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 16),
-       Binding(4, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 16)});
+  VkDescriptorSetLayout layout = MakeLayout({Binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3),
+                                             Binding(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1),
+                                             Binding(2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3),
+                                             Binding(3, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 16),
+                                             Binding(4, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 16)});
   VkDescriptorPool pool =
       MakePool(2, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 14}, {VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 64}}, 0, 4);
   std::vector<VkDescriptorSet> sets;
@@ -564,9 +565,9 @@ TEST_F(Descriptors, VariableCountTakesOnlyWhatIsAllocated) {
   const VkDescriptorBindingFlags flags[2] = {0, VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT};
   VkDescriptorSetLayoutBindingFlagsCreateInfo flags_info{
       VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO, nullptr, 2, flags};
-  VkDescriptorSetLayout layout =
-      MakeLayout({Binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1), Binding(1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1000)},
-                 &flags_info);
+  VkDescriptorSetLayout layout = MakeLayout(
+      {Binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1), Binding(1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1000)},
+      &flags_info);
   VkDescriptorPool pool = MakePool(8, {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 8}, {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 20}});
   const uint32_t counts[2] = {12, 8};
   VkDescriptorSetVariableDescriptorCountAllocateInfo variable{
@@ -588,8 +589,8 @@ TEST_F(Descriptors, VariableCountTakesOnlyWhatIsAllocated) {
   // A set's variable-count binding holds as many elements as it was given.
   VkImageView image = MakeImageView();
   ASSERT_NE(image, VK_NULL_HANDLE);
-  const std::vector<VkDescriptorImageInfo> images(12,
-                                                  {VK_NULL_HANDLE, image, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL});
+  const std::vector<VkDescriptorImageInfo> images(
+      12, {VK_NULL_HANDLE, image, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL});
   VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
   w.dstSet = sized[0];
   w.dstBinding = 1;

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "empty_compute_module.h"
 #include "host_alloc_tracker.h"
 #include "vk_fixture.h"
 
@@ -308,22 +309,12 @@ TEST(AllocationCallbacks, EverythingAllocatedIsFreed) {
 TEST_F(Lifetime, FailingAllocationsAtEveryStep) {
   HostAllocTracker tracker;
   const VkAllocationCallbacks cb = tracker.Callbacks();
-  static const uint32_t kModule[] = {0x07230203, 0x00010000, 0, 6, 0,  // compute "main", local size 1
-                                     0x00020011, 1,                    // OpCapability Shader
-                                     0x0003000E, 0, 1,                 // OpMemoryModel Logical GLSL450
-                                     0x0005000F, 5, 1, 0x6E69616D, 0,  // OpEntryPoint GLCompute %1 "main"
-                                     0x00060010, 1, 17, 1, 1, 1,       // OpExecutionMode %1 LocalSize 1 1 1
-                                     0x00020013, 2,                    // %2 = OpTypeVoid
-                                     0x00030021, 3, 2,                 // %3 = OpTypeFunction %2
-                                     0x00050036, 2, 1, 0, 3,           // %1 = OpFunction %2 None %3
-                                     0x000200F8, 4,                    // OpLabel
-                                     0x000100FD, 0x00010038};          // OpReturn, OpFunctionEnd
   VkPipelineLayout plain_layout = VK_NULL_HANDLE;
   const VkPipelineLayoutCreateInfo plain{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   ASSERT_EQ(vkCreatePipelineLayout(device_, &plain, nullptr, &plain_layout), VK_SUCCESS);
   VkShaderModule plain_module = VK_NULL_HANDLE;
-  const VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, nullptr, 0, sizeof kModule,
-                                             kModule};
+  const VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, nullptr, 0,
+                                             sizeof kEmptyComputeModule, kEmptyComputeModule};
   ASSERT_EQ(vkCreateShaderModule(device_, &module_info, nullptr, &plain_module), VK_SUCCESS);
   VkImage plain_image = VK_NULL_HANDLE;
   const VkImageCreateInfo image_info = ImageInfo(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, {16, 16, 1});

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <vector>
 
+#include "empty_compute_module.h"
 #include "host_alloc_tracker.h"
 #include "vk_fixture.h"
 
@@ -203,19 +204,8 @@ TEST_F(ObjectHostMemory, ArraysGrowWhatTheCallbacksHold) {
 // executable memory: a notification at creation, a free of the same size at
 // destruction.
 TEST_F(ObjectHostMemory, PipelineCodeIsReportedAsInternalExecutableMemory) {
-  static const uint32_t kModule[] = {0x07230203, 0x00010000, 0,  6,          0,  // compute "main", local size 1
-                                     0x00020011, 1,                              // OpCapability Shader
-                                     0x0003000E, 0,          1,                  // OpMemoryModel Logical GLSL450
-                                     0x0005000F, 5,          1,  0x6E69616D, 0,  // OpEntryPoint GLCompute %1 "main"
-                                     0x00060010, 1,          17, 1,          1,
-                                     1,                                          // OpExecutionMode %1 LocalSize 1 1 1
-                                     0x00020013, 2,                              // %2 = OpTypeVoid
-                                     0x00030021, 3,          2,                  // %3 = OpTypeFunction %2
-                                     0x00050036, 2,          1,  0,          3,  // %1 = OpFunction %2 None %3
-                                     0x000200F8, 4,                              // OpLabel
-                                     0x000100FD, 0x00010038};                    // OpReturn, OpFunctionEnd
-  const VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, nullptr, 0, sizeof kModule,
-                                             kModule};
+  const VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, nullptr, 0,
+                                             sizeof kEmptyComputeModule, kEmptyComputeModule};
   VkShaderModule module = VK_NULL_HANDLE;
   ASSERT_EQ(vkCreateShaderModule(device_, &module_info, nullptr, &module), VK_SUCCESS);
   const VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -370,27 +360,19 @@ TEST_F(ObjectHostMemory, FailuresInTheArraysLeaveNothingBehind) {
   vkDestroySampler(device_, sampler, nullptr);
 }
 
-// A device and its queues, and an instance, made with failing callbacks.
-TEST(ObjectHostMemoryInstance, DeviceCreationFailuresLeaveNothingBehind) {
+// A device and its queues made with failing callbacks.
+class ObjectHostMemoryInstance : public InstanceTest {};
+
+TEST_F(ObjectHostMemoryInstance, DeviceCreationFailuresLeaveNothingBehind) {
   HostAllocTracker tracker;
   const VkAllocationCallbacks cb = tracker.Callbacks();
-  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-  app.apiVersion = VK_API_VERSION_1_3;
-  VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-  ici.pApplicationInfo = &app;
-  VkInstance instance = VK_NULL_HANDLE;
-  ASSERT_EQ(vkCreateInstance(&ici, nullptr, &instance), VK_SUCCESS);
-  uint32_t count = 1;
-  VkPhysicalDevice physical = VK_NULL_HANDLE;
-  const VkResult er = vkEnumeratePhysicalDevices(instance, &count, &physical);
-  ASSERT_TRUE(er == VK_SUCCESS || er == VK_INCOMPLETE);
-  const float priorities[2] = {1.0f, 1.0f};
-  const VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, nullptr, 0, 0, 1, priorities};
+  const float priority = 1.0f;
+  const VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, nullptr, 0, 0, 1, &priority};
   const VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, nullptr, 0, 1, &queue};
   VkDevice device = VK_NULL_HANDLE;
   const size_t failed_tries = FailEachAllocationInTurn(tracker, [&] {
     device = VK_NULL_HANDLE;
-    const VkResult r = vkCreateDevice(physical, &info, &cb, &device);
+    const VkResult r = vkCreateDevice(phys_, &info, &cb, &device);
     if (r != VK_SUCCESS) {
       EXPECT_EQ(device, VK_NULL_HANDLE);
       std::lock_guard<std::mutex> lock(tracker.mu);
@@ -400,7 +382,6 @@ TEST(ObjectHostMemoryInstance, DeviceCreationFailuresLeaveNothingBehind) {
   });
   EXPECT_GT(failed_tries, 1u);  // the device, its queue, the queue list...
   if (device != VK_NULL_HANDLE) vkDestroyDevice(device, &cb);
-  vkDestroyInstance(instance, nullptr);
   std::lock_guard<std::mutex> lock(tracker.mu);
   EXPECT_TRUE(tracker.live.empty()) << tracker.live.size() << " allocations left";
   EXPECT_EQ(tracker.bad_frees, 0u);

@@ -20,10 +20,8 @@ using namespace cmdtape;
 
 template <typename Handle>
 Handle FakeHandle(uint64_t value) {
-  if constexpr (std::is_pointer_v<Handle>)
-    return reinterpret_cast<Handle>(static_cast<uintptr_t>(value));
-  else
-    return static_cast<Handle>(value);
+  if constexpr (std::is_pointer_v<Handle>) return reinterpret_cast<Handle>(static_cast<uintptr_t>(value));
+  else return static_cast<Handle>(value);
 }
 
 class RecordingCommandBuffer {

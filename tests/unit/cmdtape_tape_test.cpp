@@ -21,10 +21,8 @@ using namespace cmdtape;
 // Handles are only stored, never dereferenced: any distinct value will do.
 template <typename Handle>
 Handle FakeHandle(uint64_t value) {
-  if constexpr (std::is_pointer_v<Handle>)
-    return reinterpret_cast<Handle>(static_cast<uintptr_t>(value));
-  else
-    return static_cast<Handle>(value);
+  if constexpr (std::is_pointer_v<Handle>) return reinterpret_cast<Handle>(static_cast<uintptr_t>(value));
+  else return static_cast<Handle>(value);
 }
 
 // A command buffer in the recording state, built without a device.
@@ -98,12 +96,8 @@ TEST(CmdTape, CopyBuffer2SurvivesTheApplicationFreeingItsStructs) {
   for (uint64_t i = 0; i < 3; ++i)
     regions[i] = {VK_STRUCTURE_TYPE_BUFFER_COPY_2, unknown.get(), i * 100, i * 100 + 8, 16 + i};
   auto info = std::make_unique<VkCopyBufferInfo2[]>(1);
-  info[0] = {VK_STRUCTURE_TYPE_COPY_BUFFER_INFO_2,
-             unknown.get(),
-             FakeHandle<VkBuffer>(0x1000),
-             FakeHandle<VkBuffer>(0x2000),
-             3,
-             regions.get()};
+  info[0] = {VK_STRUCTURE_TYPE_COPY_BUFFER_INFO_2, unknown.get(), FakeHandle<VkBuffer>(0x1000),
+             FakeHandle<VkBuffer>(0x2000), 3, regions.get()};
   const VkCopyBufferInfo2* app_info = info.get();
   const VkBufferCopy2* app_regions = regions.get();
 
@@ -141,13 +135,8 @@ TEST(CmdTape, KnownChainStructsAreDeepCopiedInOrder) {
   VkDeviceGroupRenderPassBeginInfo group{VK_STRUCTURE_TYPE_DEVICE_GROUP_RENDER_PASS_BEGIN_INFO, &unknown, 1, 1, areas};
   VkClearValue clear{};
   clear.color.float32[0] = 1.0f;
-  VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
-                              &group,
-                              FakeHandle<VkRenderPass>(0x5),
-                              FakeHandle<VkFramebuffer>(0x6),
-                              {{0, 0}, {64, 64}},
-                              1,
-                              &clear};
+  VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, &group, FakeHandle<VkRenderPass>(0x5),
+                              FakeHandle<VkFramebuffer>(0x6), {{0, 0}, {64, 64}}, 1, &clear};
 
   const VkRenderPassBeginInfo* copy = CopyVkRenderPassBeginInfo(tape, &begin, 1);
   std::memset(&attachments, 0, sizeof attachments);

@@ -1,8 +1,6 @@
 // Descriptor set layouts, sets, writes, copies, templates and pipeline
 // layouts, checked at the level shaders will read them: where each binding's
 // records and inline bytes are, and what each record resolved to.
-#include "objects/descriptor_set.h"
-
 #include <gtest/gtest.h>
 
 #include <array>
@@ -12,6 +10,7 @@
 
 #include "dispatch/entrypoints.h"
 #include "objects/buffer.h"
+#include "objects/descriptor_set.h"
 #include "objects/device.h"
 #include "objects/image.h"
 #include "objects/memory.h"
@@ -137,7 +136,8 @@ TEST_F(DescriptorSets, LayoutSortsBindingsAndPlacesRecordsAndBytes) {
   EXPECT_EQ(layout->inline_block_count, 2u);
   EXPECT_EQ(layout->Find(6), nullptr);
   ASSERT_NE(layout->Find(0), nullptr);
-  EXPECT_EQ(layout->Find(0)->immutable_samplers, (std::pmr::vector<const Sampler*>{&samplers_[0], &samplers_[1]}));
+  EXPECT_EQ(layout->Find(0)->immutable_samplers,
+            (std::pmr::vector<const Sampler*>{&samplers_[0], &samplers_[1]}));
   EXPECT_EQ(layout->Find(7)->count, 20u);
   EXPECT_EQ(layout->VariableBinding(), nullptr);
 }
@@ -147,9 +147,9 @@ TEST_F(DescriptorSets, BindingFlagsFollowTheirBindingThroughTheSort) {
                                             VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT};
   VkDescriptorSetLayoutBindingFlagsCreateInfo flags_info{
       VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO, nullptr, 2, flags};
-  const auto* layout = FromHandle<DescriptorSetLayout>(
-      MakeLayout({Binding(9, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 64), Binding(1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 2)},
-                 &flags_info));
+  const auto* layout = FromHandle<DescriptorSetLayout>(MakeLayout(
+      {Binding(9, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 64), Binding(1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 2)},
+      &flags_info));
   EXPECT_EQ(layout->Find(1)->flags, VkDescriptorBindingFlags(VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT));
   EXPECT_EQ(layout->Find(9)->flags, VkDescriptorBindingFlags(VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT));
   EXPECT_EQ(layout->VariableBinding(), layout->Find(9));
@@ -274,9 +274,10 @@ TEST_F(DescriptorSets, WritesResolveBuffersViewsAndSamplers) {
 
 TEST_F(DescriptorSets, WritesOverflowIntoConsecutiveBindings) {
   // Binding 2 has no elements and binding 3 does not exist: both are passed over.
-  VkDescriptorSetLayout layout =
-      MakeLayout({Binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 3), Binding(1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1),
-                  Binding(2, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 0), Binding(4, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 4)});
+  VkDescriptorSetLayout layout = MakeLayout({Binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 3),
+                                             Binding(1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1),
+                                             Binding(2, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 0),
+                                             Binding(4, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 4)});
   DescriptorSet* set = Allocate(MakePool(), layout);
   ASSERT_NE(set, nullptr);
   std::vector<VkDescriptorBufferInfo> infos;
@@ -330,9 +331,10 @@ TEST_F(DescriptorSets, InlineBlockWritesAreBytesAndOverflowIntoTheNextBlock) {
 }
 
 TEST_F(DescriptorSets, CopiesRecordsAndInlineBytesAcrossBindings) {
-  VkDescriptorSetLayout layout = MakeLayout(
-      {Binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2), Binding(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2),
-       Binding(2, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 8), Binding(3, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 8)});
+  VkDescriptorSetLayout layout = MakeLayout({Binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2),
+                                             Binding(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2),
+                                             Binding(2, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 8),
+                                             Binding(3, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 8)});
   VkDescriptorPool pool = MakePool();
   DescriptorSet* src = Allocate(pool, layout);
   DescriptorSet* dst = Allocate(pool, layout);
@@ -342,8 +344,8 @@ TEST_F(DescriptorSets, CopiesRecordsAndInlineBytesAcrossBindings) {
   const VkDescriptorBufferInfo infos[4] = {
       {buffer(0), 0, 64}, {buffer(1), 0, 64}, {buffer(2), 0, 64}, {buffer(3), 0, 64}};
   const uint8_t bytes[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-  VkWriteDescriptorSetInlineUniformBlock block{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_INLINE_UNIFORM_BLOCK, nullptr, 16,
-                                               bytes};
+  VkWriteDescriptorSetInlineUniformBlock block{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_INLINE_UNIFORM_BLOCK, nullptr,
+                                               16, bytes};
   VkWriteDescriptorSet writes[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}, {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}};
   writes[0].dstSet = ToHandle(src);
   writes[0].dstBinding = 0;
@@ -395,9 +397,10 @@ TEST_F(DescriptorSets, CopiesRecordsAndInlineBytesAcrossBindings) {
 }
 
 TEST_F(DescriptorSets, TemplatesReadAStridedApplicationStruct) {
-  VkDescriptorSetLayout layout = MakeLayout(
-      {Binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 2), Binding(1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1),
-       Binding(2, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1), Binding(3, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 8)});
+  VkDescriptorSetLayout layout = MakeLayout({Binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 2),
+                                             Binding(1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1),
+                                             Binding(2, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1),
+                                             Binding(3, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 8)});
   DescriptorSet* set = Allocate(MakePool(), layout);
   ASSERT_NE(set, nullptr);
 
@@ -452,9 +455,9 @@ TEST_F(DescriptorSets, VariableCountSizesTheLastBinding) {
   const VkDescriptorBindingFlags flags[] = {0, VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT};
   VkDescriptorSetLayoutBindingFlagsCreateInfo flags_info{
       VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO, nullptr, 2, flags};
-  VkDescriptorSetLayout layout =
-      MakeLayout({Binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 2), Binding(1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 100)},
-                 &flags_info);
+  VkDescriptorSetLayout layout = MakeLayout(
+      {Binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 2), Binding(1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 100)},
+      &flags_info);
   VkDescriptorPool pool = MakePool();
   const uint32_t counts[] = {10};
   VkDescriptorSetVariableDescriptorCountAllocateInfo variable{
@@ -476,8 +479,8 @@ TEST_F(DescriptorSets, VariableCountSizesTheLastBinding) {
 }
 
 TEST_F(DescriptorSets, PoolCountsWhatSetsTakeAndGivesItBack) {
-  VkDescriptorSetLayout layout = MakeLayout(
-      {Binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3), Binding(1, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 64)});
+  VkDescriptorSetLayout layout = MakeLayout({Binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3),
+                                             Binding(1, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 64)});
   VkDescriptorPool pool = MakePool(8, VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT);
   const DescriptorPool* p = FromHandle<DescriptorPool>(pool);
   const VkDescriptorSetLayout layouts[3] = {layout, layout, layout};
@@ -508,7 +511,8 @@ TEST_F(DescriptorSets, PipelineLayoutCopiesBindingsAndNumbersDynamicOffsets) {
                                         Binding(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1)});
   VkDescriptorSetLayout b = MakeLayout({Binding(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 4)});
   const VkDescriptorSetLayout sets[4] = {a, VK_NULL_HANDLE, b, a};
-  const VkPushConstantRange ranges[2] = {{VK_SHADER_STAGE_VERTEX_BIT, 0, 16}, {VK_SHADER_STAGE_FRAGMENT_BIT, 64, 32}};
+  const VkPushConstantRange ranges[2] = {{VK_SHADER_STAGE_VERTEX_BIT, 0, 16},
+                                         {VK_SHADER_STAGE_FRAGMENT_BIT, 64, 32}};
   VkPipelineLayoutCreateInfo ci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   ci.setLayoutCount = 4;
   ci.pSetLayouts = sets;

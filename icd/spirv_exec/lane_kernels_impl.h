@@ -718,8 +718,8 @@ constexpr auto kXorFunnelShiftRight = [](Word a, Word b, Word c) { return a ^ kF
 constexpr auto kBitNot = [](Word a) { return ~a; };
 #if defined(DUET_LANE_AVX512) || defined(DUET_LANE_AVX2)
 // Whole registers of words, for the kernels whose C++ the compiler turns
-// into a scalar loop (WordVectorUnary): the byte-shuffle operations they
-// need, at this instruction set's width.
+// into a scalar loop or a poor vector one (WordVectorUnary/Binary, the
+// double pairs): the operations they need, at this instruction set's width.
 #if defined(DUET_LANE_AVX512)
 using WordVector = __m512i;
 constexpr uint32_t kVectorWords = 16;
@@ -740,6 +740,19 @@ inline WordVector ShiftRight16(WordVector a, int n) { return _mm512_srli_epi16(a
 inline WordVector SumBytes(WordVector a) {
   return _mm512_madd_epi16(_mm512_maddubs_epi16(a, _mm512_set1_epi8(1)), _mm512_set1_epi16(1));
 }
+inline WordVector AllWords(Word w) { return _mm512_set1_epi32(int(w)); }
+// The high words of the words' 64-bit products: the even words' products
+// and the odd words' (moved down), their high halves blended into place.
+template <bool kSigned>
+inline WordVector MulHighWords(WordVector a, WordVector b) {
+  // (The zero-masked forms: GCC 12 warns of the plain ones' undefined source.)
+  constexpr __mmask8 kAll = 0xFF;
+  const WordVector a_odd = _mm512_maskz_srli_epi64(kAll, a, 32), b_odd = _mm512_maskz_srli_epi64(kAll, b, 32);
+  const WordVector even = kSigned ? _mm512_maskz_mul_epi32(kAll, a, b) : _mm512_maskz_mul_epu32(kAll, a, b);
+  const WordVector odd =
+      kSigned ? _mm512_maskz_mul_epi32(kAll, a_odd, b_odd) : _mm512_maskz_mul_epu32(kAll, a_odd, b_odd);
+  return _mm512_mask_blend_epi32(__mmask16(0xAAAA), _mm512_maskz_srli_epi64(kAll, even, 32), odd);
+}
 #else
 using WordVector = __m256i;
 constexpr uint32_t kVectorWords = 8;
@@ -757,6 +770,14 @@ inline WordVector ShiftLeft16(WordVector a, int n) { return _mm256_slli_epi16(a,
 inline WordVector ShiftRight16(WordVector a, int n) { return _mm256_srli_epi16(a, n); }
 inline WordVector SumBytes(WordVector a) {
   return _mm256_madd_epi16(_mm256_maddubs_epi16(a, _mm256_set1_epi8(1)), _mm256_set1_epi16(1));
+}
+inline WordVector AllWords(Word w) { return _mm256_set1_epi32(int(w)); }
+template <bool kSigned>
+inline WordVector MulHighWords(WordVector a, WordVector b) {
+  const WordVector a_odd = _mm256_srli_epi64(a, 32), b_odd = _mm256_srli_epi64(b, 32);
+  const WordVector even = kSigned ? _mm256_mul_epi32(a, b) : _mm256_mul_epu32(a, b);
+  const WordVector odd = kSigned ? _mm256_mul_epi32(a_odd, b_odd) : _mm256_mul_epu32(a_odd, b_odd);
+  return _mm256_blend_epi32(_mm256_srli_epi64(even, 32), odd, 0xAA);
 }
 #endif
 
@@ -800,6 +821,32 @@ struct WordVectorUnary {
   }
 };
 
+// A two-operand kernel likewise: the high word of a 32x32-bit product,
+// which GCC widens to 64-bit lanes and packs back with four shuffles per
+// vector (AVX2) or multiplies with the slow vpmullq (AVX-512); a uniform
+// operand is broadcast.
+template <auto Fn, auto Words>
+struct WordVectorBinary {
+  static constexpr uint32_t kArity = 2;
+  static constexpr bool kVector = true;
+  static Word Apply(Word a, Word b, Word) { return Fn(a, b); }
+  template <uint32_t V>
+  static void Vector(Word* __restrict d, const Word* a, const Word* b, const Word*, LaneMask m) {
+    Word r[W];
+    Word* out = m == kAllLanes ? d : r;  // (loads precede stores at each index: `d` may be an operand)
+#if defined(DUET_LANE_AVX512) || defined(DUET_LANE_AVX2)
+    for (uint32_t i = 0; i < W; i += kVectorWords) {
+      const WordVector x = (V & 1) != 0 ? AllWords(a[0]) : LoadWords(a + i);
+      const WordVector y = (V & 2) != 0 ? AllWords(b[0]) : LoadWords(b + i);
+      StoreWords(out + i, Words(x, y));
+    }
+#else
+    for (uint32_t l = 0; l < W; ++l) out[l] = Fn(Operand<V, 1>(a, l), Operand<V, 2>(b, l));
+#endif
+    if (out == r) Lanes(d, m, [&r](uint32_t l) { return r[l]; });
+  }
+};
+
 #if defined(DUET_LANE_AVX512) || defined(DUET_LANE_AVX2)
 using BitCounts = WordVectorUnary<BitCount, BitCountWords>;
 using BitReverses = WordVectorUnary<BitReverse, BitReverseWords>;
@@ -811,6 +858,13 @@ constexpr auto kBitFieldSExtract = [](Word v, Word o, Word c) { return BitFieldS
 constexpr auto kBitFieldUExtract = [](Word v, Word o, Word c) { return BitFieldUExtract(v, o, c); };
 constexpr auto kIMulHighU = [](Word a, Word b) { return Word((uint64_t(a) * b) >> 32); };
 constexpr auto kIMulHighS = [](Word a, Word b) { return Word(uint64_t(int64_t(S(a)) * S(b)) >> 32); };
+#if defined(DUET_LANE_AVX512) || defined(DUET_LANE_AVX2)
+using MulHighsU = WordVectorBinary<kIMulHighU, MulHighWords<false>>;
+using MulHighsS = WordVectorBinary<kIMulHighS, MulHighWords<true>>;
+#else
+using MulHighsU = WordVectorBinary<kIMulHighU, nullptr>;
+using MulHighsS = WordVectorBinary<kIMulHighS, nullptr>;
+#endif
 constexpr auto kIAddCarry = [](Word a, Word b) { return Word(a + b < a); };
 constexpr auto kISubBorrow = [](Word a, Word b) { return Word(a < b); };
 constexpr auto kIAddSatU = [](Word a, Word b) { return a + b < a ? UINT32_MAX : a + b; };
@@ -1003,6 +1057,35 @@ constexpr auto kInverseSqrt = [](float x) { return 1.0f / std::sqrt(x); };
 constexpr auto kFindILsb = [](Word a) { return 31u - Word(std::countl_zero(a & (0u - a))); };
 constexpr auto kFindUMsb = [](Word a) { return 31u - Word(std::countl_zero(a)); };
 constexpr auto kFindSMsb = [](Word a) { return 31u - Word(std::countl_zero(S(a) < 0 ? ~a : a)); };
+#if defined(DUET_LANE_AVX2)
+// AVX2 has no vector countl_zero (GCC runs lzcnt lane by lane). The index
+// of the highest set bit is the exponent of the word converted to float,
+// made exact by keeping only the bits whose upper neighbour is clear (the
+// highest stays; with no two adjacent bits set, rounding cannot carry into
+// the next power of two), with bit 31 taken apart (the conversion is
+// signed) and 0 giving -1.
+inline WordVector HighestBitWords(WordVector x) {
+  const WordVector tops = _mm256_andnot_si256(_mm256_srli_epi32(x, 1), x);
+  const __m256 value = _mm256_cvtepi32_ps(_mm256_and_si256(tops, _mm256_set1_epi32(0x7FFFFFFF)));
+  const WordVector exponent = _mm256_srli_epi32(_mm256_castps_si256(value), 23);
+  const WordVector index = _mm256_max_epi32(_mm256_sub_epi32(exponent, _mm256_set1_epi32(127)), _mm256_set1_epi32(-1));
+  const __m256 top = _mm256_castsi256_ps(_mm256_set1_epi32(31));
+  return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(index), top, _mm256_castsi256_ps(x)));
+}
+inline WordVector LowestBitWords(WordVector x) {
+  return HighestBitWords(_mm256_and_si256(x, _mm256_sub_epi32(_mm256_setzero_si256(), x)));
+}
+inline WordVector SignedHighestBitWords(WordVector x) {
+  return HighestBitWords(_mm256_xor_si256(x, _mm256_srai_epi32(x, 31)));
+}
+using FindILsbs = WordVectorUnary<kFindILsb, LowestBitWords>;
+using FindUMsbs = WordVectorUnary<kFindUMsb, HighestBitWords>;
+using FindSMsbs = WordVectorUnary<kFindSMsb, SignedHighestBitWords>;
+#else
+using FindILsbs = Unary<kFindILsb>;
+using FindUMsbs = Unary<kFindUMsb>;
+using FindSMsbs = Unary<kFindSMsb>;
+#endif
 
 constexpr auto kAtan2 = [](float y, float x) { return std::atan2(y, x); };
 constexpr auto kPowRegular = [](float x, float y) { return PowRegular(x, y); };
@@ -1052,6 +1135,90 @@ template <uint32_t kRegisters>
   }
 }
 
+#if defined(DUET_LANE_AVX512) || defined(DUET_LANE_AVX2)
+// With AVX2 and AVX-512 the pairs are joined and split a vector at a time:
+// the unpack instructions interleave low and high words within each 128
+// bits, so a group's doubles come out in the order 0,1,4,5,2,3,6,7 (and so
+// on per 8 lanes), which a lane-wise operation does not mind and the split
+// (one shuffle of the results' low words, one of their high words) undoes.
+// The compiler's own joins (a widening, a shift and an or per four lanes)
+// and splits took four times the instructions of the arithmetic.
+// (WordVector, LoadWords and StoreWords are the bit kernels', above.)
+constexpr uint32_t kPairGroup = kVectorWords;
+inline void StorePairBits(uint64_t* p, WordVector v) { StoreWords(reinterpret_cast<Word*>(p), v); }
+inline WordVector LoadPairBits(const uint64_t* p) { return LoadWords(reinterpret_cast<const Word*>(p)); }
+#if defined(DUET_LANE_AVX512)
+inline WordVector LowWords(WordVector r0, WordVector r1) {
+  return _mm512_castps_si512(_mm512_shuffle_ps(_mm512_castsi512_ps(r0), _mm512_castsi512_ps(r1), 0x88));
+}
+inline WordVector HighWords(WordVector r0, WordVector r1) {
+  return _mm512_castps_si512(_mm512_shuffle_ps(_mm512_castsi512_ps(r0), _mm512_castsi512_ps(r1), 0xDD));
+}
+inline void StoreActiveWords(Word* p, WordVector v, LaneMask m, uint32_t g) {
+  _mm512_mask_storeu_epi32(p, __mmask16(m >> g), v);
+}
+// (The zero-masked forms: GCC 12 warns of the plain ones' undefined source.)
+#define DUET_PAIR_UNPACK(suffix, x, y) _mm512_maskz_unpack##suffix##_epi32(__mmask16(0xFFFF), x, y)
+#define DUET_PAIR_ZERO _mm512_setzero_si512()
+#else
+inline WordVector LowWords(WordVector r0, WordVector r1) {
+  return _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(r0), _mm256_castsi256_ps(r1), 0x88));
+}
+inline WordVector HighWords(WordVector r0, WordVector r1) {
+  return _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(r0), _mm256_castsi256_ps(r1), 0xDD));
+}
+inline void StoreActiveWords(Word* p, WordVector v, LaneMask m, uint32_t g) {
+  if (m == kAllLanes) return StoreWords(p, v);
+  const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+  const __m256i active = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(int(Word(m >> g) & 0xFFu)), bit), bit);
+  StoreWords(p, _mm256_blendv_epi8(LoadWords(p), v, active));
+}
+#define DUET_PAIR_UNPACK(suffix, x, y) _mm256_unpack##suffix##_epi32(x, y)
+#define DUET_PAIR_ZERO _mm256_setzero_si256()
+#endif
+
+// Lanes g.. of an operand of kRegisters registers as 64-bit values, in the
+// unpack order.
+template <uint32_t kRegisters>
+[[gnu::always_inline]] inline void JoinPairs(const Word* r, uint32_t g, uint64_t* out) {
+  if constexpr (kRegisters == 0) {
+    StorePairBits(out, DUET_PAIR_ZERO);
+    StorePairBits(out + kPairGroup / 2, DUET_PAIR_ZERO);
+  } else {
+    const WordVector low = LoadWords(r + g);
+    const WordVector high = kRegisters == 2 ? LoadWords(r + W + g) : DUET_PAIR_ZERO;
+    StorePairBits(out, DUET_PAIR_UNPACK(lo, low, high));
+    StorePairBits(out + kPairGroup / 2, DUET_PAIR_UNPACK(hi, low, high));
+  }
+}
+
+// The active lanes g.. of a result of kRegisters registers (1: the low
+// words only) from 64-bit values in the unpack order.
+template <uint32_t kRegisters>
+[[gnu::always_inline]] inline void SplitPairs(const uint64_t* r, Word* d, uint32_t g, LaneMask m) {
+  const WordVector r0 = LoadPairBits(r), r1 = LoadPairBits(r + kPairGroup / 2);
+  StoreActiveWords(d + g, LowWords(r0, r1), m, g);
+  if constexpr (kRegisters == 2) StoreActiveWords(d + W + g, HighWords(r0, r1), m, g);
+}
+#undef DUET_PAIR_UNPACK
+#undef DUET_PAIR_ZERO
+
+// A group's operands are read before its results are written, and a group
+// reads and writes the same lanes of every register, so the destination may
+// overlap any operand here too.
+template <DoubleOp kOp>
+void DoubleKernel(Word* d, const Word* a, const Word* b, const Word* c, LaneMask m) {
+  constexpr DoubleShape kShape = DoubleShapeOf(kOp, 0);
+  for (uint32_t g = 0; g < W; g += kPairGroup) {
+    alignas(64) uint64_t x[kPairGroup], y[kPairGroup], z[kPairGroup], r[kPairGroup];
+    JoinPairs<kShape.a>(a, g, x);
+    JoinPairs<kShape.b>(b, g, y);
+    JoinPairs<kShape.c>(c, g, z);
+    for (uint32_t i = 0; i < kPairGroup; ++i) r[i] = double_lanes::Lane(kOp, false, x[i], y[i], z[i]);
+    SplitPairs<kShape.result>(r, d, g, m);
+  }
+}
+#else
 template <DoubleOp kOp>
 void DoubleKernel(Word* d, const Word* a, const Word* b, const Word* c, LaneMask m) {
   constexpr DoubleShape kShape = DoubleShapeOf(kOp, 0);
@@ -1062,6 +1229,7 @@ void DoubleKernel(Word* d, const Word* a, const Word* b, const Word* c, LaneMask
   Lanes(d, m, [&r](uint32_t l) { return Word(r[l]); });
   if constexpr (kShape.result == 2) Lanes(d + W, m, [&r](uint32_t l) { return Word(r[l] >> 32); });
 }
+#endif
 
 template <uint16_t... kOps>
 void FillDoubleKernels(LaneKernel* slots, std::integer_sequence<uint16_t, kOps...>) {
@@ -1113,8 +1281,8 @@ LaneKernels MakeKernels(const char* isa) {
   op(Op::kBitCount, BitCounts{});
   op(Op::kBitFieldSExtract, Ternary<kBitFieldSExtract>{});
   op(Op::kBitFieldUExtract, Ternary<kBitFieldUExtract>{});
-  op(Op::kIMulHighU, Binary<kIMulHighU>{});
-  op(Op::kIMulHighS, Binary<kIMulHighS>{});
+  op(Op::kIMulHighU, MulHighsU{});
+  op(Op::kIMulHighS, MulHighsS{});
   op(Op::kIAddCarry, Binary<kIAddCarry>{});
   op(Op::kISubBorrow, Binary<kISubBorrow>{});
   op(Op::kIAddSatU, Binary<kIAddSatU>{});
@@ -1206,9 +1374,9 @@ LaneKernels MakeKernels(const char* isa) {
   glsl(GLSLstd450Log2, FloatUnary<kLog2>{});
   glsl(GLSLstd450Sqrt, FloatUnary<kSqrt>{});
   glsl(GLSLstd450InverseSqrt, FloatUnary<kInverseSqrt>{});
-  glsl(GLSLstd450FindILsb, Unary<kFindILsb>{});
-  glsl(GLSLstd450FindUMsb, Unary<kFindUMsb>{});
-  glsl(GLSLstd450FindSMsb, Unary<kFindSMsb>{});
+  glsl(GLSLstd450FindILsb, FindILsbs{});
+  glsl(GLSLstd450FindUMsb, FindUMsbs{});
+  glsl(GLSLstd450FindSMsb, FindSMsbs{});
 
   glsl(GLSLstd450Atan2, FloatBinary<kAtan2>{});
   glsl(GLSLstd450Pow, FloatBinaryWithFallback<kPowRegular, kFastPow, kLibPow>{});

@@ -247,7 +247,9 @@ TEST(SpirvExecLaneKernelsTest, BitCountsReversalsAndSearchesMatchPlainCppOnEvery
   const uint32_t count = AvailableLaneKernels(sets);
   std::vector<uint32_t> values = OperandPool();
   for (uint32_t bit = 0; bit < 32; ++bit)
-    for (uint32_t v : {1u << bit, (1u << bit) - 1u, ~(1u << bit), 0u - (1u << bit)}) values.push_back(v);
+    for (uint32_t v : {1u << bit, (1u << bit) - 1u, ~(1u << bit), 0u - (1u << bit), 0xAAAAAAAAu >> bit,
+                       0xFFFFFFFFu >> bit, (0xFFFFFF80u >> bit) | 1u})
+      values.push_back(v);
   while (values.size() % W != 0) values.push_back(0);
   auto find_lsb = [](uint32_t v) { return v == 0 ? UINT32_MAX : uint32_t(std::countr_zero(v)); };
   auto find_umsb = [](uint32_t v) { return v == 0 ? UINT32_MAX : 31u - uint32_t(std::countl_zero(v)); };

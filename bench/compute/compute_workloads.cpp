@@ -10,19 +10,19 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <string>
 
-#include <cstdint>
-#include <cstdio>
-
 #include "compute_kernel.h"
 #include "shaders/alu_loop.comp.h"
+#include "shaders/bit_ops.comp.h"
 #include "shaders/fp16_poly.comp.h"
 #include "shaders/fp64_poly.comp.h"
-#include "shaders/bit_ops.comp.h"
 #include "shaders/int64_hash.comp.h"
+#include "shaders/inverse_trig.comp.h"
 #include "shaders/matmul.comp.h"
 #include "shaders/saxpy.comp.h"
 #include "shaders/subgroup_scan.comp.h"
@@ -233,6 +233,51 @@ class Int64Hash final : public ComputeWorkload {
                       static_cast<unsigned long long>(out[id]), static_cast<unsigned long long>(want));
         throw BenchFailure(text);
       }
+    }
+  }
+
+ private:
+  uint32_t rounds_;
+  MappedBuffer out_;
+  ComputeKernel kernel_;
+};
+
+// ---- Inverse trigonometric and hyperbolic functions ----
+
+constexpr uint32_t kTrigInvocations = 1u << 20;
+constexpr uint32_t kTrigRounds = 32, kTrigQuickRounds = 4;
+
+float InverseTrigReference(uint32_t id, uint32_t rounds) {
+  float px = (float(id & 1023u) - 511.5f) * (1.0f / 512.0f), py = (float(id >> 10) - 511.5f) * (1.0f / 512.0f);
+  double acc = 0.0;
+  for (uint32_t i = 0; i < rounds; ++i) {
+    const double angle = std::atan2(double(py), double(px));
+    const double length = std::sqrt(double(px) * px + double(py) * py);
+    const double between = std::acos(std::clamp((px * 0.6 + py * 0.8) / length, -1.0, 1.0));
+    acc += std::tanh(angle - between) + std::asin(std::clamp(double(px) * py * 4.0, -1.0, 1.0));
+    const float x = px, y = py;
+    px = y * 0.99f + 0.003f;
+    py = -x * 0.99f - 0.002f;
+  }
+  return float(acc);
+}
+
+class InverseTrig final : public ComputeWorkload {
+ public:
+  InverseTrig(BenchDevice& device, uint32_t rounds)
+      : rounds_(rounds),
+        out_(device.CreateBuffer(uint64_t(kTrigInvocations) * 4, kStorage)),
+        kernel_(device, kInverseTrigComp, std::array{out_.buffer}, sizeof(uint32_t)) {
+    std::memset(out_.data, 0xFF, out_.size);  // NaNs
+  }
+  void RecordOnce(VkCommandBuffer cb) override { kernel_.RecordDispatch(cb, &rounds_, kTrigInvocations / 64); }
+  void Verify(BenchDevice&) override {
+    const auto* out = reinterpret_cast<const float*>(out_.data);
+    for (uint32_t id = 0; id < kTrigInvocations; id += 101) {
+      // Float arithmetic (and acos near 1, which magnifies it) against a
+      // double reference: close, not equal.
+      const float want = InverseTrigReference(id, rounds_);
+      if (!(std::fabs(out[id] - want) <= 1e-2f + 1e-3f * std::fabs(want))) Mismatch("result", id, out[id], want);
     }
   }
 
@@ -455,6 +500,10 @@ std::unique_ptr<BenchWorkload> MakeBitOps(BenchDevice& device, bool quick) {
   return std::make_unique<BitOps>(device, quick ? kBitQuickRounds : kBitRounds);
 }
 
+std::unique_ptr<BenchWorkload> MakeInverseTrig(BenchDevice& device, bool quick) {
+  return std::make_unique<InverseTrig>(device, quick ? kTrigQuickRounds : kTrigRounds);
+}
+
 std::unique_ptr<BenchWorkload> MakeInt64Hash(BenchDevice& device, bool quick) {
   return std::make_unique<Int64Hash>(device, quick ? kHashQuickRounds : kHashRounds);
 }
@@ -465,6 +514,7 @@ constexpr ComputeWorkloadInfo kWorkloads[] = {
     {"alu_loop", "ALU loop 256x fma/sin/mix, 1M inv.", kAluInvocations, MakeAluLoop},
     {"int64_hash", "int64 splitmix64 x64, 1M inv.", kHashInvocations, MakeInt64Hash},
     {"bit_ops", "bit manipulation x64, 1M inv.", kBitInvocations, MakeBitOps},
+    {"inverse_trig", "atan2/acos/asin/tanh x32, 1M inv.", kTrigInvocations, MakeInverseTrig},
     {"fp16_poly", "fp16 f16vec4 polynomial x64, 1M inv.", kHalfInvocations, MakeHalfPoly},
     {"fp64_poly", "fp64 dvec2 polynomial+sqrt x64, 1M inv.", kDoubleInvocations, MakeDoublePoly},
     {"subgroup_scan", "subgroup prefix sums, 16M uints", kScanCount, Make<SubgroupScan>},

@@ -211,6 +211,14 @@ struct FloatBinaryWithFallback {
   }
   template <uint32_t V>
   static void Vector(Word* __restrict d, const Word* a, const Word* b, const Word*, LaneMask m) {
+    // Usually every lane is covered: the polynomial in one pass.
+    Word uncovered_lanes[W];
+    for (uint32_t l = 0; l < W; ++l)
+      uncovered_lanes[l] = Word(!Covered(F(Operand<V, 1>(a, l)), F(Operand<V, 2>(b, l))));
+    if (AllZero(uncovered_lanes)) {
+      Lanes(d, m, [a, b](uint32_t l) { return U(Fast(F(Operand<V, 1>(a, l)), F(Operand<V, 2>(b, l)))); });
+      return;
+    }
     float x[W], y[W], r[W];
     Word uncovered = 0;
     for (uint32_t l = 0; l < W; ++l) {
@@ -368,6 +376,64 @@ inline float FastTan(float x) {
   return Pick(Tiny(x), x, (q.k & 1) != 0 ? -c / s : s / c);
 }
 
+// ---- atan, atan2, asin, acos ----
+//
+// atan(n / d) for 0 <= n <= d: above tan(pi/8) the identity atan t = pi/4 +
+// atan((t - 1) / (t + 1)) brings the argument to |u| <= tan(pi/8), where
+// the Taylor series to u^15 truncates below 2e-8 (under an ULP of the
+// result); u is (n - d) / (n + d) then, so one division serves both.
+// Larger arguments use atan t = pi/2 - atan(1/t); atan2 and the inverse
+// sines take the smaller operand over the larger (asin x = atan2(x,
+// sqrt(1 - x^2)), 1 - x^2 as (1 - x)(1 + x), exact near 1).
+constexpr float kQuarterPi = 0.785398163f;
+constexpr float kHalfPi = 1.57079633f;
+constexpr float kPi = 3.14159265f;
+inline float AtanRatio(float n, float d) {
+  const float scale = Pick(d > 1e38f, 0.5f, 1.0f);  // (so that n + d cannot overflow)
+  n *= scale;
+  d *= scale;
+  const bool high = n > 0.414213562f * d;
+  const float u = Pick(high, n - d, n) / Pick(high, n + d, d);
+  const float u2 = u * u;
+  const float series =
+      u + u * u2 *
+              (-0.333333333f +
+               u2 * (0.2f +
+                     u2 * (-0.142857143f +
+                           u2 * (0.111111111f + u2 * (-0.0909090909f + u2 * (0.0769230769f + u2 * -0.0666666667f))))));
+  return Pick(high, kQuarterPi + series, series);
+}
+inline float FastAtan(float x) {
+  const float a = Abs(x);
+  const bool large = a > 1.0f;  // (infinities too: atan(1 / inf) = 0)
+  const float r = AtanRatio(Pick(large, 1.0f, a), Pick(large, a, 1.0f));
+  return CopySign(Pick(large, kHalfPi - r, r), x);
+}
+// The angle of (x, y) for x, y >= 0, not both 0.
+inline float AngleOfFirstQuadrant(float y, float x) {
+  const bool steep = y > x;
+  const float r = AtanRatio(Pick(steep, x, y), Pick(steep, y, x));
+  return Pick(steep, kHalfPi - r, r);
+}
+// Finite operands, not both zero (the C library takes the others).
+inline bool Atan2Regular(float y, float x) {
+  return (Abs(x) < kInfinity) & (Abs(y) < kInfinity) & ((x != 0.0f) | (y != 0.0f));  // (no branches: vectorizes)
+}
+inline float FastAtan2(float y, float x) {
+  const float r = AngleOfFirstQuadrant(Abs(y), Abs(x));
+  return CopySign(Pick(x < 0.0f, kPi - r, r), y);
+}
+inline bool InUnitRange(float x) { return Abs(x) <= 1.0f; }  // false for NaN
+inline float SqrtOneMinusSquare(float a) { return std::sqrt((1.0f - a) * (1.0f + a)); }
+inline float FastAsin(float x) {
+  const float a = Abs(x);
+  return CopySign(AngleOfFirstQuadrant(a, SqrtOneMinusSquare(a)), x);
+}
+inline float FastAcos(float x) {
+  const float r = AngleOfFirstQuadrant(SqrtOneMinusSquare(Abs(x)), Abs(x));
+  return Pick(x < 0.0f, kPi - r, r);
+}
+
 // ---- exp2, exp, log2, log, pow ----
 
 // 2^x = 2^n * 2^f with n = x rounded and |f| <= 1/2; 2^f is the Taylor
@@ -429,6 +495,28 @@ inline float FastLog(float x) {
   const bool regular = LogOperandRegular(x);
   const LogParts p = SplitLog(Pick(regular, x, 1.0f));
   return Pick(regular, p.e * kLn2High + (p.ln_m + p.e * kLn2Low), LogSpecial(x));
+}
+
+// sinh, cosh and tanh from e^|x| as the spec defines them (infinite where
+// e^|x| overflows, past ~88.72), with their Taylor series below 1/8, where
+// the formulas' differences cancel (truncation below 1e-12). tanh x = 1 -
+// 2 / (e^2|x| + 1) rounds to 1 from |x| = 9 on.
+constexpr float kSmallHyperbolic = 0.125f;
+inline float FastSinh(float x) {
+  const float a = Abs(x), a2 = a * a;
+  const float series = a + a * a2 * (0.166666667f + a2 * (0.00833333333f + a2 * 0.000198412698f));
+  const float e = FastExp(a);
+  return CopySign(Pick(a < kSmallHyperbolic, series, 0.5f * (e - 1.0f / e)), x);
+}
+inline float FastCosh(float x) {
+  const float e = FastExp(Abs(x));
+  return 0.5f * (e + 1.0f / e);
+}
+inline float FastTanh(float x) {
+  const float a = Abs(x), a2 = a * a;
+  const float series = a + a * a2 * (-0.333333333f + a2 * (0.133333333f + a2 * (-0.0539682540f + a2 * 0.0218694885f)));
+  const float e = FastExp(2.0f * Pick(a > 9.0f, 9.0f, a));
+  return CopySign(Pick(a < kSmallHyperbolic, series, 1.0f - 2.0f / (e + 1.0f)), x);
 }
 
 // pow = exp2(y log2 x) for x > 0 and finite operands; the C library for the rest.
@@ -1029,19 +1117,15 @@ constexpr auto kFastTan = [](float x) { return FastTan(x); };
 constexpr auto kLibSin = [](float x) { return std::sin(x); };
 constexpr auto kLibCos = [](float x) { return std::cos(x); };
 constexpr auto kLibTan = [](float x) { return std::tan(x); };
-constexpr auto kAsin = [](float x) { return std::asin(x); };
-constexpr auto kAcos = [](float x) { return std::acos(x); };
-constexpr auto kAtan = [](float x) { return std::atan(x); };
-// The spec defines sinh and cosh as (e^x -+ e^-x) / 2 in float: where e^|x|
-// overflows (|x| past ~88.72) the result is infinite, though the exact
-// value still fits a float.
-constexpr auto kSinh = [](float x) {
-  return std::isinf(std::exp(std::fabs(x))) ? std::copysign(std::numeric_limits<float>::infinity(), x) : std::sinh(x);
-};
-constexpr auto kCosh = [](float x) {
-  return std::isinf(std::exp(std::fabs(x))) ? std::numeric_limits<float>::infinity() : std::cosh(x);
-};
-constexpr auto kTanh = [](float x) { return std::tanh(x); };
+constexpr auto kInUnitRange = [](float x) { return InUnitRange(x); };
+constexpr auto kFastAsin = [](float x) { return FastAsin(x); };
+constexpr auto kFastAcos = [](float x) { return FastAcos(x); };
+constexpr auto kLibAsin = [](float x) { return std::asin(x); };
+constexpr auto kLibAcos = [](float x) { return std::acos(x); };
+constexpr auto kAtan = [](float x) { return FastAtan(x); };
+constexpr auto kSinh = [](float x) { return FastSinh(x); };
+constexpr auto kCosh = [](float x) { return FastCosh(x); };
+constexpr auto kTanh = [](float x) { return FastTanh(x); };
 constexpr auto kAsinh = [](float x) { return std::asinh(x); };
 constexpr auto kAcosh = [](float x) { return std::acosh(x); };
 constexpr auto kAtanh = [](float x) { return std::atanh(x); };
@@ -1087,7 +1171,9 @@ using FindUMsbs = Unary<kFindUMsb>;
 using FindSMsbs = Unary<kFindSMsb>;
 #endif
 
-constexpr auto kAtan2 = [](float y, float x) { return std::atan2(y, x); };
+constexpr auto kAtan2Regular = [](float y, float x) { return Atan2Regular(y, x); };
+constexpr auto kFastAtan2 = [](float y, float x) { return FastAtan2(y, x); };
+constexpr auto kLibAtan2 = [](float y, float x) { return std::atan2(y, x); };
 constexpr auto kPowRegular = [](float x, float y) { return PowRegular(x, y); };
 constexpr auto kFastPow = [](float x, float y) { return FastPow(x, y); };
 constexpr auto kLibPow = [](float x, float y) { return std::pow(x, y); };
@@ -1359,8 +1445,8 @@ LaneKernels MakeKernels(const char* isa) {
   glsl(GLSLstd450Sin, FloatUnaryWithFallback<kReducible, kFastSin, kLibSin>{});
   glsl(GLSLstd450Cos, FloatUnaryWithFallback<kReducible, kFastCos, kLibCos>{});
   glsl(GLSLstd450Tan, FloatUnaryWithFallback<kReducible, kFastTan, kLibTan>{});
-  glsl(GLSLstd450Asin, FloatUnary<kAsin>{});
-  glsl(GLSLstd450Acos, FloatUnary<kAcos>{});
+  glsl(GLSLstd450Asin, FloatUnaryWithFallback<kInUnitRange, kFastAsin, kLibAsin>{});
+  glsl(GLSLstd450Acos, FloatUnaryWithFallback<kInUnitRange, kFastAcos, kLibAcos>{});
   glsl(GLSLstd450Atan, FloatUnary<kAtan>{});
   glsl(GLSLstd450Sinh, FloatUnary<kSinh>{});
   glsl(GLSLstd450Cosh, FloatUnary<kCosh>{});
@@ -1378,7 +1464,7 @@ LaneKernels MakeKernels(const char* isa) {
   glsl(GLSLstd450FindUMsb, FindUMsbs{});
   glsl(GLSLstd450FindSMsb, FindSMsbs{});
 
-  glsl(GLSLstd450Atan2, FloatBinary<kAtan2>{});
+  glsl(GLSLstd450Atan2, FloatBinaryWithFallback<kAtan2Regular, kFastAtan2, kLibAtan2>{});
   glsl(GLSLstd450Pow, FloatBinaryWithFallback<kPowRegular, kFastPow, kLibPow>{});
   glsl(GLSLstd450FMin, FloatBinary<kNMin>{});
   glsl(GLSLstd450FMax, FloatBinary<kNMax>{});

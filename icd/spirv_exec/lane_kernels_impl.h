@@ -417,7 +417,9 @@ inline float AngleOfFirstQuadrant(float y, float x) {
 }
 // Finite operands, not both zero (the C library takes the others).
 inline bool Atan2Regular(float y, float x) {
-  return (Abs(x) < kInfinity) & (Abs(y) < kInfinity) & ((x != 0.0f) | (y != 0.0f));  // (no branches: vectorizes)
+  // (Words, not bools with && and ||: no branches, so the loop vectorizes.)
+  const Word finite = Word(Abs(x) < kInfinity) & Word(Abs(y) < kInfinity);
+  return (finite & (Word(x != 0.0f) | Word(y != 0.0f))) != 0;
 }
 inline float FastAtan2(float y, float x) {
   const float r = AngleOfFirstQuadrant(Abs(y), Abs(x));
@@ -554,10 +556,27 @@ inline Word BitCount(Word v) {
 // Division by zero (and INT_MIN / -1) is undefined in SPIR-V; it gives 0
 // here rather than a trap. Quotients go through double, which is exact for
 // 32-bit operands (the quotient is never within 2^-53 of the next integer).
-inline Word UDiv(Word a, Word b) { return b != 0 ? Word(uint64_t(double(a) / double(b != 0 ? b : 1))) : 0u; }
+// AVX2 has vector int32 <-> double conversions only (uint32 and int64 ones
+// made GCC divide lane by lane), so there unsigned words cross as signed
+// ones; AVX-512 converts them itself, and the baseline's scalar 64-bit
+// conversions are shorter.
+#if defined(DUET_LANE_AVX2)
+inline double UnsignedToDouble(Word a) { return double(int32_t(a ^ 0x80000000u)) + 2147483648.0; }
+inline Word UnsignedQuotient(double q) {  // q in [0, 2^32), truncated
+  const bool high = q >= 2147483648.0;
+  return Word(int32_t(high ? q - 2147483648.0 : q)) + (high ? 0x80000000u : 0u);
+}
+#else
+inline double UnsignedToDouble(Word a) { return double(a); }
+inline Word UnsignedQuotient(double q) { return Word(uint64_t(q)); }
+#endif
+inline Word UDiv(Word a, Word b) {
+  return b != 0 ? UnsignedQuotient(UnsignedToDouble(a) / UnsignedToDouble(b != 0 ? b : 1)) : 0u;
+}
 inline Word UMod(Word a, Word b) { return a - UDiv(a, b) * b; }  // b == 0: a - 0, then masked below
 inline int32_t SDivQuotient(int32_t x, int32_t y) {
-  return int32_t(int64_t(double(x) / double(y == 0 ? 1 : y)));  // truncates toward zero
+  const double q = double(x) / double(y == 0 ? 1 : y);
+  return int32_t(q < 2147483647.0 ? q : 2147483647.0);  // truncates toward zero (INT32_MIN / -1: the callers')
 }
 inline Word SDiv(Word a, Word b) {
   const int32_t x = S(a), y = S(b);
@@ -570,8 +589,9 @@ inline Word SRem(Word a, Word b) {
 }
 inline Word SMod(Word a, Word b) {  // sign of the divisor
   const int32_t y = S(b);
-  const int32_t r = S(SRem(a, b));
-  return Word((r != 0 && ((r < 0) != (y < 0))) ? r + y : r);
+  const Word r = SRem(a, b);
+  const Word other_sign = Word(r != 0) & Word((S(r) < 0) != (y < 0));  // (no branches: vectorizes)
+  return r + (Word(y) & (0u - other_sign));
 }
 
 // Float to integer conversions saturate and map NaN to 0: the spec leaves

@@ -365,6 +365,47 @@ TEST(SpirvExecLaneKernelsTest, BitCountsReversalsAndSearchesMatchPlainCppOnEvery
   }
 }
 
+// Integer division and remainders against plain C++ on every set, at the
+// edges (0, 1, -1, INT32_MIN, UINT32_MAX, quotients just below powers of
+// two) and on random words; division by zero and INT32_MIN / -1 (undefined
+// in SPIR-V) give 0.
+TEST(SpirvExecLaneKernelsTest, IntegerDivisionMatchesPlainCppOnEveryIsa) {
+  const LaneKernels* sets[3];
+  const uint32_t count = AvailableLaneKernels(sets);
+  std::vector<uint32_t> values = {0u,          1u,          2u,          3u,          7u,
+                                  0x7FFFFFFFu, 0x80000000u, 0x80000001u, 0xFFFFFFFFu, 0xFFFFFFFEu,
+                                  0xFFFFFFFDu, 65535u,      65536u,      65537u,      1000000007u};
+  std::mt19937 rng(13);
+  for (int i = 0; i < 40; ++i) values.push_back(rng());
+  for (int i = 0; i < 20; ++i) values.push_back(rng() >> (rng() % 32));
+  for (uint32_t s = 0; s < count; ++s) {
+    const LaneKernels& k = *sets[s];
+    for (uint32_t divisor : values) {
+      for (size_t first = 0; first < values.size(); first += W) {
+        uint32_t a[W], b[W], udiv[W], umod[W], sdiv[W], srem[W], smod[W];
+        for (uint32_t l = 0; l < W; ++l) a[l] = values[(first + l) % values.size()], b[l] = divisor;
+        k.op[uint32_t(Op::kUDiv)][0](udiv, a, b, b, kAllLanes);
+        k.op[uint32_t(Op::kUMod)][0](umod, a, b, b, kAllLanes);
+        k.op[uint32_t(Op::kSDiv)][0](sdiv, a, b, b, kAllLanes);
+        k.op[uint32_t(Op::kSRem)][0](srem, a, b, b, kAllLanes);
+        k.op[uint32_t(Op::kSMod)][0](smod, a, b, b, kAllLanes);
+        for (uint32_t l = 0; l < W; ++l) {
+          const uint32_t x = a[l], y = divisor;
+          const int32_t sx = int32_t(x), sy = int32_t(y);
+          const bool s_defined = sy != 0 && !(sx == INT32_MIN && sy == -1);
+          const int32_t rem = sy != 0 && sy != -1 ? sx % sy : 0;
+          const std::string where = std::string(k.isa) + " " + std::to_string(x) + " by " + std::to_string(y);
+          ASSERT_EQ(udiv[l], y != 0 ? x / y : 0u) << where;
+          ASSERT_EQ(umod[l], y != 0 ? x % y : 0u) << where;
+          ASSERT_EQ(sdiv[l], s_defined ? uint32_t(sx / sy) : 0u) << where;
+          ASSERT_EQ(srem[l], uint32_t(rem)) << where;
+          ASSERT_EQ(smod[l], uint32_t(rem != 0 && (rem < 0) != (sy < 0) ? rem + sy : rem)) << where;
+        }
+      }
+    }
+  }
+}
+
 TEST(SpirvExecLaneKernelsTest, SpecialOperands) {
   const LaneKernels& k = SelectedLaneKernels();
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();

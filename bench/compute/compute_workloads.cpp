@@ -10,17 +10,18 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <string>
 
+#include <cstdint>
+#include <cstdio>
+
 #include "compute_kernel.h"
 #include "shaders/alu_loop.comp.h"
-#include "shaders/bit_ops.comp.h"
 #include "shaders/fp16_poly.comp.h"
 #include "shaders/fp64_poly.comp.h"
+#include "shaders/bit_ops.comp.h"
 #include "shaders/int64_hash.comp.h"
 #include "shaders/inverse_trig.comp.h"
 #include "shaders/matmul.comp.h"

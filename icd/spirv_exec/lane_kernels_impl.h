@@ -186,17 +186,12 @@ struct FloatUnaryWithFallback {
       Lanes(d, m, [a](uint32_t l) { return U(Fast(F(a[l]))); });
       return;
     }
+    // Some lane is not: the polynomial over the covered ones, then the others one by one.
     float x[W], r[W];
-    Word uncovered = 0;
     for (uint32_t l = 0; l < W; ++l) x[l] = F(a[l]);
-    for (uint32_t l = 0; l < W; ++l) {
-      const bool covered = Covered(x[l]);
-      r[l] = Fast(covered ? x[l] : 0.0f);
-      uncovered |= Word(!covered);
-    }
-    if (uncovered != 0)
-      for (uint32_t l = 0; l < W; ++l)
-        if (!Covered(x[l])) r[l] = Slow(x[l]);
+    for (uint32_t l = 0; l < W; ++l) r[l] = Fast(uncovered_lanes[l] != 0 ? 0.0f : x[l]);
+    for (uint32_t l = 0; l < W; ++l)
+      if (uncovered_lanes[l] != 0) r[l] = Slow(x[l]);
     Lanes(d, m, [&r](uint32_t l) { return U(r[l]); });
   }
 };
@@ -219,20 +214,18 @@ struct FloatBinaryWithFallback {
       Lanes(d, m, [a, b](uint32_t l) { return U(Fast(F(Operand<V, 1>(a, l)), F(Operand<V, 2>(b, l)))); });
       return;
     }
+    // Some lane is not: the polynomial over the covered ones, then the others one by one.
     float x[W], y[W], r[W];
-    Word uncovered = 0;
     for (uint32_t l = 0; l < W; ++l) {
       x[l] = F(Operand<V, 1>(a, l));
       y[l] = F(Operand<V, 2>(b, l));
     }
     for (uint32_t l = 0; l < W; ++l) {
-      const bool covered = Covered(x[l], y[l]);
+      const bool covered = uncovered_lanes[l] == 0;
       r[l] = Fast(covered ? x[l] : 1.0f, covered ? y[l] : 1.0f);
-      uncovered |= Word(!covered);
     }
-    if (uncovered != 0)
-      for (uint32_t l = 0; l < W; ++l)
-        if (!Covered(x[l], y[l])) r[l] = Slow(x[l], y[l]);
+    for (uint32_t l = 0; l < W; ++l)
+      if (uncovered_lanes[l] != 0) r[l] = Slow(x[l], y[l]);
     Lanes(d, m, [&r](uint32_t l) { return U(r[l]); });
   }
 };
@@ -929,10 +922,11 @@ struct WordVectorUnary {
   }
 };
 
+#if defined(DUET_LANE_AVX512) || defined(DUET_LANE_AVX2)
 // A two-operand kernel likewise: the high word of a 32x32-bit product,
 // which GCC widens to 64-bit lanes and packs back with four shuffles per
 // vector (AVX2) or multiplies with the slow vpmullq (AVX-512); a uniform
-// operand is broadcast.
+// operand is broadcast. (The baseline keeps the plain Binary family.)
 template <auto Fn, auto Words>
 struct WordVectorBinary {
   static constexpr uint32_t kArity = 2;
@@ -942,18 +936,15 @@ struct WordVectorBinary {
   static void Vector(Word* __restrict d, const Word* a, const Word* b, const Word*, LaneMask m) {
     Word r[W];
     Word* out = m == kAllLanes ? d : r;  // (loads precede stores at each index: `d` may be an operand)
-#if defined(DUET_LANE_AVX512) || defined(DUET_LANE_AVX2)
     for (uint32_t i = 0; i < W; i += kVectorWords) {
       const WordVector x = (V & 1) != 0 ? AllWords(a[0]) : LoadWords(a + i);
       const WordVector y = (V & 2) != 0 ? AllWords(b[0]) : LoadWords(b + i);
       StoreWords(out + i, Words(x, y));
     }
-#else
-    for (uint32_t l = 0; l < W; ++l) out[l] = Fn(Operand<V, 1>(a, l), Operand<V, 2>(b, l));
-#endif
     if (out == r) Lanes(d, m, [&r](uint32_t l) { return r[l]; });
   }
 };
+#endif
 
 #if defined(DUET_LANE_AVX512) || defined(DUET_LANE_AVX2)
 using BitCounts = WordVectorUnary<BitCount, BitCountWords>;
@@ -970,8 +961,8 @@ constexpr auto kIMulHighS = [](Word a, Word b) { return Word(uint64_t(int64_t(S(
 using MulHighsU = WordVectorBinary<kIMulHighU, MulHighWords<false>>;
 using MulHighsS = WordVectorBinary<kIMulHighS, MulHighWords<true>>;
 #else
-using MulHighsU = WordVectorBinary<kIMulHighU, nullptr>;
-using MulHighsS = WordVectorBinary<kIMulHighS, nullptr>;
+using MulHighsU = Binary<kIMulHighU>;
+using MulHighsS = Binary<kIMulHighS>;
 #endif
 constexpr auto kIAddCarry = [](Word a, Word b) { return Word(a + b < a); };
 constexpr auto kISubBorrow = [](Word a, Word b) { return Word(a < b); };

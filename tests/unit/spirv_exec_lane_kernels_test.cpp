@@ -72,6 +72,17 @@ std::vector<Family> Families(const LaneKernels& k) {
   return out;
 }
 
+// `kernel` with x (and y) in every lane: its result.
+float OnEveryLane(LaneKernel kernel, float x, float y = 0.0f) {
+  uint32_t a[W], b[W], out[W];
+  for (uint32_t l = 0; l < W; ++l) {
+    a[l] = U(x);
+    b[l] = U(y);
+  }
+  kernel(out, a, b, b, kAllLanes);
+  return F(out[W - 1]);
+}
+
 bool SameBits(uint32_t x, uint32_t y) { return x == y || (std::isnan(F(x)) && std::isnan(F(y))); }
 
 TEST(SpirvExecLaneKernelsTest, EveryInstructionSetGivesTheBaselineBits) {
@@ -276,11 +287,9 @@ TEST(SpirvExecLaneKernelsTest, PolynomialsAreAccurate) {
   EXPECT_LT(worst, 2 * ulp);
   // Operands near the largest floats, whose sum overflows.
   for (auto [y, x] : {std::pair{-2.27e38f, 3.4e38f}, std::pair{3.4e38f, 3.3e38f}, std::pair{1e38f, -3e38f}}) {
-    uint32_t a[W], b[W], out[W];
-    for (uint32_t l = 0; l < W; ++l) a[l] = U(y), b[l] = U(x);
-    k.glsl[GLSLstd450Atan2][0](out, a, b, b, kAllLanes);
     const double want = std::atan2(double(y), double(x));
-    EXPECT_LT(std::fabs(double(F(out[0])) - want) / std::fabs(want), 2 * ulp) << y << ", " << x;
+    EXPECT_LT(std::fabs(double(OnEveryLane(k.glsl[GLSLstd450Atan2][0], y, x)) - want) / std::fabs(want), 2 * ulp)
+        << y << ", " << x;
   }
 }
 
@@ -290,12 +299,7 @@ TEST(SpirvExecLaneKernelsTest, PolynomialsAreAccurate) {
 TEST(SpirvExecLaneKernelsTest, InverseAndHyperbolicSpecialOperands) {
   const LaneKernels& k = SelectedLaneKernels();
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
-  auto run1 = [&](uint32_t op, float v) {
-    uint32_t a[W], out[W];
-    for (uint32_t l = 0; l < W; ++l) a[l] = U(v);
-    k.glsl[op][0](out, a, a, a, kAllLanes);
-    return F(out[0]);
-  };
+  auto run1 = [&](uint32_t op, float v) { return OnEveryLane(k.glsl[op][0], v); };
   auto same = [](float got, double want) {
     return (std::isnan(got) && std::isnan(want)) ||
            (std::signbit(got) == std::signbit(want) && std::fabs(double(got) - want) <= 1e-6 * std::fabs(want));
@@ -316,10 +320,8 @@ TEST(SpirvExecLaneKernelsTest, InverseAndHyperbolicSpecialOperands) {
   for (float y : {0.0f, -0.0f, 1.0f, -1.0f, inf, -inf})
     for (float x : {0.0f, -0.0f, 1.0f, -1.0f, inf, -inf}) {
       if (y == 0 && x == 0) continue;  // undefined in the spec
-      uint32_t a[W], b[W], out[W];
-      for (uint32_t l = 0; l < W; ++l) a[l] = U(y), b[l] = U(x);
-      k.glsl[GLSLstd450Atan2][0](out, a, b, b, kAllLanes);
-      EXPECT_TRUE(same(F(out[0]), std::atan2(double(y), double(x)))) << "atan2 " << y << ", " << x;
+      EXPECT_TRUE(same(OnEveryLane(k.glsl[GLSLstd450Atan2][0], y, x), std::atan2(double(y), double(x))))
+          << "atan2 " << y << ", " << x;
     }
 }
 
@@ -409,49 +411,40 @@ TEST(SpirvExecLaneKernelsTest, IntegerDivisionMatchesPlainCppOnEveryIsa) {
 TEST(SpirvExecLaneKernelsTest, SpecialOperands) {
   const LaneKernels& k = SelectedLaneKernels();
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
-  auto one = [](LaneKernel kernel, float x, float y = 0.0f) {
-    uint32_t a[W], b[W], out[W];
-    for (uint32_t l = 0; l < W; ++l) {
-      a[l] = U(x);
-      b[l] = U(y);
-    }
-    kernel(out, a, b, b, kAllLanes);
-    return F(out[W - 1]);
-  };
-  EXPECT_EQ(one(k.glsl[GLSLstd450Log2][0], 0.0f), -inf);
-  EXPECT_TRUE(std::isnan(one(k.glsl[GLSLstd450Log2][0], -1.0f)));
-  EXPECT_EQ(one(k.glsl[GLSLstd450Log2][0], inf), inf);
-  EXPECT_EQ(one(k.glsl[GLSLstd450Log2][0], 1.0f), 0.0f);
-  EXPECT_NEAR(one(k.glsl[GLSLstd450Log2][0], 1e-40f), std::log2(1e-40), 1e-4);
-  EXPECT_EQ(one(k.glsl[GLSLstd450Exp2][0], -inf), 0.0f);
-  EXPECT_EQ(one(k.glsl[GLSLstd450Exp2][0], inf), inf);
-  EXPECT_EQ(one(k.glsl[GLSLstd450Exp2][0], 200.0f), inf);
-  EXPECT_EQ(one(k.glsl[GLSLstd450Exp2][0], 3.0f), 8.0f);
-  EXPECT_EQ(one(k.glsl[GLSLstd450Exp2][0], -149.0f), std::ldexp(1.0f, -149));
-  EXPECT_TRUE(std::isnan(one(k.glsl[GLSLstd450Exp2][0], nan)));
-  EXPECT_TRUE(std::isnan(one(k.glsl[GLSLstd450Sin][0], inf)));
-  EXPECT_EQ(std::signbit(one(k.glsl[GLSLstd450Sin][0], -0.0f)), true);
-  EXPECT_EQ(one(k.glsl[GLSLstd450Cos][0], 0.0f), 1.0f);
-  EXPECT_EQ(one(k.glsl[GLSLstd450Pow][0], 2.0f, 10.0f), 1024.0f);
-  EXPECT_EQ(one(k.glsl[GLSLstd450Pow][0], 0.0f, 2.0f), 0.0f);
-  EXPECT_EQ(one(k.glsl[GLSLstd450Pow][0], -2.0f, 2.0f), 4.0f);  // the C library's, for x <= 0
-  EXPECT_EQ(one(k.glsl[GLSLstd450Pow][0], 5.0f, 0.0f), 1.0f);
-  EXPECT_EQ(one(k.glsl[GLSLstd450Floor][0], -0.5f), -1.0f);
-  EXPECT_EQ(std::signbit(one(k.glsl[GLSLstd450Ceil][0], -0.5f)), true);
-  EXPECT_EQ(one(k.glsl[GLSLstd450Round][0], -2.5f), -3.0f);
-  EXPECT_EQ(one(k.glsl[GLSLstd450RoundEven][0], -2.5f), -2.0f);
-  EXPECT_EQ(one(k.glsl[GLSLstd450Trunc][0], 1e30f), 1e30f);
-  EXPECT_EQ(std::signbit(one(k.glsl[GLSLstd450Modf][0], -3.0f)), true);
-  EXPECT_EQ(one(k.glsl[GLSLstd450Modf][0], -inf), 0.0f);
+  EXPECT_EQ(OnEveryLane(k.glsl[GLSLstd450Log2][0], 0.0f), -inf);
+  EXPECT_TRUE(std::isnan(OnEveryLane(k.glsl[GLSLstd450Log2][0], -1.0f)));
+  EXPECT_EQ(OnEveryLane(k.glsl[GLSLstd450Log2][0], inf), inf);
+  EXPECT_EQ(OnEveryLane(k.glsl[GLSLstd450Log2][0], 1.0f), 0.0f);
+  EXPECT_NEAR(OnEveryLane(k.glsl[GLSLstd450Log2][0], 1e-40f), std::log2(1e-40), 1e-4);
+  EXPECT_EQ(OnEveryLane(k.glsl[GLSLstd450Exp2][0], -inf), 0.0f);
+  EXPECT_EQ(OnEveryLane(k.glsl[GLSLstd450Exp2][0], inf), inf);
+  EXPECT_EQ(OnEveryLane(k.glsl[GLSLstd450Exp2][0], 200.0f), inf);
+  EXPECT_EQ(OnEveryLane(k.glsl[GLSLstd450Exp2][0], 3.0f), 8.0f);
+  EXPECT_EQ(OnEveryLane(k.glsl[GLSLstd450Exp2][0], -149.0f), std::ldexp(1.0f, -149));
+  EXPECT_TRUE(std::isnan(OnEveryLane(k.glsl[GLSLstd450Exp2][0], nan)));
+  EXPECT_TRUE(std::isnan(OnEveryLane(k.glsl[GLSLstd450Sin][0], inf)));
+  EXPECT_EQ(std::signbit(OnEveryLane(k.glsl[GLSLstd450Sin][0], -0.0f)), true);
+  EXPECT_EQ(OnEveryLane(k.glsl[GLSLstd450Cos][0], 0.0f), 1.0f);
+  EXPECT_EQ(OnEveryLane(k.glsl[GLSLstd450Pow][0], 2.0f, 10.0f), 1024.0f);
+  EXPECT_EQ(OnEveryLane(k.glsl[GLSLstd450Pow][0], 0.0f, 2.0f), 0.0f);
+  EXPECT_EQ(OnEveryLane(k.glsl[GLSLstd450Pow][0], -2.0f, 2.0f), 4.0f);  // the C library's, for x <= 0
+  EXPECT_EQ(OnEveryLane(k.glsl[GLSLstd450Pow][0], 5.0f, 0.0f), 1.0f);
+  EXPECT_EQ(OnEveryLane(k.glsl[GLSLstd450Floor][0], -0.5f), -1.0f);
+  EXPECT_EQ(std::signbit(OnEveryLane(k.glsl[GLSLstd450Ceil][0], -0.5f)), true);
+  EXPECT_EQ(OnEveryLane(k.glsl[GLSLstd450Round][0], -2.5f), -3.0f);
+  EXPECT_EQ(OnEveryLane(k.glsl[GLSLstd450RoundEven][0], -2.5f), -2.0f);
+  EXPECT_EQ(OnEveryLane(k.glsl[GLSLstd450Trunc][0], 1e30f), 1e30f);
+  EXPECT_EQ(std::signbit(OnEveryLane(k.glsl[GLSLstd450Modf][0], -3.0f)), true);
+  EXPECT_EQ(OnEveryLane(k.glsl[GLSLstd450Modf][0], -inf), 0.0f);
   // sinh and cosh are (e^x -+ e^-x) / 2 in float: infinite once e^|x| is,
   // although sinh(89.4) itself would fit a float.
-  EXPECT_EQ(one(k.glsl[GLSLstd450Sinh][0], 89.4f), inf);
-  EXPECT_EQ(one(k.glsl[GLSLstd450Sinh][0], -89.4f), -inf);
-  EXPECT_EQ(one(k.glsl[GLSLstd450Cosh][0], -89.4f), inf);
+  EXPECT_EQ(OnEveryLane(k.glsl[GLSLstd450Sinh][0], 89.4f), inf);
+  EXPECT_EQ(OnEveryLane(k.glsl[GLSLstd450Sinh][0], -89.4f), -inf);
+  EXPECT_EQ(OnEveryLane(k.glsl[GLSLstd450Cosh][0], -89.4f), inf);
   // (exp's error, 3 + 2|x| ULP in the spec, grows with |x|.)
-  EXPECT_NEAR(one(k.glsl[GLSLstd450Sinh][0], 88.0f), std::sinh(88.0), std::sinh(88.0) * 1e-5);
-  EXPECT_NEAR(one(k.glsl[GLSLstd450Cosh][0], 1.0f), std::cosh(1.0), 1e-6);
-  EXPECT_TRUE(std::isnan(one(k.glsl[GLSLstd450Sinh][0], nan)));
+  EXPECT_NEAR(OnEveryLane(k.glsl[GLSLstd450Sinh][0], 88.0f), std::sinh(88.0), std::sinh(88.0) * 1e-5);
+  EXPECT_NEAR(OnEveryLane(k.glsl[GLSLstd450Cosh][0], 1.0f), std::cosh(1.0), 1e-6);
+  EXPECT_TRUE(std::isnan(OnEveryLane(k.glsl[GLSLstd450Sinh][0], nan)));
 }
 
 // 16-bit floats held as floats: every half survives the round trip
